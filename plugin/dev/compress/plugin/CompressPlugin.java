@@ -1,0 +1,98 @@
+package dev.compress.plugin;
+
+import dev.compress.plugin.info.InfoAction;
+import dev.compress.plugin.info.RestInfoAction;
+import dev.compress.plugin.info.TransportInfoAction;
+import dev.compress.training.engine.DjlRuntime;
+
+import org.opensearch.action.ActionRequest;
+import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.node.DiscoveryNodes;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.common.settings.IndexScopedSettings;
+import org.opensearch.common.settings.Setting;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.settings.SettingsFilter;
+import org.opensearch.core.action.ActionResponse;
+import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.env.Environment;
+import org.opensearch.env.NodeEnvironment;
+import org.opensearch.plugins.ActionPlugin;
+import org.opensearch.plugins.EnginePlugin;
+import org.opensearch.plugins.IngestPlugin;
+import org.opensearch.plugins.MapperPlugin;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.plugins.SearchPlugin;
+import org.opensearch.repositories.RepositoriesService;
+import org.opensearch.rest.RestController;
+import org.opensearch.rest.RestHandler;
+import org.opensearch.script.ScriptService;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.Client;
+import org.opensearch.watcher.ResourceWatcherService;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
+public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin {
+
+    @Override
+    public List<Setting<?>> getSettings() {
+        return CompressSettings.all();
+    }
+
+    @Override
+    public Collection<Object> createComponents(
+        Client client,
+        ClusterService clusterService,
+        ThreadPool threadPool,
+        ResourceWatcherService resourceWatcherService,
+        ScriptService scriptService,
+        NamedXContentRegistry xContentRegistry,
+        Environment environment,
+        NodeEnvironment nodeEnvironment,
+        NamedWriteableRegistry namedWriteableRegistry,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<RepositoriesService> repositoriesServiceSupplier
+    ) {
+        configureDjl(environment);
+        return List.of();
+    }
+
+    /** Sets DJL's properties from node settings; the engine itself loads on first use. */
+    private static void configureDjl(Environment environment) {
+        Settings settings = environment.settings();
+        String configured = CompressSettings.DJL_CACHE_DIR.get(settings);
+        Path cacheDir = configured.isEmpty() ? environment.dataFiles()[0].resolve("compress-djl") : Path.of(configured);
+        DjlRuntime.configure(
+            new DjlRuntime.Configuration(
+                cacheDir,
+                CompressSettings.DJL_NUM_THREADS.get(settings),
+                CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)
+            )
+        );
+    }
+
+    @Override
+    public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
+        return List.of(new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class));
+    }
+
+    @Override
+    public List<RestHandler> getRestHandlers(
+        Settings settings,
+        RestController restController,
+        ClusterSettings clusterSettings,
+        IndexScopedSettings indexScopedSettings,
+        SettingsFilter settingsFilter,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<DiscoveryNodes> nodesInCluster
+    ) {
+        return List.of(new RestInfoAction());
+    }
+}

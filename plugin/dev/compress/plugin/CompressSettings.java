@@ -1,0 +1,35 @@
+package dev.compress.plugin;
+
+import org.opensearch.common.settings.Setting;
+import org.opensearch.common.settings.Setting.Property;
+
+import java.util.List;
+
+/** Node settings of the plugin, all under {@code compress.}. */
+public final class CompressSettings {
+
+    private CompressSettings() {}
+
+    /** Where DJL extracts libtorch (about 430 MB); empty means {@code <first data path>/compress-djl}. */
+    public static final Setting<String> DJL_CACHE_DIR = Setting.simpleString("compress.djl.cache_dir", "", Property.NodeScope);
+
+    /** libtorch intra-op threads; defaults to the node's allocated processors. */
+    public static final Setting<Integer> DJL_NUM_THREADS = new Setting<>(
+        "compress.djl.num_threads",
+        s -> Integer.toString(Math.max(1, org.opensearch.common.util.concurrent.OpenSearchExecutors.allocatedProcessors(s))),
+        s -> Setting.parseInt(s, 1, "compress.djl.num_threads"),
+        Property.NodeScope
+    );
+
+    /** libtorch inter-op threads; one is enough for the small graphs we run. */
+    public static final Setting<Integer> DJL_NUM_INTEROP_THREADS = Setting.intSetting(
+        "compress.djl.num_interop_threads",
+        1,
+        1,
+        Property.NodeScope
+    );
+
+    public static List<Setting<?>> all() {
+        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS);
+    }
+}
