@@ -55,6 +55,14 @@ public final class InfoResponse extends ActionResponse implements ToXContentObje
         out.writeOptionalString(engine.error());
     }
 
+    public String pluginVersion() {
+        return pluginVersion;
+    }
+
+    public String luceneVersion() {
+        return luceneVersion;
+    }
+
     public EngineStatus engine() {
         return engine;
     }

@@ -2,6 +2,7 @@ package dev.compress.plugin.info;
 
 import dev.compress.plugin.PluginVersion;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.engine.EngineStatus;
 
 import org.apache.lucene.util.Version;
 import org.opensearch.action.support.ActionFilters;
@@ -9,6 +10,7 @@ import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.secure_sm.AccessController;
 import org.opensearch.tasks.Task;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
@@ -30,9 +32,9 @@ public final class TransportInfoAction extends HandledTransportAction<InfoReques
     protected void doExecute(Task task, InfoRequest request, ActionListener<InfoResponse> listener) {
         threadPool.generic().execute(() -> {
             try {
-                listener.onResponse(
-                    new InfoResponse(clusterService.localNode().getName(), PluginVersion.get(), Version.LATEST.toString(), DjlRuntime.status())
-                );
+                // Loading extracts and maps libtorch: only the plugin's own permissions may count.
+                EngineStatus engine = AccessController.doPrivileged(DjlRuntime::status);
+                listener.onResponse(new InfoResponse(clusterService.localNode().getName(), PluginVersion.get(), Version.LATEST.toString(), engine));
             } catch (Exception e) {
                 listener.onFailure(e);
             }

@@ -74,10 +74,17 @@ public final class DjlRuntime {
     private static EngineStatus probe() {
         String cacheDir = configuration == null ? System.getProperty("DJL_CACHE_DIR") : configuration.cacheDir().toString();
         Engine engine;
+        // DJL finds engines with ServiceLoader on the context class loader; inside a host such as an
+        // OpenSearch node that is the host's loader, which cannot see the engine shipped beside us.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(DjlRuntime.class.getClassLoader());
         try {
             engine = Engine.getEngine(ENGINE_NAME);
         } catch (Throwable e) { // UnsatisfiedLinkError, EngineException, security refusals: all mean "not loaded"
             return EngineStatus.failed(ENGINE_NAME, cacheDir, describe(e));
+        } finally {
+            thread.setContextClassLoader(previous);
         }
         int gpus;
         String gpuNote = null;

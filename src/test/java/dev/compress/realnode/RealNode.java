@@ -1,0 +1,255 @@
+package dev.compress.realnode;
+
+import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.Request;
+import org.opensearch.client.Response;
+import org.opensearch.client.RestClient;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real OpenSearch node from the distribution on Maven Central, with the built plugin installed,
+ * bound to 127.0.0.1. The build unpacks the distribution and reserves the ports; this class copies
+ * the distribution, installs the plugin, and starts and stops the node by its PID. OpenSearch
+ * refuses to run as root, so when the tests run as root the node runs as a system user
+ * ({@value #NODE_USER}) created on first use.
+ */
+public final class RealNode implements AutoCloseable {
+
+    static final String NODE_USER = "opensearch-test";
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+    private final Path home;
+    private final int httpPort;
+    private final int transportPort;
+    private final boolean asRoot;
+    private long pid = -1;
+    private RestClient client;
+
+    private RealNode(Path home, int httpPort, int transportPort) {
+        this.home = home;
+        this.httpPort = httpPort;
+        this.transportPort = transportPort;
+        this.asRoot = "root".equals(System.getProperty("user.name"));
+    }
+
+    /** A fresh node directory from the system properties the build passes to failsafe. */
+    public static RealNode fromBuild() throws IOException, InterruptedException {
+        Path distribution = Path.of(required("realnode.distribution"));
+        Path pluginZip = Path.of(required("realnode.plugin.zip"));
+        Path workdir = Path.of(required("realnode.workdir"));
+        RealNode node = new RealNode(workdir.resolve("opensearch"), Integer.parseInt(required("realnode.http.port")), Integer.parseInt(required("realnode.transport.port")));
+        node.install(distribution, pluginZip);
+        return node;
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("system property [" + property + "] is not set: run the real-node tests through 'mvn verify'");
+        }
+        return value;
+    }
+
+    private void install(Path distribution, Path pluginZip) throws IOException, InterruptedException {
+        if (Files.isDirectory(distribution) == false) {
+            throw new IllegalStateException("OpenSearch distribution not unpacked at " + distribution);
+        }
+        deleteRecursively(home);
+        copyRecursively(distribution, home);
+        run(List.of(home.resolve("bin/opensearch-plugin").toString(), "install", "--batch", pluginZip.toUri().toString()), Map.of());
+        Files.writeString(
+            home.resolve("config/opensearch.yml"),
+            String.join(
+                "\n",
+                "cluster.name: compress-realnode",
+                "node.name: realnode-0",
+                "network.host: 127.0.0.1",
+                "http.port: " + httpPort,
+                "transport.port: " + transportPort,
+                "discovery.type: single-node",
+                "path.data: " + home.resolve("data"),
+                "path.logs: " + home.resolve("logs"),
+                "compress.djl.cache_dir: " + home.resolve("djl-cache"),
+                "compress.djl.num_threads: 2",
+                ""
+            )
+        );
+        if (asRoot) {
+            ensureNodeUser();
+            run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString()), Map.of());
+        }
+    }
+
+    private static void ensureNodeUser() throws IOException, InterruptedException {
+        Process id = new ProcessBuilder("id", "-u", NODE_USER).redirectErrorStream(true).start();
+        if (id.waitFor() != 0) {
+            run(List.of("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", NODE_USER), Map.of());
+        }
+    }
+
+    /** Starts the node as a daemon and waits until it answers on HTTP. */
+    public void start() throws IOException, InterruptedException {
+        if (pid > 0) {
+            throw new IllegalStateException("node already running with pid " + pid);
+        }
+        Path pidFile = home.resolve("opensearch.pid");
+        Files.deleteIfExists(pidFile);
+        List<String> command = new ArrayList<>();
+        if (asRoot) {
+            command.addAll(List.of("runuser", "-u", NODE_USER, "--"));
+        }
+        command.addAll(List.of(home.resolve("bin/opensearch").toString(), "-d", "-p", pidFile.toString()));
+        // The daemon keeps the launcher's stdout open, so its output goes to a file, never a pipe.
+        ProcessBuilder launcher = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("launcher.out").toFile()));
+        launcher.environment().putAll(Map.of(
+            "OPENSEARCH_JAVA_HOME", System.getProperty("java.home"),
+            "OPENSEARCH_JAVA_OPTS", "-Xms768m -Xmx768m",
+            "OMP_WAIT_POLICY", "PASSIVE"
+        ));
+        Process process = launcher.start();
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("bin/opensearch exited with " + process.exitValue() + ": " + Files.readString(home.resolve("launcher.out")));
+        }
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (Files.exists(pidFile) == false) {
+            checkDeadline(deadline, "no pid file");
+            Thread.sleep(200);
+        }
+        pid = Long.parseLong(Files.readString(pidFile).trim());
+        client = RestClient.builder(new HttpHost("http", "127.0.0.1", httpPort)).build();
+        while (true) {
+            checkDeadline(deadline, "no green/yellow health");
+            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) == false) {
+                throw new IllegalStateException("node process " + pid + " died during start; log:\n" + logTail());
+            }
+            try {
+                Response r = client.performRequest(new Request("GET", "/_cluster/health?wait_for_status=yellow&timeout=1s"));
+                if (r.getStatusLine().getStatusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    private void checkDeadline(long deadline, String what) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("node did not start within " + START_TIMEOUT + " (" + what + "); log:\n" + logTail());
+        }
+    }
+
+    /** Stops the node by its PID (SIGTERM, a clean shutdown) and waits for the process to end. */
+    public void stop() throws IOException, InterruptedException {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (pid <= 0) {
+            return;
+        }
+        ProcessHandle handle = ProcessHandle.of(pid).orElse(null);
+        pid = -1;
+        if (handle == null) {
+            return;
+        }
+        handle.destroy();
+        try {
+            handle.onExit().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            handle.destroyForcibly();
+        }
+    }
+
+    public void restart() throws IOException, InterruptedException {
+        stop();
+        start();
+    }
+
+    public RestClient client() {
+        if (client == null) {
+            throw new IllegalStateException("node is not running");
+        }
+        return client;
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    /** The last lines of the node's main log, for failure messages. */
+    public String logTail() {
+        Path log = home.resolve("logs/compress-realnode.log");
+        try {
+            if (Files.exists(log) == false) {
+                return "(no log at " + log + ")";
+            }
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    /** The whole main log. */
+    public String log() throws IOException {
+        return Files.readString(home.resolve("logs/compress-realnode.log"), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        stop();
+    }
+
+    private static void run(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed with exit code " + p.exitValue() + ":\n" + output);
+        }
+    }
+
+    private static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir) == false) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
