@@ -3,6 +3,7 @@ package dev.compress.plugin;
 import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
+import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.training.engine.DjlRuntime;
 
 import org.opensearch.action.ActionRequest;
@@ -19,6 +20,7 @@ import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
 import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
+import org.opensearch.index.mapper.Mapper;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.EnginePlugin;
 import org.opensearch.plugins.IngestPlugin;
@@ -36,6 +38,7 @@ import org.opensearch.watcher.ResourceWatcherService;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
@@ -76,6 +79,11 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
                 CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)
             )
         );
+    }
+
+    @Override
+    public Map<String, Mapper.TypeParser> getMappers() {
+        return Map.of(CompressedVectorFieldMapper.CONTENT_TYPE, CompressedVectorFieldMapper.PARSER);
     }
 
     @Override

@@ -1,0 +1,152 @@
+package dev.compress.plugin.mapper;
+
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.opensearch.index.mapper.ParametrizedFieldMapper;
+import org.opensearch.index.mapper.ParseContext;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code compressed_vector} field: a dense vector stored as float32 (truncated or adapted
+ * vectors) or as sign bits, in the plugin's KNN codec. Every document value is a float vector in
+ * Lucene; the per-field format decides what reaches disk.
+ */
+public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
+
+    public static final String CONTENT_TYPE = "compressed_vector";
+
+    public static final TypeParser PARSER = new TypeParser((name, context) -> new Builder(name));
+
+    private static CompressedVectorFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
+        return (CompressedVectorFieldMapper) in;
+    }
+
+    /** Mapping parameters; none can change once the field exists (the codec and graph depend on them). */
+    public static final class Builder extends ParametrizedFieldMapper.Builder {
+
+        private final Parameter<Integer> dimension = new Parameter<>(
+            "dimension",
+            false,
+            () -> -1,
+            (n, c, o) -> parseDimension(o),
+            m -> toType(m).config.dimension()
+        );
+        private final Parameter<String> encoding = Parameter.restrictedStringParam(
+            "encoding",
+            false,
+            m -> toType(m).config.encoding().jsonName(),
+            VectorEncoding.FLOAT.jsonName(),
+            VectorEncoding.BINARY.jsonName()
+        );
+        private final Parameter<Boolean> rescoreVectors = Parameter.boolParam(
+            "rescore_vectors",
+            false,
+            m -> toType(m).config.rescoreVectors(),
+            true
+        );
+        private final Parameter<String> similarity = Parameter.restrictedStringParam(
+            "similarity",
+            false,
+            m -> toType(m).config.similarity().jsonName(),
+            VectorSimilarity.COSINE.jsonName(),
+            VectorSimilarity.DOT_PRODUCT.jsonName()
+        );
+        private final Parameter<HnswParameters> hnsw = new Parameter<>(
+            "hnsw",
+            false,
+            () -> HnswParameters.DEFAULT,
+            (n, c, o) -> HnswParameters.parse(o),
+            m -> toType(m).config.hnsw()
+        ).setSerializer((b, n, v) -> b.field(n, v), HnswParameters::toString);
+        private final Parameter<Map<String, String>> meta = Parameter.metaParam();
+
+        public Builder(String name) {
+            super(name);
+        }
+
+        @Override
+        protected List<Parameter<?>> getParameters() {
+            return List.of(dimension, encoding, rescoreVectors, similarity, hnsw, meta);
+        }
+
+        @Override
+        public CompressedVectorFieldMapper build(BuilderContext context) {
+            if (dimension.getValue() < 0) {
+                throw new IllegalArgumentException("field [" + name + "] of type [" + CONTENT_TYPE + "] needs [dimension]");
+            }
+            VectorEncoding enc = VectorEncoding.fromJson("encoding", encoding.getValue());
+            if (enc == VectorEncoding.FLOAT && rescoreVectors.isConfigured()) {
+                throw new IllegalArgumentException(
+                    "field [" + name + "]: [rescore_vectors] applies to [encoding: binary] only; float vectors are always kept"
+                );
+            }
+            VectorFieldConfig config = new VectorFieldConfig(
+                dimension.getValue(),
+                enc,
+                rescoreVectors.getValue(),
+                VectorSimilarity.fromJson("similarity", similarity.getValue()),
+                hnsw.getValue()
+            );
+            String fullName = buildFullName(context);
+            return new CompressedVectorFieldMapper(
+                name,
+                new CompressedVectorFieldType(fullName, config, meta.getValue()),
+                config,
+                multiFieldsBuilder.build(this, context),
+                copyTo.build()
+            );
+        }
+
+        private static int parseDimension(Object value) {
+            int dims;
+            try {
+                dims = org.opensearch.common.xcontent.support.XContentMapValues.nodeIntegerValue(value);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("[dimension] must be an integer, got [" + value + "]");
+            }
+            if (dims < 1 || dims > VectorFieldConfig.MAX_DIMENSION) {
+                throw new IllegalArgumentException("[dimension] must be in [1, " + VectorFieldConfig.MAX_DIMENSION + "], got [" + dims + "]");
+            }
+            return dims;
+        }
+    }
+
+    private final VectorFieldConfig config;
+    private final FieldType luceneFieldType;
+
+    private CompressedVectorFieldMapper(String simpleName, CompressedVectorFieldType fieldType, VectorFieldConfig config, MultiFields multiFields, CopyTo copyTo) {
+        super(simpleName, fieldType, multiFields, copyTo);
+        this.config = config;
+        this.luceneFieldType = KnnFloatVectorField.createFieldType(config.dimension(), config.similarity().lucene());
+    }
+
+    @Override
+    public CompressedVectorFieldType fieldType() {
+        return (CompressedVectorFieldType) super.fieldType();
+    }
+
+    @Override
+    protected void parseCreateField(ParseContext context) throws IOException {
+        float[] vector = DocumentVectorParser.parse(name(), context.parser(), config);
+        context.doc().add(new KnnFloatVectorField(fieldType().name(), vector, luceneFieldType));
+    }
+
+    /** The whole JSON array is one vector, not one value per element. */
+    @Override
+    public boolean parsesArrayValue() {
+        return true;
+    }
+
+    @Override
+    public Builder getMergeBuilder() {
+        return (Builder) new Builder(simpleName()).init(this);
+    }
+
+    @Override
+    protected String contentType() {
+        return CONTENT_TYPE;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.compress.plugin.mapper;
+
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.core.xcontent.XContentParser.Token;
+
+import java.io.IOException;
+
+/**
+ * Reads one vector from a document: a flat JSON array of exactly {@code dimension} finite numbers.
+ * Every rejection names the field and the problem, so a bulk item's error says what to fix.
+ */
+final class DocumentVectorParser {
+
+    private DocumentVectorParser() {}
+
+    static float[] parse(String field, XContentParser parser, VectorFieldConfig config) throws IOException {
+        if (parser.currentToken() != Token.START_ARRAY) {
+            throw new IllegalArgumentException("field [" + field + "] expects an array of " + config.dimension() + " numbers, got [" + parser.currentToken() + "]");
+        }
+        float[] vector = new float[config.dimension()];
+        int count = 0;
+        for (Token token = parser.nextToken(); token != Token.END_ARRAY; token = parser.nextToken()) {
+            if (token != Token.VALUE_NUMBER) {
+                throw new IllegalArgumentException(
+                    "field [" + field + "] expects only numbers, got [" + describe(parser, token) + "] at position " + count
+                );
+            }
+            float value = parser.floatValue();
+            if (Float.isFinite(value) == false) {
+                throw new IllegalArgumentException("field [" + field + "] has a non-finite value [" + value + "] at position " + count);
+            }
+            if (count < vector.length) {
+                vector[count] = value;
+            }
+            count++;
+        }
+        if (count != config.dimension()) {
+            throw new IllegalArgumentException("field [" + field + "] expects " + config.dimension() + " dimensions, got " + count);
+        }
+        checkSimilarity(field, vector, config.similarity());
+        return vector;
+    }
+
+    /** dot_product ranks correctly only on unit vectors, and cosine is undefined for the zero vector. */
+    static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
+        double squaredNorm = 0;
+        for (float v : vector) {
+            squaredNorm += (double) v * v;
+        }
+        if (similarity == VectorSimilarity.DOT_PRODUCT && Math.abs(squaredNorm - 1.0) > 1e-3) {
+            throw new IllegalArgumentException(
+                "field [" + field + "] uses similarity [dot_product], which needs unit-length vectors; this one has length " + (float) Math.sqrt(squaredNorm)
+            );
+        }
+        if (similarity == VectorSimilarity.COSINE && squaredNorm == 0) {
+            throw new IllegalArgumentException("field [" + field + "] uses similarity [cosine], which is undefined for the zero vector");
+        }
+    }
+
+    private static String describe(XContentParser parser, Token token) throws IOException {
+        return switch (token) {
+            case VALUE_STRING -> "string \"" + parser.text() + "\"";
+            case START_ARRAY -> "nested array";
+            case START_OBJECT -> "object";
+            case VALUE_NULL -> "null";
+            default -> token.name();
+        };
+    }
+}

@@ -1,0 +1,16 @@
+package dev.compress.plugin.mapper;
+
+/**
+ * Everything the codec needs to know about one {@code compressed_vector} field.
+ *
+ * @param rescoreVectors binary only: keep the float32 vectors on disk for exact rescoring
+ */
+public record VectorFieldConfig(int dimension, VectorEncoding encoding, boolean rescoreVectors, VectorSimilarity similarity, HnswParameters hnsw) {
+
+    /** Upper bound of {@code dimension}; the k-NN plugin allows 16,000 and so do we. */
+    public static final int MAX_DIMENSION = 16_000;
+
+    public boolean keepsFloats() {
+        return encoding == VectorEncoding.FLOAT || rescoreVectors;
+    }
+}

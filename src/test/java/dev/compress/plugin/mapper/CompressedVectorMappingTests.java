@@ -1,0 +1,100 @@
+package dev.compress.plugin.mapper;
+
+import dev.compress.plugin.CompressPlugin;
+
+import org.opensearch.action.DocWriteResponse;
+import org.opensearch.action.get.GetResponse;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.index.mapper.MapperParsingException;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.OpenSearchSingleNodeTestCase;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** Mapping parameters and document values of {@code compressed_vector}: every bad input is a clear error. */
+public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
+
+    @Override
+    protected Collection<Class<? extends Plugin>> getPlugins() {
+        return List.of(CompressPlugin.class);
+    }
+
+    private void createIndexWithMapping(String mapping) {
+        client().admin().indices().prepareCreate("idx").setMapping(mapping).get();
+    }
+
+    private String mappingError(String fieldMapping) {
+        Exception e = expectThrows(
+            Exception.class,
+            () -> client().admin().indices().prepareCreate("bad").setMapping("{\"properties\":{\"v\":" + fieldMapping + "}}").get()
+        );
+        return rootMessage(e);
+    }
+
+    private static String rootMessage(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            sb.append(t.getMessage()).append(" | ");
+        }
+        return sb.toString();
+    }
+
+    public void testMappingErrorsNameTheParameter() {
+        assertTrue(mappingError("{\"type\":\"compressed_vector\"}"), mappingError("{\"type\":\"compressed_vector\"}").contains("needs [dimension]"));
+        String zero = mappingError("{\"type\":\"compressed_vector\",\"dimension\":0}");
+        assertTrue(zero, zero.contains("[dimension] must be in [1, 16000], got [0]"));
+        String enc = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"int4\"}");
+        assertTrue(enc, enc.contains("encoding") && enc.contains("int4"));
+        String sim = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"l2\"}");
+        assertTrue(sim, sim.contains("similarity") && sim.contains("l2"));
+        String m = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":1}}");
+        assertTrue(m, m.contains("[hnsw.m] must be in [2, 512], got [1]"));
+        String unknown = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"beam\":1}}");
+        assertTrue(unknown, unknown.contains("unknown parameter [beam]"));
+        String rescoreOnFloat = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
+        assertTrue(rescoreOnFloat, rescoreOnFloat.contains("[rescore_vectors] applies to [encoding: binary] only"));
+    }
+
+    public void testMappingRoundTripsWithDefaults() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4096,\"encoding\":\"binary\"}}}");
+        Map<String, Object> mapping = client().admin().indices().prepareGetMappings("idx").get().mappings().get("idx").sourceAsMap();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> v = (Map<String, Object>) ((Map<String, Object>) mapping.get("properties")).get("v");
+        assertEquals("compressed_vector", v.get("type"));
+        assertEquals(4096, v.get("dimension"));
+        assertEquals("binary", v.get("encoding"));
+    }
+
+    private String documentError(String source) {
+        Exception e = expectThrows(MapperParsingException.class, () -> client().prepareIndex("idx").setId("bad").setSource(source, XContentType.JSON).get());
+        return rootMessage(e);
+    }
+
+    public void testBadDocumentsAreRejectedWithTheFieldAndProblem() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3,\"similarity\":\"dot_product\"},\"t\":{\"type\":\"keyword\"}}}");
+        assertTrue(documentError("{\"v\":[1,0]}"), documentError("{\"v\":[1,0]}").contains("field [v] expects 3 dimensions, got 2"));
+        assertTrue(documentError("{\"v\":[1,0,0,0]}").contains("expects 3 dimensions, got 4"));
+        String str = documentError("{\"v\":[1,\"a\",0]}");
+        assertTrue(str, str.contains("field [v] expects only numbers, got [string \"a\"] at position 1"));
+        String nested = documentError("{\"v\":[[1,0,0]]}");
+        assertTrue(nested, nested.contains("got [nested array] at position 0"));
+        String infinite = documentError("{\"v\":[1e39,0,0]}");
+        assertTrue(infinite, infinite.contains("non-finite value [Infinity] at position 0"));
+        String scalar = documentError("{\"v\":1}");
+        assertTrue(scalar, scalar.contains("field [v] expects an array of 3 numbers"));
+        String notUnit = documentError("{\"v\":[2,0,0]}");
+        assertTrue(notUnit, notUnit.contains("needs unit-length vectors; this one has length 2.0"));
+        // nothing of a rejected document is indexed
+        assertFalse(client().prepareGet("idx", "bad").get().isExists());
+    }
+
+    public void testSourceKeepsWhatTheUserSent() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}");
+        DocWriteResponse r = client().prepareIndex("idx").setId("1").setSource("{\"v\":[0.5,-2,3.25]}", XContentType.JSON).get();
+        assertEquals(DocWriteResponse.Result.CREATED, r.getResult());
+        GetResponse got = client().prepareGet("idx", "1").get();
+        assertEquals("{\"v\":[0.5,-2,3.25]}", got.getSourceAsString());
+    }
+}
