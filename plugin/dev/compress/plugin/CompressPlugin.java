@@ -1,9 +1,11 @@
 package dev.compress.plugin;
 
+import dev.compress.plugin.codec.CompressCodecService;
 import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
+import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.training.engine.DjlRuntime;
 
 import org.opensearch.action.ActionRequest;
@@ -20,6 +22,8 @@ import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
 import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
+import org.opensearch.index.IndexSettings;
+import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.EnginePlugin;
@@ -39,10 +43,13 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
 public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin {
+
+    private static final String KNN_INDEX_SETTING = "index.knn";
 
     @Override
     public List<Setting<?>> getSettings() {
@@ -84,6 +91,23 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
         return Map.of(CompressedVectorFieldMapper.CONTENT_TYPE, CompressedVectorFieldMapper.PARSER);
+    }
+
+    /**
+     * Our codec service for every index, except k-NN plugin indices ({@code index.knn: true}):
+     * an index has one codec service, and those belong to the k-NN plugin.
+     */
+    @Override
+    public Optional<CodecServiceFactory> getCustomCodecServiceFactory(IndexSettings indexSettings) {
+        if (indexSettings.getSettings().getAsBoolean(KNN_INDEX_SETTING, false)) {
+            return Optional.empty();
+        }
+        return Optional.of(CompressCodecService::new);
+    }
+
+    @Override
+    public List<QuerySpec<?>> getQueries() {
+        return List.of(new QuerySpec<>(CompressedKnnQueryBuilder.NAME, CompressedKnnQueryBuilder::new, CompressedKnnQueryBuilder::fromXContent));
     }
 
     @Override

@@ -1,0 +1,26 @@
+package dev.compress.plugin.codec;
+
+import org.apache.lucene.codecs.Codec;
+import org.opensearch.index.codec.CodecService;
+import org.opensearch.index.codec.CodecServiceConfig;
+import org.opensearch.index.mapper.MapperService;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Every codec an index may choose ({@code index.codec}), each wrapped in {@link CompressCodec}. */
+public final class CompressCodecService extends CodecService {
+
+    private final MapperService mapperService;
+    private final Map<String, Codec> wrapped = new ConcurrentHashMap<>();
+
+    public CompressCodecService(CodecServiceConfig config) {
+        super(config.getMapperService(), config.getIndexSettings(), config.getLogger(), config.getAdditionalCodecs());
+        this.mapperService = config.getMapperService();
+    }
+
+    @Override
+    public Codec codec(String name) {
+        return wrapped.computeIfAbsent(name, n -> new CompressCodec(super.codec(n), mapperService));
+    }
+}

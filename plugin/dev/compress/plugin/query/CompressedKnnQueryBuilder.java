@@ -1,0 +1,253 @@
+package dev.compress.plugin.query;
+
+import dev.compress.plugin.mapper.CompressedVectorFieldType;
+import dev.compress.plugin.mapper.VectorEncoding;
+import dev.compress.plugin.mapper.VectorFieldConfig;
+
+import org.apache.lucene.search.DoubleValuesSource;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.RescoreTopNQuery;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.AbstractQueryBuilder;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryRewriteContext;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field,
+ * per shard, merged by score across shards.
+ *
+ * <p>Float fields walk the float HNSW graph with a beam of {@code num_candidates} and keep the
+ * best {@code k}. Binary fields walk the Hamming graph with the query's sign bits for
+ * {@code max(num_candidates, k * oversample_factor)} candidates, then (by default) rescore them
+ * exactly with the float query against the stored float vectors and keep the best {@code k}.
+ * Scores are {@code (1 + similarity) / 2} when exact; with {@code rescore: false} on a binary
+ * field they are the Hamming score {@code 1 - hamming / dimension} kind the codec reports.
+ */
+public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
+
+    public static final String NAME = "compressed_knn";
+    public static final int MAX_K = 10_000;
+    public static final int DEFAULT_NUM_CANDIDATES = 100;
+
+    private final String field;
+    private final float[] vector;
+    private final int k;
+    private final Integer numCandidates;
+    private final RescoreOptions rescore;
+    private final QueryBuilder filter;
+    private final boolean ignoreUnmapped;
+
+    public CompressedKnnQueryBuilder(String field, float[] vector, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter, boolean ignoreUnmapped) {
+        if (field == null || field.isEmpty()) {
+            throw new IllegalArgumentException("[" + NAME + "] requires [field]");
+        }
+        if (vector == null || vector.length == 0) {
+            throw new IllegalArgumentException("[" + NAME + "] requires a non-empty [vector]");
+        }
+        for (int i = 0; i < vector.length; i++) {
+            if (Float.isFinite(vector[i]) == false) {
+                throw new IllegalArgumentException("[" + NAME + "] [vector] has a non-finite value [" + vector[i] + "] at position " + i);
+            }
+        }
+        if (k < 1 || k > MAX_K) {
+            throw new IllegalArgumentException("[" + NAME + "] [k] must be in [1, " + MAX_K + "], got [" + k + "]");
+        }
+        if (numCandidates != null && (numCandidates < k || numCandidates > MAX_K)) {
+            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K + "], got [" + numCandidates + "]");
+        }
+        this.field = field;
+        this.vector = vector;
+        this.k = k;
+        this.numCandidates = numCandidates;
+        this.rescore = rescore;
+        this.filter = filter;
+        this.ignoreUnmapped = ignoreUnmapped;
+    }
+
+    public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
+        super(in);
+        field = in.readString();
+        vector = in.readFloatArray();
+        k = in.readVInt();
+        numCandidates = in.readOptionalVInt();
+        rescore = in.readOptionalWriteable(RescoreOptions::new);
+        filter = in.readOptionalNamedWriteable(QueryBuilder.class);
+        ignoreUnmapped = in.readBoolean();
+    }
+
+    @Override
+    protected void doWriteTo(StreamOutput out) throws IOException {
+        out.writeString(field);
+        out.writeFloatArray(vector);
+        out.writeVInt(k);
+        out.writeOptionalVInt(numCandidates);
+        out.writeOptionalWriteable(rescore);
+        out.writeOptionalNamedWriteable(filter);
+        out.writeBoolean(ignoreUnmapped);
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public float[] vector() {
+        return vector;
+    }
+
+    public int k() {
+        return k;
+    }
+
+    @Override
+    public String getWriteableName() {
+        return NAME;
+    }
+
+    @Override
+    protected void doXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject(NAME);
+        builder.field("field", field);
+        builder.array("vector", vector);
+        builder.field("k", k);
+        if (numCandidates != null) {
+            builder.field("num_candidates", numCandidates);
+        }
+        if (rescore != null) {
+            rescore.toXContent(builder);
+        }
+        if (filter != null) {
+            builder.field("filter", filter);
+        }
+        if (ignoreUnmapped) {
+            builder.field("ignore_unmapped", true);
+        }
+        printBoostAndQueryName(builder);
+        builder.endObject();
+    }
+
+    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser) throws IOException {
+        String field = null;
+        float[] vector = null;
+        Integer k = null;
+        Integer numCandidates = null;
+        RescoreOptions rescore = null;
+        QueryBuilder filter = null;
+        boolean ignoreUnmapped = false;
+        float boost = DEFAULT_BOOST;
+        String queryName = null;
+        XContentParser.Token token;
+        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+            if (token != XContentParser.Token.FIELD_NAME) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] expects named parameters, got [" + token + "]");
+            }
+            String name = parser.currentName();
+            parser.nextToken();
+            try {
+                switch (name) {
+                    case "field" -> field = parser.text();
+                    case "vector" -> vector = QueryVectorParser.parse(parser);
+                    case "k" -> k = parser.intValue(false);
+                    case "num_candidates" -> numCandidates = parser.intValue(false);
+                    case "rescore" -> rescore = RescoreOptions.parse(parser);
+                    case "filter" -> filter = parseInnerQueryBuilder(parser);
+                    case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
+                    case "boost" -> boost = parser.floatValue();
+                    case "_name" -> queryName = parser.text();
+                    default -> throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
+            }
+        }
+        if (k == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
+        }
+        try {
+            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped).boost(boost).queryName(queryName);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
+        if (filter == null) {
+            return this;
+        }
+        QueryBuilder rewrittenFilter = filter.rewrite(context);
+        if (rewrittenFilter == filter) {
+            return this;
+        }
+        return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, rewrittenFilter, ignoreUnmapped).boost(boost).queryName(queryName);
+    }
+
+    @Override
+    protected Query doToQuery(QueryShardContext context) throws IOException {
+        MappedFieldType mapped = context.fieldMapper(field);
+        if (mapped == null) {
+            if (ignoreUnmapped) {
+                return new MatchNoDocsQuery("field [" + field + "] is not mapped");
+            }
+            throw new QueryShardException(context, "[" + NAME + "] field [" + field + "] does not exist in the mapping");
+        }
+        if (mapped instanceof CompressedVectorFieldType == false) {
+            throw new QueryShardException(context, "[" + NAME + "] field [" + field + "] is of type [" + mapped.typeName() + "], not [compressed_vector]");
+        }
+        VectorFieldConfig config = ((CompressedVectorFieldType) mapped).config();
+        if (vector.length != config.dimension()) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] [vector] has " + vector.length + " dimensions but field [" + field + "] has " + config.dimension()
+            );
+        }
+        Query luceneFilter = filter == null ? null : filter.toQuery(context);
+        if (config.encoding() == VectorEncoding.FLOAT) {
+            int beam = Math.max(k, numCandidates == null ? DEFAULT_NUM_CANDIDATES : numCandidates);
+            Query candidates = new KnnFloatVectorQuery(field, vector, beam, luceneFilter);
+            return beam == k ? candidates : new RescoreTopNQuery(candidates, DoubleValuesSource.SCORES, k);
+        }
+        RescoreOptions options = rescore != null ? rescore : (config.rescoreVectors() ? RescoreOptions.DEFAULT : RescoreOptions.DISABLED);
+        if (options.enabled() && config.rescoreVectors() == false) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] field [" + field + "] keeps no float vectors ([rescore_vectors: false]); search it with [rescore: false]"
+            );
+        }
+        int oversampled = (int) Math.min(MAX_K, Math.ceil(k * (double) options.oversampleFactor()));
+        int beam = Math.max(oversampled, numCandidates == null ? k : numCandidates);
+        Query candidates = new KnnFloatVectorQuery(field, vector, beam, luceneFilter);
+        if (options.enabled()) {
+            return RescoreTopNQuery.createFullPrecisionRescorerQuery(candidates, vector, field, k);
+        }
+        return beam == k ? candidates : new RescoreTopNQuery(candidates, DoubleValuesSource.SCORES, k);
+    }
+
+    @Override
+    protected boolean doEquals(CompressedKnnQueryBuilder other) {
+        return field.equals(other.field)
+            && Arrays.equals(vector, other.vector)
+            && k == other.k
+            && Objects.equals(numCandidates, other.numCandidates)
+            && Objects.equals(rescore, other.rescore)
+            && Objects.equals(filter, other.filter)
+            && ignoreUnmapped == other.ignoreUnmapped;
+    }
+
+    @Override
+    protected int doHashCode() {
+        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.compress.plugin.query;
+
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.core.xcontent.XContentParser.Token;
+
+import java.io.IOException;
+
+/** Reads a query's {@code vector}: a flat array of numbers. */
+final class QueryVectorParser {
+
+    private QueryVectorParser() {}
+
+    static float[] parse(XContentParser parser) throws IOException {
+        if (parser.currentToken() != Token.START_ARRAY) {
+            throw new IllegalArgumentException("expected an array of numbers, got [" + parser.currentToken() + "]");
+        }
+        float[] values = new float[64];
+        int n = 0;
+        for (Token token = parser.nextToken(); token != Token.END_ARRAY; token = parser.nextToken()) {
+            if (token != Token.VALUE_NUMBER) {
+                throw new IllegalArgumentException("expected only numbers, got [" + token + "] at position " + n);
+            }
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, n * 2);
+            }
+            values[n++] = parser.floatValue();
+        }
+        return java.util.Arrays.copyOf(values, n);
+    }
+}

@@ -1,0 +1,206 @@
+package dev.compress.plugin.query;
+
+import dev.compress.plugin.CompressPlugin;
+
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.client.Request;
+import org.opensearch.client.ResponseException;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.transport.Netty4ModulePlugin;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * {@code compressed_knn} on two data nodes and two shards, checked against brute-force cosine
+ * ranking: when the candidate set covers every document, rescored results must equal it exactly.
+ */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
+public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
+
+    private static final int DOCS = 240;
+
+    @Override
+    protected boolean addMockHttpTransport() {
+        return false;
+    }
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
+    }
+
+    private static float[][] unitVectors(Random random, int n, int dims) {
+        float[][] vectors = new float[n][dims];
+        for (float[] v : vectors) {
+            double norm = 0;
+            for (int j = 0; j < dims; j++) {
+                v[j] = (float) random.nextGaussian();
+                norm += v[j] * v[j];
+            }
+            for (int j = 0; j < dims; j++) {
+                v[j] /= (float) Math.sqrt(norm);
+            }
+        }
+        return vectors;
+    }
+
+    private static String color(int doc) {
+        return doc % 3 == 0 ? "red" : "blue";
+    }
+
+    /** Indexes in {@code batches} refreshes so shards have several segments. */
+    private void createAndIndex(String index, String fieldMapping, float[][] vectors, int batches) {
+        client().admin()
+            .indices()
+            .prepareCreate(index)
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.refresh_interval", -1))
+            .setMapping("{\"properties\":{\"v\":" + fieldMapping + ",\"color\":{\"type\":\"keyword\"}}}")
+            .get();
+        int perBatch = (vectors.length + batches - 1) / batches;
+        for (int start = 0; start < vectors.length; start += perBatch) {
+            BulkRequestBuilder bulk = client().prepareBulk();
+            for (int i = start; i < Math.min(vectors.length, start + perBatch); i++) {
+                bulk.add(client().prepareIndex(index).setId(Integer.toString(i)).setSource(Map.of("v", vectors[i], "color", color(i))));
+            }
+            assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+            client().admin().indices().prepareRefresh(index).get();
+        }
+    }
+
+    private static List<String> bruteForce(float[][] vectors, float[] query, int k, java.util.function.IntPredicate accept) {
+        return IntStream.range(0, vectors.length)
+            .filter(accept)
+            .boxed()
+            .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], query)))
+            .limit(k)
+            .map(String::valueOf)
+            .toList();
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+        }
+        return s;
+    }
+
+    private List<String> search(String index, QueryBuilder query, int size) {
+        SearchResponse response = client().prepareSearch(index).setQuery(query).setSize(size).get();
+        List<String> ids = new ArrayList<>();
+        float previous = Float.MAX_VALUE;
+        for (SearchHit hit : response.getHits().getHits()) {
+            assertTrue("scores must be sorted", hit.getScore() <= previous);
+            previous = hit.getScore();
+            ids.add(hit.getId());
+        }
+        return ids;
+    }
+
+    private static CompressedKnnQueryBuilder knn(float[] q, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter) {
+        return new CompressedKnnQueryBuilder("v", q, k, numCandidates, rescore, filter, false);
+    }
+
+    public void testFloatFieldEqualsBruteForceWithFullBeam() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, DOCS, 24);
+        createAndIndex("floats", "{\"type\":\"compressed_vector\",\"dimension\":24,\"encoding\":\"float\"}", vectors, 3);
+        for (float[] q : unitVectors(random, 5, 24)) {
+            assertEquals(bruteForce(vectors, q, 10, i -> true), search("floats", knn(q, 10, DOCS, null, null), 10));
+        }
+    }
+
+    public void testBinaryRescoredEqualsBruteForceWhenCandidatesCoverTheCorpus() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, DOCS, 64);
+        createAndIndex("bits", "{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}", vectors, 4);
+        for (float[] q : unitVectors(random, 5, 64)) {
+            List<String> exact = bruteForce(vectors, q, 10, i -> true);
+            assertEquals(exact, search("bits", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
+            List<String> hamming = search("bits", knn(q, 10, null, RescoreOptions.DISABLED, null), 10);
+            assertEquals(10, hamming.size());
+            Set<String> overlap = new HashSet<>(hamming);
+            overlap.retainAll(exact);
+            assertTrue("1-bit ranking should find some true neighbours: " + hamming + " vs " + exact, overlap.size() >= 2);
+        }
+    }
+
+    public void testFilterIsAppliedBeforeTopK() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, DOCS, 32);
+        createAndIndex("filtered", "{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\"}", vectors, 2);
+        float[] q = unitVectors(random, 1, 32)[0];
+        List<String> hits = search("filtered", knn(q, 10, null, new RescoreOptions(true, 30f), QueryBuilders.termQuery("color", "red")), 10);
+        assertEquals(bruteForce(vectors, q, 10, i -> color(i).equals("red")), hits);
+    }
+
+    public void testDeletedDocumentsNeverComeBackAndForceMergeKeepsResults() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, DOCS, 48);
+        createAndIndex("merged", "{\"type\":\"compressed_vector\",\"dimension\":48,\"encoding\":\"binary\"}", vectors, 6);
+        float[] q = unitVectors(random, 1, 48)[0];
+        List<String> before = search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10);
+        assertEquals(bruteForce(vectors, q, 10, i -> true), before);
+        Set<Integer> deleted = new HashSet<>();
+        for (String id : before.subList(0, 3)) {
+            client().prepareDelete("merged", id).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+            deleted.add(Integer.parseInt(id));
+        }
+        List<String> expected = bruteForce(vectors, q, 10, i -> deleted.contains(i) == false);
+        assertEquals(expected, search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
+        client().admin().indices().prepareForceMerge("merged").setMaxNumSegments(1).get();
+        client().admin().indices().prepareRefresh("merged").get();
+        assertEquals(expected, search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
+    }
+
+    public void testMoreDimensionsThanLuceneDefaultLimit() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, 40, 2048);
+        createAndIndex("wide_bits", "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"binary\"}", vectors, 1);
+        createAndIndex("wide_floats", "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"float\"}", vectors, 1);
+        float[] q = vectors[7];
+        assertEquals("7", search("wide_bits", knn(q, 1, null, null, null), 1).get(0));
+        assertEquals("7", search("wide_floats", knn(q, 1, 40, null, null), 1).get(0));
+    }
+
+    private String badRequest(String index, String queryBody) throws Exception {
+        Request request = new Request("POST", "/" + index + "/_search");
+        request.setJsonEntity("{\"query\":{\"compressed_knn\":" + queryBody + "}}");
+        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
+        assertEquals(400, e.getResponse().getStatusLine().getStatusCode());
+        return new String(e.getResponse().getEntity().getContent().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    public void testBadQueriesAre400sThatNameTheProblem() throws Exception {
+        float[][] vectors = unitVectors(new Random(1), 10, 4);
+        createAndIndex("errs", "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"binary\",\"rescore_vectors\":false}", vectors, 1);
+        String q = Arrays.toString(vectors[0]);
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,0],\"k\":3}").contains("[vector] has 2 dimensions but field [v] has 4"));
+        assertTrue(badRequest("errs", "{\"field\":\"color\",\"vector\":" + q + ",\"k\":3}").contains("is of type [keyword], not [compressed_vector]"));
+        assertTrue(badRequest("errs", "{\"field\":\"nope\",\"vector\":" + q + ",\"k\":3}").contains("field [nope] does not exist"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":0}").contains("[k] must be in [1, 10000], got [0]"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"num_candidates\":2}").contains("[num_candidates] must be in [k=3"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}").contains("unknown parameter [bogus]"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}").contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":true}").contains("keeps no float vectors"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}").contains("expected only numbers"));
+        // codes only, rescore off by default: works
+        assertEquals(3, search("errs", knn(vectors[0], 3, null, null, null), 10).size());
+    }
+}
