@@ -6,9 +6,16 @@ import org.apache.lucene.index.VectorSimilarityFunction;
 
 /**
  * The sign codes of one float field in one segment. {@link #dimension()} is the float dimension;
- * {@link #vectorValue(int)} returns the packed code (see {@link SignBinarizer}).
+ * {@link #vectorValue(int)} returns the packed code and {@link #corrections(int)} its corrections
+ * (see {@link SignBinarizer}).
  */
 public abstract class BinarizedVectorValues extends ByteVectorValues {
+
+  /**
+   * The corrections of the vector at {@code ord} ({@link SignBinarizer#corrections}); the array is
+   * reused and valid until the next call.
+   */
+  public abstract float[] corrections(int ord) throws IOException;
 
   /** The centre codes were taken against (all zeros when centring is off). */
   public abstract float[] centroid();

@@ -9,7 +9,7 @@ import org.apache.lucene.codecs.lucene95.OrdToDocDISIReaderConfiguration;
  * @param storeFloats whether the float32 vectors were kept (in the raw flat format's files)
  * @param centred whether codes were taken against the segment mean
  * @param codesOffset start of the codes in the data file
- * @param codesLength bytes of codes ({@code size * ceil(dims / 8)})
+ * @param codesLength bytes of codes and corrections ({@code size * recordBytes(dims)})
  * @param size number of vectors
  * @param centroid centre of the codes (zeros when not centred)
  * @param scale per-dimension mean absolute deviation from the centre

@@ -18,8 +18,8 @@ import org.apache.lucene.index.SegmentWriteState;
  * <ul>
  *   <li>{@code .vbm} metadata, per field: dimension, flags (floats stored, centred), location of
  *       the codes, vector count, centre, per-dimension scale, ordinal-to-document mapping;
- *   <li>{@code .vbc} data: codes, {@code ceil(dims / 8)} bytes per vector in ordinal order,
- *       followed by the doc-id set of sparse fields;
+ *   <li>{@code .vbc} data: per vector in ordinal order, its code ({@code ceil(dims / 8)} bytes)
+ *       and three float corrections (12 bytes), followed by the doc-id set of sparse fields;
  *   <li>the float32 vectors and byte vector fields go to {@link Lucene99FlatVectorsFormat}'s
  *       {@code .vemf}/{@code .vec} files. Without stored floats those files still exist but hold
  *       only byte fields.

@@ -27,9 +27,8 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
 /**
  * Reads {@link BinaryFlatVectorsFormat}. Float fields read back as their stored float32 vectors
  * when the segment kept them, as decoded codes otherwise; in both cases {@code
- * FloatVectorValues#scorer} scores with Hamming (consistent with graph search) and {@code
- * FloatVectorValues#rescorer} with the best fidelity available (exact floats, or the asymmetric
- * score against decoded codes).
+ * FloatVectorValues#scorer} scores like the graph search and {@code FloatVectorValues#rescorer}
+ * with the best fidelity available (exact floats, or the float-arithmetic estimate from codes).
  */
 final class BinaryFlatVectorsReader extends FlatVectorsReader {
 
@@ -122,7 +121,7 @@ final class BinaryFlatVectorsReader extends FlatVectorsReader {
     long codesOffset = meta.readVLong();
     long codesLength = meta.readVLong();
     int size = meta.readVInt();
-    if (codesLength != (long) size * SignBinarizer.codeBytes(dims)) {
+    if (codesLength != (long) size * SignBinarizer.recordBytes(dims)) {
       throw new CorruptIndexException(
           "field \"" + info.name + "\": " + codesLength + " bytes of codes for " + size + " vectors", meta);
     }

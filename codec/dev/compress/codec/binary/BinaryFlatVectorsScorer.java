@@ -13,14 +13,14 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  *
  * <ul>
  *   <li>Code against code (graph construction at merge): Hamming similarity {@code 1 - hamming /
- *       dims} in [0, 1].
- *   <li>Float query against codes (graph walk): the query is binarised with the segment's centre
- *       and scored with the same Hamming similarity, so a search costs one XOR-popcount per
- *       visited node.
- *   <li>Asymmetric float query against codes ({@link #asymmetricScorer}): the field's similarity
- *       between the float query and the decoded code ({@link SignBinarizer#decode}). Finer than
- *       Hamming (it weighs each disagreeing bit by the query's magnitude in that dimension); used
- *       to rescore when no floats are stored.
+ *       dims} in [0, 1], one XOR-popcount per pair.
+ *   <li>Float query against codes (graph walk, and the scores of unrescored hits): the
+ *       inner-product estimate of {@link SignCodeEstimator} with the query quantised to 4 bits,
+ *       mapped to the field similarity's score. Measured on bge-small scifact (exhaustive, 50
+ *       candidates reranked, centred codes): recall@10 0.973 against 0.846 for the Hamming distance
+ *       of the binarised query, which is why the walk does not use plain Hamming.
+ *   <li>Asymmetric float query against codes ({@link #asymmetricScorer}): the same estimate in
+ *       float arithmetic; the rescoring score when no floats are stored.
  * </ul>
  *
  * Values that are not codes (the float vectors an indexing buffer holds before flush, byte vector
@@ -50,7 +50,14 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
       VectorSimilarityFunction similarity, KnnVectorValues values, float[] target) throws IOException {
     if (values instanceof BinarizedVectorValues codes) {
       FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
-      return hammingScorer(codes, binarizeQuery(codes, target));
+      SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
+      return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
+        @Override
+        public float score(int ord) throws IOException {
+          float signDot = estimator.quantizedSignDot(codes.vectorValue(ord));
+          return estimator.score(signDot, codes.corrections(ord));
+        }
+      };
     }
     return rawScorer.getRandomVectorScorer(similarity, values, target);
   }
@@ -61,34 +68,15 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
     return rawScorer.getRandomVectorScorer(similarity, values, target);
   }
 
-  /** Scores {@code target} against the decoded codes with the field's similarity. */
+  /** Scores {@code target} against codes with the float-arithmetic estimate. */
   public RandomVectorScorer asymmetricScorer(BinarizedVectorValues codes, float[] target) {
     FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
-    float[] decoded = new float[codes.dimension()];
-    VectorSimilarityFunction similarity = codes.similarity();
+    SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
     return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
       @Override
       public float score(int ord) throws IOException {
-        SignBinarizer.decode(codes.vectorValue(ord), codes.centroid(), codes.scale(), decoded);
-        return similarity.compare(target, decoded);
-      }
-    };
-  }
-
-  /** The code of a float query in the segment that {@code codes} belong to. */
-  static byte[] binarizeQuery(BinarizedVectorValues codes, float[] target) {
-    float[] prepared = SignBinarizer.prepare(target, codes.similarity(), new float[target.length]);
-    byte[] code = new byte[codes.getVectorByteLength()];
-    SignBinarizer.binarize(prepared, codes.centroid(), code);
-    return code;
-  }
-
-  private static RandomVectorScorer hammingScorer(BinarizedVectorValues codes, byte[] queryCode) {
-    int dims = codes.dimension();
-    return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
-      @Override
-      public float score(int ord) throws IOException {
-        return SignBinarizer.hammingScore(queryCode, codes.vectorValue(ord), dims);
+        float signDot = estimator.exactSignDot(codes.vectorValue(ord));
+        return estimator.score(signDot, codes.corrections(ord));
       }
     };
   }

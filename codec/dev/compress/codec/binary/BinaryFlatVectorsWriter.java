@@ -165,14 +165,16 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
     float[] scale = new float[dims];
     byte[] code = new byte[SignBinarizer.codeBytes(dims)];
+    float[] corrections = new float[SignBinarizer.CORRECTIONS];
     long codesOffset = data.getFilePointer();
     pass.run(
         v -> {
           float[] p = SignBinarizer.prepare(v, similarity, scratch);
           SignBinarizer.binarize(p, centroid, code);
-          data.writeBytes(code, code.length);
+          SignBinarizer.corrections(p, centroid, corrections);
+          writeRecord(data, code, corrections);
           if (codesCopy != null) {
-            codesCopy.writeBytes(code, code.length);
+            writeRecord(codesCopy, code, corrections);
           }
           for (int i = 0; i < dims; i++) {
             scale[i] += Math.abs(p[i] - centroid[i]);
@@ -200,6 +202,13 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     OrdToDocDISIReaderConfiguration.writeStoredMeta(
         DIRECT_MONOTONIC_BLOCK_SHIFT, meta, data, count, maxDoc, docs);
     return new CodeStats(centroid, scale);
+  }
+
+  private static void writeRecord(IndexOutput out, byte[] code, float[] corrections) throws IOException {
+    out.writeBytes(code, code.length);
+    for (float c : corrections) {
+      out.writeInt(Float.floatToIntBits(c));
+    }
   }
 
   @Override

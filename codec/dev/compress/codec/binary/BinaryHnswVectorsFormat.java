@@ -15,8 +15,9 @@ import org.apache.lucene.index.SegmentWriteState;
 /**
  * HNSW over 1-bit sign codes: Lucene's HNSW writer and reader on top of {@link
  * BinaryFlatVectorsFormat}. The graph of a merged segment is built with Hamming similarity between
- * codes; a float query is binarised against the segment's centre to walk it, and hits carry the
- * Hamming score {@code 1 - hamming / dims} in [0, 1] (see {@link BinaryFlatVectorsScorer}).
+ * codes; a float query walks it with the estimated similarity of {@link SignCodeEstimator} (query
+ * quantised to 4 bits against the 1-bit codes), and hits carry that estimated score (see {@link
+ * BinaryFlatVectorsScorer}).
  *
  * <p>Registered through SPI as {@value #NAME}. {@code m} and {@code beamWidth} only shape the graph
  * being written ({@code m} is stored in the graph metadata), and the storage options are stored in

@@ -9,8 +9,9 @@ import org.apache.lucene.util.Bits;
  * A binary field stored as codes only. Values are decoded codes ({@link SignBinarizer#decode}),
  * the only floats there are; merges re-binarise them against the merged segment's centre, which
  * reproduces each code exactly when centring is off and up to the rare bit whose component sits
- * between the old and new centre otherwise. {@link #scorer} scores with Hamming, {@link #rescorer}
- * with the asymmetric float-query-against-decoded-code similarity.
+ * between the old and new centre otherwise. {@link #scorer} scores with the 4-bit-query estimate
+ * the graph walk uses, {@link #rescorer} with the float-arithmetic estimate ({@link
+ * SignCodeEstimator}).
  */
 final class DecodedFloatVectorValues extends FloatVectorValues {
 

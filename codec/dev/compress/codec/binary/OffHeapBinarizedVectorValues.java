@@ -7,7 +7,7 @@ import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.packed.DirectMonotonicReader;
 
-/** Codes read from a slice of an index file, one fixed-length code per ordinal. */
+/** Codes read from a slice of an index file, one fixed-length record (code, corrections) per ordinal. */
 abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
 
   protected final int dims;
@@ -17,6 +17,7 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   protected final VectorSimilarityFunction similarity;
   protected final IndexInput codes;
   private final byte[] code;
+  private final float[] corrections = new float[SignBinarizer.CORRECTIONS];
   private int lastOrd = -1;
 
   OffHeapBinarizedVectorValues(
@@ -72,12 +73,23 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
 
   @Override
   public byte[] vectorValue(int ord) throws IOException {
+    load(ord);
+    return code;
+  }
+
+  @Override
+  public float[] corrections(int ord) throws IOException {
+    load(ord);
+    return corrections;
+  }
+
+  private void load(int ord) throws IOException {
     if (ord != lastOrd) {
-      codes.seek((long) ord * code.length);
+      codes.seek((long) ord * SignBinarizer.recordBytes(dims));
       codes.readBytes(code, 0, code.length);
+      codes.readFloats(corrections, 0, corrections.length);
       lastOrd = ord;
     }
-    return code;
   }
 
   /** Every document of the segment has a vector: ordinal = document. */

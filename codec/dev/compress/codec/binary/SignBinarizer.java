@@ -11,10 +11,45 @@ import org.apache.lucene.util.VectorUtil;
  * bit first, so a code takes {@code ceil(dims / 8)} bytes. Cosine fields are binarised after
  * L2-normalisation, so that the sign pattern does not depend on a vector's length relative to
  * the centre.
+ *
+ * <p>Each stored vector is its code followed by {@value #CORRECTIONS} float corrections (see
+ * {@link #corrections}) that let {@link SignCodeEstimator} estimate inner products with a float
+ * query.
  */
 public final class SignBinarizer {
 
   private SignBinarizer() {}
+
+  /** Floats of per-vector corrections stored after each code. */
+  public static final int CORRECTIONS = 3;
+
+  /** Bytes of one stored vector: its code, then its corrections. */
+  public static int recordBytes(int dims) {
+    return codeBytes(dims) + CORRECTIONS * Float.BYTES;
+  }
+
+  /**
+   * Writes the corrections of {@code vector} (prepared) around {@code centre} into {@code out}:
+   *
+   * <ol>
+   *   <li>{@code |x - c|^2 / sum_i |x_i - c_i|}: the factor that turns {@code <sign(x - c), y>}
+   *       into an estimate of {@code <x - c, y>} (the RaBitQ estimator, with the code's unit
+   *       vector {@code sign / sqrt(dims)}: {@code <x-c, y> ~ |x-c| <o, y> / <o, (x-c)/|x-c|>});
+   *   <li>{@code <c, x>}, to move the estimate from the centre back to the origin;
+   *   <li>{@code |x|^2}, for Euclidean distance.
+   * </ol>
+   */
+  public static void corrections(float[] vector, float[] centre, float[] out) {
+    double squaredResidual = 0, l1Residual = 0;
+    for (int i = 0; i < vector.length; i++) {
+      double r = vector[i] - centre[i];
+      squaredResidual += r * r;
+      l1Residual += Math.abs(r);
+    }
+    out[0] = l1Residual == 0 ? 0f : (float) (squaredResidual / l1Residual);
+    out[1] = VectorUtil.dotProduct(centre, vector);
+    out[2] = VectorUtil.dotProduct(vector, vector);
+  }
 
   /** Bytes taken by the code of a {@code dims}-dimensional vector. */
   public static int codeBytes(int dims) {

@@ -7,8 +7,8 @@ import org.apache.lucene.util.Bits;
 
 /**
  * A binary field whose float32 vectors are stored: values are the exact floats, {@link
- * #scorer} scores the binarised query against codes (what the graph search returns) and {@link
- * #rescorer} scores exactly against the floats.
+ * #scorer} scores the query against codes as the graph search does ({@link SignCodeEstimator}) and
+ * {@link #rescorer} scores exactly against the floats.
  */
 final class StoredFloatVectorValues extends FloatVectorValues {
 

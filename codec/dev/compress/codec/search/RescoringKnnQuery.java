@@ -23,15 +23,15 @@ import org.apache.lucene.search.QueryVisitor;
  *   <li>binary field with stored floats, rescore on: Lucene's score of the field similarity
  *       between the float query and the stored float vector (dot product: {@code (1 + dot) / 2};
  *       cosine: {@code (1 + cos) / 2}; Euclidean: {@code 1 / (1 + d^2)});
- *   <li>binary field, codes only, rescore on: the same similarity against the decoded code
- *       (asymmetric score);
- *   <li>binary field, rescore off: Hamming similarity {@code 1 - hamming / dims} between the
- *       binarised query and the codes;
+ *   <li>binary field, codes only, rescore on: the same score of the similarity estimated from the
+ *       code and its corrections in float arithmetic ({@code SignCodeEstimator#exactSignDot});
+ *   <li>binary field, rescore off: the same score of the similarity estimated with the query
+ *       quantised to 4 bits, which is what the graph walk ranked by;
  *   <li>float field: Lucene's score of the field similarity in both cases (rescoring recomputes
  *       the same exact score; oversampling still widens the search beam).
  * </ul>
  *
- * All are monotonic in their underlying similarity, so the order is the similarity order.
+ * All are monotonic in their underlying (exact or estimated) similarity.
  */
 public final class RescoringKnnQuery extends Query {
 

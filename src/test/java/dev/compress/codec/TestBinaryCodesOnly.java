@@ -154,36 +154,46 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
   }
 
   /**
-   * Rescoring a codes-only field uses the asymmetric score (similarity against decoded codes);
-   * without rescoring, hits carry Hamming scores.
+   * Rescoring a codes-only field scores with the float-arithmetic estimate from the stored codes
+   * and corrections; without rescoring, hits carry the graph walk's scores.
    */
-  public void testRescoringUsesAsymmetricScores() throws IOException {
+  public void testRescoringUsesEstimatesFromCodes() throws IOException {
     Random random = random();
     int dims = 64 + random.nextInt(200);
+    boolean centred = random.nextBoolean();
     float[][] vectors = randomVectors(random, 500, dims, true);
     KnnVectorsFormat format =
-        new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, random.nextBoolean()));
+        new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, centred));
+    float[] centre = new float[dims];
+    if (centred) {
+      for (float[] v : vectors) {
+        for (int i = 0; i < dims; i++) {
+          centre[i] += v[i];
+        }
+      }
+      for (int i = 0; i < dims; i++) {
+        centre[i] /= vectors.length;
+      }
+    }
     try (Directory dir = newDirectory()) {
-      try (IndexWriter writer = new IndexWriter(dir, config(format).setMaxBufferedDocs(200))) {
+      try (IndexWriter writer = new IndexWriter(dir, config(format))) {
         add(writer, vectors, VectorSimilarityFunction.DOT_PRODUCT);
       }
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        LeafReader leaf = getOnlyLeafReader(reader);
         IndexSearcher searcher = new IndexSearcher(reader);
         float[] query = randomVectors(random, 1, dims, true)[0];
         TopDocs rescored = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, true), 10);
         assertEquals(10, rescored.scoreDocs.length);
         for (ScoreDoc hit : rescored.scoreDocs) {
-          var leafContext = reader.leaves().get(org.apache.lucene.index.ReaderUtil.subIndex(hit.doc, reader.leaves()));
-          FloatVectorValues values = leafContext.reader().getFloatVectorValues(FIELD);
-          KnnVectorValues.DocIndexIterator it = values.iterator();
-          assertEquals(hit.doc - leafContext.docBase, it.advance(hit.doc - leafContext.docBase));
-          float[] decoded = values.vectorValue(it.index());
-          assertEquals(VectorSimilarityFunction.DOT_PRODUCT.compare(query, decoded), hit.score, 1e-5f);
+          double expected = BruteForceEstimate.score(query, vectors[hit.doc], centre, VectorSimilarityFunction.DOT_PRODUCT);
+          assertEquals(expected, hit.score, 1e-4);
         }
-        TopDocs hamming = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, false), 10);
-        for (ScoreDoc hit : hamming.scoreDocs) {
-          float bits = hit.score * dims;
-          assertEquals("Hamming scores are multiples of 1/dims", Math.round(bits), bits, 1e-2f);
+        TopDocs walked = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, false), 10);
+        for (ScoreDoc hit : walked.scoreDocs) {
+          var scorer = leaf.getFloatVectorValues(FIELD).scorer(query);
+          assertEquals(hit.doc, scorer.iterator().advance(hit.doc));
+          assertEquals(scorer.score(), hit.score, 0f);
         }
       }
     }

@@ -164,7 +164,7 @@ public class TestRescoringKnnQuery extends LuceneTestCase {
    */
   private void checkSearch(IndexSearcher searcher, Corpus corpus, Random random, double minRecall, boolean binary)
       throws IOException {
-    double recall = 0, filteredRecall = 0, hammingRecall = 0;
+    double recall = 0, filteredRecall = 0, unrescoredRecall = 0;
     int queries = 30;
     Query filter = IntPoint.newSetQuery("mod", 0, 1, 2, 3);
     for (int q = 0; q < queries; q++) {
@@ -187,11 +187,11 @@ public class TestRescoringKnnQuery extends LuceneTestCase {
       }
       filteredRecall += overlap(exactTopK(corpus, query, id -> id % 7 <= 3), filteredIds);
 
-      TopDocs hamming = searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, false), K);
-      for (ScoreDoc hit : hamming.scoreDocs) {
+      TopDocs unrescored = searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, false), K);
+      for (ScoreDoc hit : unrescored.scoreDocs) {
         assertTrue(hit.score >= 0f && hit.score <= 1f);
       }
-      hammingRecall += overlap(exactTopK(corpus, query, id -> true), ids(searcher, hamming));
+      unrescoredRecall += overlap(exactTopK(corpus, query, id -> true), ids(searcher, unrescored));
 
       // A filter matching fewer documents than there are candidates: every allowed document is
       // a candidate, so the rescored top k must be exactly the brute-force top k.
@@ -208,13 +208,13 @@ public class TestRescoringKnnQuery extends LuceneTestCase {
     }
     recall /= queries;
     filteredRecall /= queries;
-    hammingRecall /= queries;
-    System.out.printf(java.util.Locale.ROOT, "recall %.3f filtered %.3f hamming-order %.3f%n", recall, filteredRecall, hammingRecall);
+    unrescoredRecall /= queries;
+    System.out.printf(java.util.Locale.ROOT, "recall %.3f filtered %.3f unrescored %.3f%n", recall, filteredRecall, unrescoredRecall);
     assertTrue("recall " + recall, recall >= minRecall);
     assertTrue("filtered recall " + filteredRecall, filteredRecall >= minRecall);
     if (binary) {
       assertTrue(
-          "rescoring should beat Hamming order: " + recall + " vs " + hammingRecall, recall > hammingRecall);
+          "rescoring should beat the unrescored order: " + recall + " vs " + unrescoredRecall, recall > unrescoredRecall);
     }
   }
 
