@@ -160,7 +160,7 @@ public class TestRescoringKnnQuery extends LuceneTestCase {
 
   /**
    * Checks one searcher: rescored results are live, pass the filter, carry exact scores, and
-   * reach {@code minRecall} on average; without rescoring, scores are Hamming scores in [0, 1].
+   * reach {@code minRecall} on average; without rescoring, scores stay in [0, 1].
    */
   private void checkSearch(IndexSearcher searcher, Corpus corpus, Random random, double minRecall, boolean binary)
       throws IOException {
