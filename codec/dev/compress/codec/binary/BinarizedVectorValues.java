@@ -1,0 +1,36 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import org.apache.lucene.index.ByteVectorValues;
+import org.apache.lucene.index.VectorSimilarityFunction;
+
+/**
+ * The sign codes of one float field in one segment. {@link #dimension()} is the float dimension;
+ * {@link #vectorValue(int)} returns the packed code and {@link #corrections(int)} its corrections
+ * (see {@link SignBinarizer}).
+ */
+public abstract class BinarizedVectorValues extends ByteVectorValues {
+
+  /**
+   * The corrections of the vector at {@code ord} ({@link SignBinarizer#corrections}); the array is
+   * reused and valid until the next call.
+   */
+  public abstract float[] corrections(int ord) throws IOException;
+
+  /** The centre codes were taken against (all zeros when centring is off). */
+  public abstract float[] centroid();
+
+  /** Per-dimension mean absolute deviation from {@link #centroid()}, used to decode. */
+  public abstract float[] scale();
+
+  /** The field's similarity, which decides how queries are prepared and decoded vectors scored. */
+  public abstract VectorSimilarityFunction similarity();
+
+  @Override
+  public int getVectorByteLength() {
+    return SignBinarizer.codeBytes(dimension());
+  }
+
+  @Override
+  public abstract BinarizedVectorValues copy() throws IOException;
+}

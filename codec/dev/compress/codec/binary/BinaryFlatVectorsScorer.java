@@ -1,0 +1,121 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import org.apache.lucene.codecs.hnsw.FlatVectorsScorer;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.hnsw.RandomVectorScorer;
+import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
+import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
+
+/**
+ * Scores sign codes.
+ *
+ * <ul>
+ *   <li>Code against code (graph construction at merge): Hamming similarity {@code 1 - hamming /
+ *       dims} in [0, 1], one XOR-popcount per pair.
+ *   <li>Float query against codes (graph walk, and the scores of unrescored hits): the
+ *       inner-product estimate of {@link SignCodeEstimator} with the query quantised to 4 bits,
+ *       mapped to the field similarity's score. Measured on bge-small scifact (exhaustive, 50
+ *       candidates reranked, centred codes): recall@10 0.973 against 0.846 for the Hamming distance
+ *       of the binarised query, which is why the walk does not use plain Hamming.
+ *   <li>Asymmetric float query against codes ({@link #asymmetricScorer}): the same estimate in
+ *       float arithmetic; the rescoring score when no floats are stored.
+ * </ul>
+ *
+ * Values that are not codes (the float vectors an indexing buffer holds before flush, byte vector
+ * fields) go to {@code rawScorer}: the segment centre is unknown until flush, so graphs of freshly
+ * flushed segments are built on exact similarities, as Lucene's quantized formats do; merged
+ * segments, which hold nearly all vectors of a long-lived index, are built on codes.
+ */
+public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
+
+  private final FlatVectorsScorer rawScorer;
+
+  public BinaryFlatVectorsScorer(FlatVectorsScorer rawScorer) {
+    this.rawScorer = rawScorer;
+  }
+
+  @Override
+  public RandomVectorScorerSupplier getRandomVectorScorerSupplier(
+      VectorSimilarityFunction similarity, KnnVectorValues values) throws IOException {
+    if (values instanceof BinarizedVectorValues codes) {
+      return new HammingScorerSupplier(codes);
+    }
+    return rawScorer.getRandomVectorScorerSupplier(similarity, values);
+  }
+
+  @Override
+  public RandomVectorScorer getRandomVectorScorer(
+      VectorSimilarityFunction similarity, KnnVectorValues values, float[] target) throws IOException {
+    if (values instanceof BinarizedVectorValues codes) {
+      FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
+      SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
+      return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
+        @Override
+        public float score(int ord) throws IOException {
+          float signDot = estimator.quantizedSignDot(codes.vectorValue(ord));
+          return estimator.score(signDot, codes.corrections(ord));
+        }
+      };
+    }
+    return rawScorer.getRandomVectorScorer(similarity, values, target);
+  }
+
+  @Override
+  public RandomVectorScorer getRandomVectorScorer(
+      VectorSimilarityFunction similarity, KnnVectorValues values, byte[] target) throws IOException {
+    return rawScorer.getRandomVectorScorer(similarity, values, target);
+  }
+
+  /** Scores {@code target} against codes with the float-arithmetic estimate. */
+  public RandomVectorScorer asymmetricScorer(BinarizedVectorValues codes, float[] target) {
+    FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
+    SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
+    return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
+      @Override
+      public float score(int ord) throws IOException {
+        float signDot = estimator.exactSignDot(codes.vectorValue(ord));
+        return estimator.score(signDot, codes.corrections(ord));
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "BinaryFlatVectorsScorer(rawScorer=" + rawScorer + ")";
+  }
+
+  /** Code-against-code Hamming scorers for graph construction. */
+  private static final class HammingScorerSupplier implements RandomVectorScorerSupplier {
+    private final BinarizedVectorValues codes;
+
+    HammingScorerSupplier(BinarizedVectorValues codes) {
+      this.codes = codes;
+    }
+
+    @Override
+    public UpdateableRandomVectorScorer scorer() throws IOException {
+      BinarizedVectorValues targets = codes.copy();
+      BinarizedVectorValues others = codes.copy();
+      byte[] target = new byte[codes.getVectorByteLength()];
+      int dims = codes.dimension();
+      return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
+        @Override
+        public void setScoringOrdinal(int node) throws IOException {
+          System.arraycopy(targets.vectorValue(node), 0, target, 0, target.length);
+        }
+
+        @Override
+        public float score(int ord) throws IOException {
+          return SignBinarizer.hammingScore(target, others.vectorValue(ord), dims);
+        }
+      };
+    }
+
+    @Override
+    public RandomVectorScorerSupplier copy() throws IOException {
+      return new HammingScorerSupplier(codes.copy());
+    }
+  }
+}

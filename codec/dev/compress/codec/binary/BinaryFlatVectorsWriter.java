@@ -1,0 +1,356 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.codecs.KnnVectorsWriter;
+import org.apache.lucene.codecs.hnsw.FlatFieldVectorsWriter;
+import org.apache.lucene.codecs.hnsw.FlatVectorsWriter;
+import org.apache.lucene.codecs.lucene95.OrdToDocDISIReaderConfiguration;
+import org.apache.lucene.index.DocsWithFieldSet;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.MergeState;
+import org.apache.lucene.index.SegmentWriteState;
+import org.apache.lucene.index.Sorter;
+import org.apache.lucene.index.VectorEncoding;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.util.IOUtils;
+import org.apache.lucene.util.RamUsageEstimator;
+import org.apache.lucene.util.hnsw.CloseableRandomVectorScorerSupplier;
+import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
+import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
+
+/**
+ * Writes {@link BinaryFlatVectorsFormat}: codes and metadata itself, float32 vectors (when kept)
+ * and byte fields through the raw flat writer. Codes are always derived from floats: at flush
+ * from the indexing buffer, at merge from the source segments' float vectors (stored, or decoded
+ * when a segment kept only codes), against the new segment's centre.
+ */
+final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
+
+  private static final long SHALLOW_SIZE =
+      RamUsageEstimator.shallowSizeOfInstance(BinaryFlatVectorsWriter.class);
+  private static final int DIRECT_MONOTONIC_BLOCK_SHIFT = 16;
+
+  private final SegmentWriteState state;
+  private final BinaryCodeOptions options;
+  private final FlatVectorsWriter rawWriter;
+  private final List<FloatField> floatFields = new ArrayList<>();
+  private IndexOutput meta;
+  private IndexOutput data;
+  private boolean finished;
+
+  /** A float field being indexed and the writer that buffers its vectors. */
+  private record FloatField(FieldInfo info, FlatFieldVectorsWriter<float[]> vectors) {}
+
+  /** One pass over a field's vectors in ordinal order; run twice (centre, then codes). */
+  @FunctionalInterface
+  private interface VectorPass {
+    void run(VectorSink sink) throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface VectorSink {
+    void accept(float[] vector) throws IOException;
+  }
+
+  /** Centre and scale a field's codes were written with. */
+  private record CodeStats(float[] centroid, float[] scale) {}
+
+  BinaryFlatVectorsWriter(
+      SegmentWriteState state,
+      BinaryCodeOptions options,
+      FlatVectorsWriter rawWriter,
+      BinaryFlatVectorsScorer scorer)
+      throws IOException {
+    super(scorer);
+    this.state = state;
+    this.options = options;
+    this.rawWriter = rawWriter;
+    try {
+      meta = state.directory.createOutput(fileName(BinaryFlatVectorsFormat.META_EXTENSION), state.context);
+      data = state.directory.createOutput(fileName(BinaryFlatVectorsFormat.DATA_EXTENSION), state.context);
+      CodecUtil.writeIndexHeader(
+          meta,
+          BinaryFlatVectorsFormat.META_CODEC_NAME,
+          BinaryFlatVectorsFormat.VERSION_CURRENT,
+          state.segmentInfo.getId(),
+          state.segmentSuffix);
+      CodecUtil.writeIndexHeader(
+          data,
+          BinaryFlatVectorsFormat.DATA_CODEC_NAME,
+          BinaryFlatVectorsFormat.VERSION_CURRENT,
+          state.segmentInfo.getId(),
+          state.segmentSuffix);
+    } catch (Throwable t) {
+      IOUtils.closeWhileHandlingException(this);
+      throw t;
+    }
+  }
+
+  private String fileName(String extension) {
+    return IndexFileNames.segmentFileName(state.segmentInfo.name, state.segmentSuffix, extension);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public FlatFieldVectorsWriter<?> addField(FieldInfo fieldInfo) throws IOException {
+    if (fieldInfo.getVectorEncoding() != VectorEncoding.FLOAT32) {
+      return rawWriter.addField(fieldInfo);
+    }
+    FlatFieldVectorsWriter<float[]> vectors =
+        options.storeFloats()
+            ? (FlatFieldVectorsWriter<float[]>) rawWriter.addField(fieldInfo)
+            : new BufferedFloatFieldWriter(fieldInfo);
+    floatFields.add(new FloatField(fieldInfo, vectors));
+    return vectors;
+  }
+
+  @Override
+  public void flush(int maxDoc, Sorter.DocMap sortMap) throws IOException {
+    rawWriter.flush(maxDoc, sortMap);
+    for (FloatField field : floatFields) {
+      List<float[]> vectors = field.vectors().getVectors();
+      DocsWithFieldSet docs = field.vectors().getDocsWithFieldSet();
+      final int[] newToOld;
+      if (sortMap != null) {
+        newToOld = new int[docs.cardinality()];
+        DocsWithFieldSet sortedDocs = new DocsWithFieldSet();
+        KnnVectorsWriter.mapOldOrdToNewOrd(docs, sortMap, null, newToOld, sortedDocs);
+        docs = sortedDocs;
+      } else {
+        newToOld = null;
+      }
+      VectorPass pass =
+          sink -> {
+            for (int ord = 0; ord < vectors.size(); ord++) {
+              sink.accept(vectors.get(newToOld == null ? ord : newToOld[ord]));
+            }
+          };
+      writeField(field.info(), pass, docs, maxDoc, null);
+      field.vectors().finish();
+    }
+  }
+
+  /**
+   * Writes one field's codes (also to {@code codesCopy} when not null) and its metadata, and
+   * returns the centre and scale used.
+   */
+  private CodeStats writeField(
+      FieldInfo info, VectorPass pass, DocsWithFieldSet docs, int maxDoc, IndexOutput codesCopy)
+      throws IOException {
+    int dims = info.getVectorDimension();
+    int count = docs.cardinality();
+    VectorSimilarityFunction similarity = info.getVectorSimilarityFunction();
+    float[] scratch = new float[dims];
+    float[] centroid = new float[dims];
+    if (options.centred() && count > 0) {
+      pass.run(
+          v -> {
+            float[] p = SignBinarizer.prepare(v, similarity, scratch);
+            for (int i = 0; i < dims; i++) {
+              centroid[i] += p[i];
+            }
+          });
+      for (int i = 0; i < dims; i++) {
+        centroid[i] /= count;
+      }
+    }
+    float[] scale = new float[dims];
+    byte[] code = new byte[SignBinarizer.codeBytes(dims)];
+    float[] corrections = new float[SignBinarizer.CORRECTIONS];
+    long codesOffset = data.getFilePointer();
+    pass.run(
+        v -> {
+          float[] p = SignBinarizer.prepare(v, similarity, scratch);
+          SignBinarizer.binarize(p, centroid, code);
+          SignBinarizer.corrections(p, centroid, corrections);
+          writeRecord(data, code, corrections);
+          if (codesCopy != null) {
+            writeRecord(codesCopy, code, corrections);
+          }
+          for (int i = 0; i < dims; i++) {
+            scale[i] += Math.abs(p[i] - centroid[i]);
+          }
+        });
+    if (count > 0) {
+      for (int i = 0; i < dims; i++) {
+        scale[i] /= count;
+      }
+    }
+    long codesLength = data.getFilePointer() - codesOffset;
+
+    meta.writeInt(info.number);
+    meta.writeVInt(dims);
+    meta.writeByte((byte) ((options.storeFloats() ? 1 : 0) | (options.centred() ? 2 : 0)));
+    meta.writeVLong(codesOffset);
+    meta.writeVLong(codesLength);
+    meta.writeVInt(count);
+    for (float c : centroid) {
+      meta.writeInt(Float.floatToIntBits(c));
+    }
+    for (float s : scale) {
+      meta.writeInt(Float.floatToIntBits(s));
+    }
+    OrdToDocDISIReaderConfiguration.writeStoredMeta(
+        DIRECT_MONOTONIC_BLOCK_SHIFT, meta, data, count, maxDoc, docs);
+    return new CodeStats(centroid, scale);
+  }
+
+  private static void writeRecord(IndexOutput out, byte[] code, float[] corrections) throws IOException {
+    out.writeBytes(code, code.length);
+    for (float c : corrections) {
+      out.writeInt(Float.floatToIntBits(c));
+    }
+  }
+
+  @Override
+  public void mergeOneField(FieldInfo fieldInfo, MergeState mergeState) throws IOException {
+    if (fieldInfo.getVectorEncoding() != VectorEncoding.FLOAT32) {
+      rawWriter.mergeOneField(fieldInfo, mergeState);
+      return;
+    }
+    if (options.storeFloats()) {
+      rawWriter.mergeOneField(fieldInfo, mergeState);
+    }
+    writeField(fieldInfo, mergedPass(fieldInfo, mergeState), mergedDocs(fieldInfo, mergeState),
+        state.segmentInfo.maxDoc(), null);
+  }
+
+  @Override
+  public CloseableRandomVectorScorerSupplier mergeOneFieldToIndex(
+      FieldInfo fieldInfo, MergeState mergeState) throws IOException {
+    if (fieldInfo.getVectorEncoding() != VectorEncoding.FLOAT32) {
+      return rawWriter.mergeOneFieldToIndex(fieldInfo, mergeState);
+    }
+    if (options.storeFloats()) {
+      rawWriter.mergeOneField(fieldInfo, mergeState);
+    }
+    // The graph is built from the new codes, which the data file cannot be read back from while
+    // it is being written: a temporary copy serves the graph builder.
+    IndexOutput tempCodes =
+        state.directory.createTempOutput(data.getName(), "codes", state.context);
+    IndexInput tempInput = null;
+    try {
+      DocsWithFieldSet docs = mergedDocs(fieldInfo, mergeState);
+      CodeStats stats;
+      try (tempCodes) {
+        stats = writeField(fieldInfo, mergedPass(fieldInfo, mergeState), docs,
+            state.segmentInfo.maxDoc(), tempCodes);
+      }
+      tempInput = state.directory.openInput(tempCodes.getName(), state.context);
+      int count = docs.cardinality();
+      BinarizedVectorValues codes =
+          new OffHeapBinarizedVectorValues.Dense(
+              fieldInfo.getVectorDimension(),
+              count,
+              stats.centroid(),
+              stats.scale(),
+              fieldInfo.getVectorSimilarityFunction(),
+              tempInput);
+      RandomVectorScorerSupplier supplier =
+          vectorsScorer.getRandomVectorScorerSupplier(fieldInfo.getVectorSimilarityFunction(), codes);
+      return new TempFileScorerSupplier(supplier, count, tempInput, tempCodes.getName());
+    } catch (Throwable t) {
+      IOUtils.closeWhileHandlingException(tempInput);
+      IOUtils.deleteFilesIgnoringExceptions(state.directory, tempCodes.getName());
+      throw t;
+    }
+  }
+
+  private static VectorPass mergedPass(FieldInfo fieldInfo, MergeState mergeState) {
+    return sink -> {
+      FloatVectorValues values =
+          KnnVectorsWriter.MergedVectorValues.mergeFloatVectorValues(fieldInfo, mergeState);
+      KnnVectorValues.DocIndexIterator it = values.iterator();
+      for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+        sink.accept(values.vectorValue(it.index()));
+      }
+    };
+  }
+
+  private static DocsWithFieldSet mergedDocs(FieldInfo fieldInfo, MergeState mergeState)
+      throws IOException {
+    DocsWithFieldSet docs = new DocsWithFieldSet();
+    KnnVectorValues.DocIndexIterator it =
+        KnnVectorsWriter.MergedVectorValues.mergeFloatVectorValues(fieldInfo, mergeState).iterator();
+    for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+      docs.add(doc);
+    }
+    return docs;
+  }
+
+  @Override
+  public void finish() throws IOException {
+    if (finished) {
+      throw new IllegalStateException("already finished");
+    }
+    finished = true;
+    rawWriter.finish();
+    meta.writeInt(-1);
+    CodecUtil.writeFooter(meta);
+    CodecUtil.writeFooter(data);
+  }
+
+  @Override
+  public long ramBytesUsed() {
+    long total = SHALLOW_SIZE + rawWriter.ramBytesUsed();
+    if (options.storeFloats() == false) {
+      for (FloatField field : floatFields) {
+        total += field.vectors().ramBytesUsed();
+      }
+    }
+    return total;
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOUtils.close(meta, data, rawWriter);
+  }
+
+  /** Hamming scorers over the merged segment's codes, read from a temporary file it deletes. */
+  private final class TempFileScorerSupplier implements CloseableRandomVectorScorerSupplier {
+    private final RandomVectorScorerSupplier delegate;
+    private final int count;
+    private final IndexInput input;
+    private final String fileName;
+
+    TempFileScorerSupplier(RandomVectorScorerSupplier delegate, int count, IndexInput input, String fileName) {
+      this.delegate = delegate;
+      this.count = count;
+      this.input = input;
+      this.fileName = fileName;
+    }
+
+    @Override
+    public UpdateableRandomVectorScorer scorer() throws IOException {
+      return delegate.scorer();
+    }
+
+    @Override
+    public RandomVectorScorerSupplier copy() throws IOException {
+      return delegate.copy();
+    }
+
+    @Override
+    public int totalVectorCount() {
+      return count;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        input.close();
+      } finally {
+        IOUtils.deleteFilesIgnoringExceptions(state.directory, fileName);
+      }
+    }
+  }
+}

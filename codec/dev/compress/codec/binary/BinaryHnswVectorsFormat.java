@@ -1,0 +1,72 @@
+package dev.compress.codec.binary;
+
+import dev.compress.codec.HnswParameters;
+import dev.compress.codec.VectorLimits;
+import java.io.IOException;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.KnnVectorsReader;
+import org.apache.lucene.codecs.KnnVectorsWriter;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsReader;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsWriter;
+import org.apache.lucene.index.SegmentReadState;
+import org.apache.lucene.index.SegmentWriteState;
+
+/**
+ * HNSW over 1-bit sign codes: Lucene's HNSW writer and reader on top of {@link
+ * BinaryFlatVectorsFormat}. The graph of a merged segment is built with Hamming similarity between
+ * codes; a float query walks it with the estimated similarity of {@link SignCodeEstimator} (query
+ * quantised to 4 bits against the 1-bit codes), and hits carry that estimated score (see {@link
+ * BinaryFlatVectorsScorer}).
+ *
+ * <p>Registered through SPI as {@value #NAME}. {@code m} and {@code beamWidth} only shape the graph
+ * being written ({@code m} is stored in the graph metadata), and the storage options are stored in
+ * the codes' metadata, so segments reopen through {@link #BinaryHnswVectorsFormat()} whatever
+ * parameters wrote them.
+ */
+public final class BinaryHnswVectorsFormat extends KnnVectorsFormat {
+
+  public static final String NAME = "CompressBinaryHnsw";
+
+  private final HnswParameters hnsw;
+  private final BinaryCodeOptions options;
+  private final BinaryFlatVectorsFormat flatFormat;
+
+  /** Defaults: Lucene's m and beam width, floats stored, centred codes. Used by SPI to read. */
+  public BinaryHnswVectorsFormat() {
+    this(HnswParameters.DEFAULT, BinaryCodeOptions.DEFAULT);
+  }
+
+  public BinaryHnswVectorsFormat(HnswParameters hnsw, BinaryCodeOptions options) {
+    super(NAME);
+    this.hnsw = hnsw;
+    this.options = options;
+    this.flatFormat = new BinaryFlatVectorsFormat(options);
+  }
+
+  @Override
+  public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+    return new Lucene99HnswVectorsWriter(
+        state,
+        hnsw.m(),
+        hnsw.beamWidth(),
+        flatFormat.fieldsWriter(state),
+        Lucene99HnswVectorsFormat.DEFAULT_NUM_MERGE_WORKER,
+        null);
+  }
+
+  @Override
+  public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+    return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
+  }
+
+  @Override
+  public int getMaxDimensions(String fieldName) {
+    return VectorLimits.MAX_DIMENSIONS;
+  }
+
+  @Override
+  public String toString() {
+    return NAME + "(" + hnsw + ", " + options + ")";
+  }
+}

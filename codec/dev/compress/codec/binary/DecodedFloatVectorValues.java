@@ -1,0 +1,82 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.search.VectorScorer;
+import org.apache.lucene.util.Bits;
+
+/**
+ * A binary field stored as codes only. Values are decoded codes ({@link SignBinarizer#decode}),
+ * the only floats there are; merges re-binarise them against the merged segment's centre, which
+ * reproduces each code exactly when centring is off and up to the rare bit whose component sits
+ * between the old and new centre otherwise. {@link #scorer} scores with the 4-bit-query estimate
+ * the graph walk uses, {@link #rescorer} with the float-arithmetic estimate ({@link
+ * SignCodeEstimator}).
+ */
+final class DecodedFloatVectorValues extends FloatVectorValues {
+
+  private final BinarizedVectorValues codes;
+  private final BinaryFlatVectorsScorer scorer;
+  private final float[] decoded;
+
+  DecodedFloatVectorValues(BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
+    this.codes = codes;
+    this.scorer = scorer;
+    this.decoded = new float[codes.dimension()];
+  }
+
+  @Override
+  public float[] vectorValue(int ord) throws IOException {
+    SignBinarizer.decode(codes.vectorValue(ord), codes.centroid(), codes.scale(), decoded);
+    return decoded;
+  }
+
+  @Override
+  public int dimension() {
+    return codes.dimension();
+  }
+
+  @Override
+  public int size() {
+    return codes.size();
+  }
+
+  @Override
+  public int ordToDoc(int ord) {
+    return codes.ordToDoc(ord);
+  }
+
+  @Override
+  public Bits getAcceptOrds(Bits acceptDocs) {
+    return codes.getAcceptOrds(acceptDocs);
+  }
+
+  @Override
+  public DocIndexIterator iterator() {
+    return codes.iterator();
+  }
+
+  @Override
+  public DecodedFloatVectorValues copy() throws IOException {
+    return new DecodedFloatVectorValues(codes.copy(), scorer);
+  }
+
+  @Override
+  public VectorScorer scorer(float[] target) throws IOException {
+    if (size() == 0) {
+      return null;
+    }
+    BinarizedVectorValues scored = codes.copy();
+    return new OrdinalVectorScorer(
+        scored.iterator(), scorer.getRandomVectorScorer(scored.similarity(), scored, target));
+  }
+
+  @Override
+  public VectorScorer rescorer(float[] target) throws IOException {
+    if (size() == 0) {
+      return null;
+    }
+    BinarizedVectorValues scored = codes.copy();
+    return new OrdinalVectorScorer(scored.iterator(), scorer.asymmetricScorer(scored, target));
+  }
+}

@@ -1,0 +1,164 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import org.apache.lucene.codecs.lucene90.IndexedDISI;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.packed.DirectMonotonicReader;
+
+/** Codes read from a slice of an index file, one fixed-length record (code, corrections) per ordinal. */
+abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
+
+  protected final int dims;
+  protected final int size;
+  protected final float[] centroid;
+  protected final float[] scale;
+  protected final VectorSimilarityFunction similarity;
+  protected final IndexInput codes;
+  private final byte[] code;
+  private final float[] corrections = new float[SignBinarizer.CORRECTIONS];
+  private int lastOrd = -1;
+
+  OffHeapBinarizedVectorValues(
+      int dims,
+      int size,
+      float[] centroid,
+      float[] scale,
+      VectorSimilarityFunction similarity,
+      IndexInput codes) {
+    this.dims = dims;
+    this.size = size;
+    this.centroid = centroid;
+    this.scale = scale;
+    this.similarity = similarity;
+    this.codes = codes;
+    this.code = new byte[SignBinarizer.codeBytes(dims)];
+  }
+
+  /** Values of a field described by {@code entry}, whose codes live in {@code data}. */
+  static OffHeapBinarizedVectorValues load(BinaryFieldEntry entry, VectorSimilarityFunction similarity, IndexInput data)
+      throws IOException {
+    IndexInput slice = data.slice("binary-codes", entry.codesOffset(), entry.codesLength());
+    if (entry.docs().isDense() || entry.docs().isEmpty()) {
+      return new Dense(entry.dims(), entry.size(), entry.centroid(), entry.scale(), similarity, slice);
+    }
+    return new Sparse(entry, similarity, data, slice);
+  }
+
+  @Override
+  public int dimension() {
+    return dims;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public float[] centroid() {
+    return centroid;
+  }
+
+  @Override
+  public float[] scale() {
+    return scale;
+  }
+
+  @Override
+  public VectorSimilarityFunction similarity() {
+    return similarity;
+  }
+
+  @Override
+  public byte[] vectorValue(int ord) throws IOException {
+    load(ord);
+    return code;
+  }
+
+  @Override
+  public float[] corrections(int ord) throws IOException {
+    load(ord);
+    return corrections;
+  }
+
+  private void load(int ord) throws IOException {
+    if (ord != lastOrd) {
+      codes.seek((long) ord * SignBinarizer.recordBytes(dims));
+      codes.readBytes(code, 0, code.length);
+      codes.readFloats(corrections, 0, corrections.length);
+      lastOrd = ord;
+    }
+  }
+
+  /** Every document of the segment has a vector: ordinal = document. */
+  static final class Dense extends OffHeapBinarizedVectorValues {
+    Dense(int dims, int size, float[] centroid, float[] scale, VectorSimilarityFunction similarity, IndexInput codes) {
+      super(dims, size, centroid, scale, similarity, codes);
+    }
+
+    @Override
+    public Dense copy() {
+      return new Dense(dims, size, centroid, scale, similarity, codes.clone());
+    }
+
+    @Override
+    public DocIndexIterator iterator() {
+      return createDenseIterator();
+    }
+  }
+
+  /** Some documents lack a vector: ordinals map to documents through the stored doc set. */
+  static final class Sparse extends OffHeapBinarizedVectorValues {
+    private final BinaryFieldEntry entry;
+    private final IndexInput data;
+    private final DirectMonotonicReader ordToDoc;
+
+    Sparse(BinaryFieldEntry entry, VectorSimilarityFunction similarity, IndexInput data, IndexInput codes)
+        throws IOException {
+      super(entry.dims(), entry.size(), entry.centroid(), entry.scale(), similarity, codes);
+      this.entry = entry;
+      this.data = data;
+      this.ordToDoc = entry.docs().getDirectMonotonicReader(data);
+    }
+
+    @Override
+    public Sparse copy() throws IOException {
+      return new Sparse(entry, similarity, data, codes.clone());
+    }
+
+    @Override
+    public int ordToDoc(int ord) {
+      return (int) ordToDoc.get(ord);
+    }
+
+    @Override
+    public Bits getAcceptOrds(Bits acceptDocs) {
+      if (acceptDocs == null) {
+        return null;
+      }
+      return new Bits() {
+        @Override
+        public boolean get(int ord) {
+          return acceptDocs.get(ordToDoc(ord));
+        }
+
+        @Override
+        public int length() {
+          return size;
+        }
+      };
+    }
+
+    @Override
+    public DocIndexIterator iterator() {
+      try {
+        IndexedDISI disi = entry.docs().getIndexedDISI(data.clone());
+        return IndexedDISI.asDocIndexIterator(disi);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+}

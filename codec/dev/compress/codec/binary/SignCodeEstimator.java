@@ -1,0 +1,101 @@
+package dev.compress.codec.binary;
+
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.VectorUtil;
+
+/**
+ * Estimates the similarity between one float query and sign codes of a segment.
+ *
+ * <p>With {@code r = q - c} (query minus the segment centre) and a code's signs {@code s}, the
+ * inner product is estimated as {@code <q, x> ~ a_x <s, r> + <c, x> + <q, c> - <c, c>}, where
+ * {@code a_x} and {@code <c, x>} are the code's stored corrections ({@link
+ * SignBinarizer#corrections}). The estimate is then mapped to the field similarity's score the way
+ * Lucene maps the exact value (dot product and cosine: {@code max(0, (1 + ip) / 2)}; maximum inner
+ * product: {@link VectorUtil#scaleMaxInnerProductScore}; Euclidean: {@code 1 / (1 + d^2)} with
+ * {@code d^2 = |q|^2 - 2 ip + |x|^2}), so the score is monotonic in the estimated similarity.
+ *
+ * <p>{@link #exactSignDot} computes {@code <s, r>} with floats; {@link #quantizedSignDot} with
+ * {@code r} scalar-quantised to 4 bits and stored as four bit planes, so that it costs four
+ * AND-popcounts over the code (Lucene's {@code int4BitDotProduct}). Its error is at most {@code
+ * dims * step / 2} with {@code step = (max r - min r) / 15}.
+ */
+public final class SignCodeEstimator {
+
+  private static final int QUERY_BITS = 4;
+  private static final int LEVELS = (1 << QUERY_BITS) - 1;
+
+  private final VectorSimilarityFunction similarity;
+  private final int dims;
+  private final float[] residual;
+  private final float residualSum;
+  private final float queryOffset;
+  private final float querySquaredNorm;
+  private final byte[] planes;
+  private final float lower;
+  private final float step;
+  private final long levelSum;
+
+  /** Prepares {@code query} for codes taken around {@code centre} in a field of {@code similarity}. */
+  public SignCodeEstimator(float[] query, float[] centre, VectorSimilarityFunction similarity) {
+    this.similarity = similarity;
+    this.dims = query.length;
+    float[] prepared = SignBinarizer.prepare(query, similarity, new float[dims]);
+    this.residual = new float[dims];
+    float sum = 0, min = Float.POSITIVE_INFINITY, max = Float.NEGATIVE_INFINITY;
+    for (int i = 0; i < dims; i++) {
+      residual[i] = prepared[i] - centre[i];
+      sum += residual[i];
+      min = Math.min(min, residual[i]);
+      max = Math.max(max, residual[i]);
+    }
+    this.residualSum = sum;
+    this.queryOffset = VectorUtil.dotProduct(prepared, centre) - VectorUtil.dotProduct(centre, centre);
+    this.querySquaredNorm = VectorUtil.dotProduct(prepared, prepared);
+    this.lower = min;
+    this.step = max > min ? (max - min) / LEVELS : 0f;
+    int codeBytes = SignBinarizer.codeBytes(dims);
+    this.planes = new byte[QUERY_BITS * codeBytes];
+    long levels = 0;
+    for (int i = 0; i < dims; i++) {
+      int level = step == 0 ? 0 : Math.round((residual[i] - min) / step);
+      levels += level;
+      for (int bit = 0; bit < QUERY_BITS; bit++) {
+        if ((level & (1 << bit)) != 0) {
+          planes[bit * codeBytes + (i >>> 3)] |= (byte) (1 << (i & 7));
+        }
+      }
+    }
+    this.levelSum = levels;
+  }
+
+  /** {@code <s, q - c>} in float arithmetic. */
+  public float exactSignDot(byte[] code) {
+    float agree = 0;
+    for (int i = 0; i < dims; i++) {
+      if (SignBinarizer.bit(code, i)) {
+        agree += residual[i];
+      }
+    }
+    return 2 * agree - residualSum;
+  }
+
+  /** {@code <s, q - c>} from the 4-bit query: {@code sum_i s_i (lower + step * level_i)}. */
+  public float quantizedSignDot(byte[] code) {
+    int setBits = 0;
+    for (byte b : code) {
+      setBits += Integer.bitCount(b & 0xFF);
+    }
+    long levelsOnSetBits = VectorUtil.int4BitDotProduct(planes, code);
+    return lower * (2 * setBits - dims) + step * (2 * levelsOnSetBits - levelSum);
+  }
+
+  /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
+  public float score(float signDot, float[] corrections) {
+    float innerProduct = corrections[0] * signDot + corrections[1] + queryOffset;
+    return switch (similarity) {
+      case DOT_PRODUCT, COSINE -> Math.max((1 + innerProduct) / 2, 0);
+      case MAXIMUM_INNER_PRODUCT -> VectorUtil.scaleMaxInnerProductScore(innerProduct);
+      case EUCLIDEAN -> 1 / (1 + Math.max(0, querySquaredNorm - 2 * innerProduct + corrections[2]));
+    };
+  }
+}

@@ -1,0 +1,82 @@
+package dev.compress.codec.search;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TimeLimitingKnnCollectorManager;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopKnnCollector;
+import org.apache.lucene.search.VectorScorer;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.knn.KnnCollectorManager;
+
+/**
+ * The first phase of {@link RescoringKnnQuery}: Lucene's float kNN query (filter, deleted
+ * documents, exact fallback, timeouts) asked for {@code numCandidates} per segment, with each
+ * segment's candidates rescored and cut to k before segments are merged. Rescoring per segment,
+ * rather than after a global cut, keeps every segment's candidates in play and never compares
+ * approximate scores of segments with different centres.
+ */
+final class CandidateKnnQuery extends KnnFloatVectorQuery {
+
+  private final int finalK;
+  private final boolean rescore;
+
+  CandidateKnnQuery(String field, float[] target, int numCandidates, org.apache.lucene.search.Query filter,
+      int finalK, boolean rescore) {
+    super(field, target, numCandidates, filter);
+    this.finalK = finalK;
+    this.rescore = rescore;
+  }
+
+  /**
+   * Every segment collects the full {@code numCandidates}: Lucene's optimistic collection would
+   * shrink small segments' share, which the rescoring phase cannot recover.
+   */
+  @Override
+  protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
+    return (visitedLimit, strategy, context) -> new TopKnnCollector(k, visitedLimit, strategy);
+  }
+
+  @Override
+  protected TopDocs searchLeaf(
+      LeafReaderContext context, Weight filterWeight, TimeLimitingKnnCollectorManager collectors)
+      throws IOException {
+    TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
+    ScoreDoc[] hits = rescore ? rescored(context, candidates.scoreDocs) : candidates.scoreDocs;
+    Arrays.sort(hits, Comparator.comparingDouble((ScoreDoc hit) -> -hit.score).thenComparingInt(hit -> hit.doc));
+    return new TopDocs(candidates.totalHits, Arrays.copyOf(hits, Math.min(finalK, hits.length)));
+  }
+
+  /** The candidates (global doc ids) with full-fidelity scores. */
+  private ScoreDoc[] rescored(LeafReaderContext context, ScoreDoc[] candidates) throws IOException {
+    if (candidates.length == 0) {
+      return candidates;
+    }
+    FloatVectorValues values = context.reader().getFloatVectorValues(field);
+    VectorScorer scorer = values.rescorer(target);
+    DocIdSetIterator docs = scorer.iterator();
+    ScoreDoc[] byDoc = candidates.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(hit -> hit.doc));
+    ScoreDoc[] rescored = new ScoreDoc[byDoc.length];
+    for (int i = 0; i < byDoc.length; i++) {
+      int doc = byDoc[i].doc - context.docBase;
+      if (docs.advance(doc) != doc) {
+        throw new IllegalStateException("candidate " + doc + " has no vector in field " + field);
+      }
+      rescored[i] = new ScoreDoc(byDoc[i].doc, scorer.score());
+    }
+    return rescored;
+  }
+
+  @Override
+  protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
+    return TopDocs.merge(finalK, perLeafResults);
+  }
+}

@@ -1,0 +1,207 @@
+package dev.compress.codec;
+
+import dev.compress.codec.binary.BinaryCodeOptions;
+import dev.compress.codec.binary.BinaryHnswVectorsFormat;
+import dev.compress.codec.binary.SignBinarizer;
+import dev.compress.codec.search.RescoringKnnQuery;
+import java.io.IOException;
+import java.util.Random;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LogDocMergePolicy;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.tests.util.LuceneTestCase;
+import org.apache.lucene.tests.util.TestUtil;
+import org.apache.lucene.util.VectorUtil;
+
+/**
+ * The codes-only variant ({@code rescore_vectors: false}), which Lucene's suite cannot cover
+ * because its vectors read back decoded, not as indexed.
+ */
+public class TestBinaryCodesOnly extends LuceneTestCase {
+
+  private static final String FIELD = "v";
+
+  private static float[][] randomVectors(Random random, int n, int dims, boolean unit) {
+    float[][] vectors = new float[n][dims];
+    for (float[] v : vectors) {
+      for (int i = 0; i < dims; i++) {
+        v[i] = (float) random.nextGaussian() + 0.2f;
+      }
+      if (unit) {
+        VectorUtil.l2normalize(v);
+      }
+    }
+    return vectors;
+  }
+
+  private static IndexWriterConfig config(KnnVectorsFormat format) {
+    return new IndexWriterConfig()
+        .setCodec(TestUtil.alwaysKnnVectorsFormat(format))
+        .setMergePolicy(NoMergePolicy.INSTANCE);
+  }
+
+  private static void add(IndexWriter writer, float[][] vectors, VectorSimilarityFunction similarity)
+      throws IOException {
+    for (int id = 0; id < vectors.length; id++) {
+      Document doc = new Document();
+      doc.add(new StoredField("sid", id));
+      doc.add(new KnnFloatVectorField(FIELD, vectors[id], similarity));
+      writer.addDocument(doc);
+    }
+  }
+
+  /** One flushed segment reads back as centre +- mean absolute deviation, sign by sign. */
+  public void testSegmentReadsBackDecodedCodes() throws IOException {
+    Random random = random();
+    int dims = 2 + random.nextInt(300);
+    VectorSimilarityFunction similarity =
+        random.nextBoolean() ? VectorSimilarityFunction.DOT_PRODUCT : VectorSimilarityFunction.EUCLIDEAN;
+    boolean centred = random.nextBoolean();
+    float[][] vectors = randomVectors(random, 50 + random.nextInt(200), dims, true);
+    try (Directory dir = newDirectory()) {
+      try (IndexWriter writer =
+          new IndexWriter(dir, config(new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, centred))))) {
+        add(writer, vectors, similarity);
+      }
+      float[] centre = new float[dims];
+      if (centred) {
+        for (float[] v : vectors) {
+          for (int i = 0; i < dims; i++) {
+            centre[i] += v[i];
+          }
+        }
+        for (int i = 0; i < dims; i++) {
+          centre[i] /= vectors.length;
+        }
+      }
+      float[] scale = new float[dims];
+      for (float[] v : vectors) {
+        for (int i = 0; i < dims; i++) {
+          scale[i] += Math.abs(v[i] - centre[i]);
+        }
+      }
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        LeafReader leaf = getOnlyLeafReader(reader);
+        FloatVectorValues values = leaf.getFloatVectorValues(FIELD);
+        assertEquals(vectors.length, values.size());
+        KnnVectorValues.DocIndexIterator it = values.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          float[] original = vectors[doc];
+          float[] decoded = values.vectorValue(it.index());
+          for (int i = 0; i < dims; i++) {
+            float s = scale[i] / vectors.length;
+            float expected = original[i] > centre[i] ? centre[i] + s : centre[i] - s;
+            assertEquals(expected, decoded[i], 1e-5f);
+          }
+        }
+        // The per-field format name is what an OpenSearch node resolves through SPI on restart.
+        assertEquals(
+            BinaryHnswVectorsFormat.NAME,
+            leaf.getFieldInfos().fieldInfo(FIELD).getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY));
+        assertNull(
+            "no float32 vectors may be stored",
+            ((org.apache.lucene.index.CodecReader) leaf)
+                .getVectorReader()
+                .getOffHeapByteSize(leaf.getFieldInfos().fieldInfo(FIELD))
+                .get("vec"));
+      }
+    }
+  }
+
+  /** Uncentred codes survive merges bit for bit, since decoding preserves every sign. */
+  public void testMergesKeepUncentredCodes() throws IOException {
+    Random random = random();
+    int dims = 8 + random.nextInt(200);
+    float[][] vectors = randomVectors(random, 600, dims, false);
+    KnnVectorsFormat format =
+        new BinaryHnswVectorsFormat(new HnswParameters(8, 40), new BinaryCodeOptions(false, false));
+    try (Directory dir = newDirectory()) {
+      try (IndexWriter writer = new IndexWriter(dir, config(format).setMaxBufferedDocs(100).setMergePolicy(new LogDocMergePolicy()))) {
+        add(writer, vectors, VectorSimilarityFunction.EUCLIDEAN);
+        writer.commit();
+        writer.forceMerge(1);
+      }
+      // Reopened through SPI with default options: the codes-only flag must come from the files.
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        LeafReader leaf = getOnlyLeafReader(reader);
+        FloatVectorValues values = leaf.getFloatVectorValues(FIELD);
+        KnnVectorValues.DocIndexIterator it = values.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          float[] decoded = values.vectorValue(it.index());
+          for (int i = 0; i < dims; i++) {
+            assertEquals("doc " + doc + " dim " + i, vectors[doc][i] > 0, decoded[i] > 0);
+          }
+        }
+      }
+      TestUtil.checkIndex(dir);
+    }
+  }
+
+  /**
+   * Rescoring a codes-only field scores with the float-arithmetic estimate from the stored codes
+   * and corrections; without rescoring, hits carry the graph walk's scores.
+   */
+  public void testRescoringUsesEstimatesFromCodes() throws IOException {
+    Random random = random();
+    int dims = 64 + random.nextInt(200);
+    boolean centred = random.nextBoolean();
+    float[][] vectors = randomVectors(random, 500, dims, true);
+    KnnVectorsFormat format =
+        new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, centred));
+    float[] centre = new float[dims];
+    if (centred) {
+      for (float[] v : vectors) {
+        for (int i = 0; i < dims; i++) {
+          centre[i] += v[i];
+        }
+      }
+      for (int i = 0; i < dims; i++) {
+        centre[i] /= vectors.length;
+      }
+    }
+    try (Directory dir = newDirectory()) {
+      try (IndexWriter writer = new IndexWriter(dir, config(format))) {
+        add(writer, vectors, VectorSimilarityFunction.DOT_PRODUCT);
+      }
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        LeafReader leaf = getOnlyLeafReader(reader);
+        IndexSearcher searcher = new IndexSearcher(reader);
+        float[] query = randomVectors(random, 1, dims, true)[0];
+        TopDocs rescored = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, true), 10);
+        assertEquals(10, rescored.scoreDocs.length);
+        for (ScoreDoc hit : rescored.scoreDocs) {
+          double expected = BruteForceEstimate.score(query, vectors[hit.doc], centre, VectorSimilarityFunction.DOT_PRODUCT);
+          assertEquals(expected, hit.score, 1e-4);
+        }
+        TopDocs walked = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, false), 10);
+        for (ScoreDoc hit : walked.scoreDocs) {
+          var scorer = leaf.getFloatVectorValues(FIELD).scorer(query);
+          assertEquals(hit.doc, scorer.iterator().advance(hit.doc));
+          assertEquals(scorer.score(), hit.score, 0f);
+        }
+      }
+    }
+  }
+
+  public void testCodesTakeOneBitPerDimension() {
+    assertEquals(1, SignBinarizer.codeBytes(1));
+    assertEquals(48, SignBinarizer.codeBytes(384));
+    assertEquals(512, SignBinarizer.codeBytes(4096));
+  }
+}
