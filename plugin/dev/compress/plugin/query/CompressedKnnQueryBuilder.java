@@ -3,12 +3,10 @@ package dev.compress.plugin.query;
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
+import dev.compress.codec.search.RescoringKnnQuery;
 
-import org.apache.lucene.search.DoubleValuesSource;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.RescoreTopNQuery;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -26,15 +24,16 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field,
- * per shard, merged by score across shards.
+ * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field.
+ * As in the k-NN plugin, {@code k} applies per shard; shards' hits are merged by score and the
+ * request's {@code size} caps the total.
  *
- * <p>Float fields walk the float HNSW graph with a beam of {@code num_candidates} and keep the
- * best {@code k}. Binary fields walk the Hamming graph with the query's sign bits for
- * {@code max(num_candidates, k * oversample_factor)} candidates, then (by default) rescore them
- * exactly with the float query against the stored float vectors and keep the best {@code k}.
- * Scores are {@code (1 + similarity) / 2} when exact; with {@code rescore: false} on a binary
- * field they are the Hamming score {@code 1 - hamming / dimension} kind the codec reports.
+ * <p>Float fields walk the float HNSW graph with a beam of {@code num_candidates} (default 100)
+ * per segment and keep the best {@code k}. Binary fields walk the graph on the codes for
+ * {@code max(num_candidates, k * oversample_factor)} candidates per segment, then (by default)
+ * rescore them with the float query, against the stored float vectors or, for a codes-only
+ * field, against the codes, and keep the best {@code k}. Scores are Lucene's
+ * {@code (1 + similarity) / 2} of the exact or estimated similarity; see {@link RescoringKnnQuery}.
  */
 public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
 
@@ -214,25 +213,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             );
         }
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
+        int beam = numCandidates == null ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k) : numCandidates;
+        float beamFactor = Math.max(1f, (float) beam / k);
         if (config.encoding() == VectorEncoding.FLOAT) {
-            int beam = Math.max(k, numCandidates == null ? DEFAULT_NUM_CANDIDATES : numCandidates);
-            Query candidates = new KnnFloatVectorQuery(field, vector, beam, luceneFilter);
-            return beam == k ? candidates : new RescoreTopNQuery(candidates, DoubleValuesSource.SCORES, k);
+            // float scores are exact already: the beam only widens the graph search
+            return new RescoringKnnQuery(field, vector, k, beamFactor, luceneFilter, false);
         }
-        RescoreOptions options = rescore != null ? rescore : (config.rescoreVectors() ? RescoreOptions.DEFAULT : RescoreOptions.DISABLED);
-        if (options.enabled() && config.rescoreVectors() == false) {
-            throw new QueryShardException(
-                context,
-                "[" + NAME + "] field [" + field + "] keeps no float vectors ([rescore_vectors: false]); search it with [rescore: false]"
-            );
-        }
-        int oversampled = (int) Math.min(MAX_K, Math.ceil(k * (double) options.oversampleFactor()));
-        int beam = Math.max(oversampled, numCandidates == null ? k : numCandidates);
-        Query candidates = new KnnFloatVectorQuery(field, vector, beam, luceneFilter);
-        if (options.enabled()) {
-            return RescoreTopNQuery.createFullPrecisionRescorerQuery(candidates, vector, field, k);
-        }
-        return beam == k ? candidates : new RescoreTopNQuery(candidates, DoubleValuesSource.SCORES, k);
+        RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
+        return new RescoringKnnQuery(field, vector, k, Math.max(options.oversampleFactor(), beamFactor), luceneFilter, options.enabled());
     }
 
     @Override

@@ -198,9 +198,12 @@ public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"num_candidates\":2}").contains("[num_candidates] must be in [k=3"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}").contains("unknown parameter [bogus]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}").contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":true}").contains("keeps no float vectors"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}").contains("expected only numbers"));
-        // codes only, rescore off by default: works
-        assertEquals(3, search("errs", knn(vectors[0], 3, null, null, null), 10).size());
+        // codes only: reranked with the float query against the codes, or not at all
+        assertEquals("0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));
+        // k is per shard, as in the k-NN plugin: two shards give up to 2k hits, the request's size caps them
+        int hits = search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 10).size();
+        assertTrue("hits: " + hits, hits > 3 && hits <= 6);
+        assertEquals(3, search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 3).size());
     }
 }
