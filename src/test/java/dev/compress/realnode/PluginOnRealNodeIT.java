@@ -1,6 +1,5 @@
 package dev.compress.realnode;
 
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.opensearch.client.Request;
@@ -20,15 +19,7 @@ public class PluginOnRealNodeIT {
 
     @BeforeClass
     public static void startNode() throws Exception {
-        node = RealNode.fromBuild();
-        node.start();
-    }
-
-    @AfterClass
-    public static void stopNode() throws Exception {
-        if (node != null) {
-            node.close();
-        }
+        node = RealNode.shared();
     }
 
     static String get(String path) throws IOException {

@@ -44,6 +44,28 @@ public final class RealNode implements AutoCloseable {
         this.asRoot = "root".equals(System.getProperty("user.name"));
     }
 
+    private static RealNode shared;
+
+    /**
+     * The node all real-node test classes share in one test JVM: installed and started on first
+     * use, stopped when the JVM exits. Starting a node takes tens of seconds; one is enough.
+     */
+    public static synchronized RealNode shared() throws IOException, InterruptedException {
+        if (shared == null) {
+            RealNode node = fromBuild();
+            node.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    node.stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+            shared = node;
+        }
+        return shared;
+    }
+
     /** A fresh node directory from the system properties the build passes to failsafe. */
     public static RealNode fromBuild() throws IOException, InterruptedException {
         Path distribution = Path.of(required("realnode.distribution"));
@@ -188,6 +210,14 @@ public final class RealNode implements AutoCloseable {
 
     public Path home() {
         return home;
+    }
+
+    /** Lucene index directories of every shard copy on this node. */
+    public List<Path> shardIndexDirectories(String indexUuid) throws IOException {
+        Path indexDir = home.resolve("data/nodes/0/indices").resolve(indexUuid);
+        try (Stream<Path> shards = Files.list(indexDir)) {
+            return shards.filter(p -> p.getFileName().toString().matches("\\d+")).map(p -> p.resolve("index")).sorted().toList();
+        }
     }
 
     /** The last lines of the node's main log, for failure messages. */
