@@ -64,7 +64,18 @@ public final class DjlLayers {
     /** Row-wise L2 normalisation along the last axis, guarded against zero rows. */
     public static NDArray l2Normalize(NDArray x) {
         int axis = x.getShape().dimension() - 1;
-        return x.div(x.norm(new int[] {axis}, true).maximum(1e-12f));
+        return x.div(x.norm(new int[] {axis}, true).maximum(constant(x, 1e-12f)));
+    }
+
+    /**
+     * A 0-d float32 constant owned by {@code like}'s manager. Use it instead of a Java number in any
+     * operation autograd records: DJL turns a Java number into a temporary tensor over a direct buffer
+     * and frees that buffer right after the operation, while autograd may keep the tensor for the
+     * backward pass (a product or quotient does), which then reads freed memory. Measured here: gradients
+     * changed with GC timing and training diverged to NaN until scalars were held this way.
+     */
+    public static NDArray constant(NDArray like, float value) {
+        return like.getManager().create(value);
     }
 
     static Shape shape(int... dims) {

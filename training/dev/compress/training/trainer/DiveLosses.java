@@ -3,14 +3,17 @@ package dev.compress.training.trainer;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+
+import static dev.compress.training.inference.DjlLayers.constant;
 
 /**
- * DIVE's losses as DJL operations (autograd-friendly). Scalars are float literals so float32 arrays
- * stay float32.
+ * DIVE's losses as DJL operations (autograd-friendly). Scalars enter as float32 constants held by
+ * the batch's manager ({@link DjlLayers#constant}), never as Java numbers.
  */
 public final class DiveLosses {
 
-    private static final float MASKED = 1e9f;
+    private static final float MASKED = 1e4f;
 
     private DiveLosses() {}
 
@@ -21,7 +24,7 @@ public final class DiveLosses {
      */
     public static NDArray[] triplet(NDArray q, NDArray p, NDArray n, NDArray gain, float margin) {
         NDArray diff = q.mul(p).sum(new int[] {1}).sub(q.mul(n).sum(new int[] {1}));
-        NDArray hinge = diff.neg().add(margin).maximum(0f);
+        NDArray hinge = Activation.relu(diff.neg().add(constant(diff, margin)));
         NDArray loss = hinge.mul(gain).sum().div(gain.sum());
         NDArray active = hinge.gt(0f);
         return new NDArray[] {loss, active};
@@ -40,13 +43,13 @@ public final class DiveLosses {
         int b = (int) s.get(0);
         int h = (int) s.get(1);
         NDArray z = heads.reshape(b * h, s.get(2));
-        NDArray sim = z.matMul(z.transpose()).div(tau);
+        NDArray sim = z.matMul(z.transpose()).mul(constant(z, 1f / tau));
         NDManager m = heads.getManager();
         float[][] masks = masks(b, h);
         NDArray self = m.create(masks[0], new Shape(b * h, b * h));
         NDArray pos = m.create(masks[1], new Shape(b * h, b * h));
         NDArray logProb = sim.sub(self).logSoftmax(1);
-        return logProb.mul(pos).sum().neg().div((float) (b * h * (h - 1)));
+        return logProb.mul(pos).sum().neg().mul(constant(z, 1f / (b * h * (h - 1))));
     }
 
     /** {MASKED on the diagonal}, {1 where two rows are different heads of the same sample}. */
@@ -74,10 +77,10 @@ public final class DiveLosses {
      */
     public static NDArray preservation(NDArray anchors, NDArray pool, NDArray frozenAnchors, NDArray frozenPool,
                                        NDArray selfMask, float t) {
-        NDArray teacherLogits = frozenAnchors.matMul(frozenPool.transpose()).div(t).sub(selfMask);
-        NDArray studentLogits = anchors.matMul(pool.transpose()).div(t).sub(selfMask);
+        NDArray teacherLogits = frozenAnchors.matMul(frozenPool.transpose()).mul(constant(anchors, 1f / t)).sub(selfMask);
+        NDArray studentLogits = anchors.matMul(pool.transpose()).mul(constant(anchors, 1f / t)).sub(selfMask);
         NDArray teacher = teacherLogits.softmax(1);
         NDArray kl = teacher.mul(teacherLogits.logSoftmax(1).sub(studentLogits.logSoftmax(1)));
-        return kl.sum().div((float) anchors.getShape().get(0));
+        return kl.sum().mul(constant(anchors, 1f / anchors.getShape().get(0)));
     }
 }

@@ -4,6 +4,7 @@ import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
 import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.Tensor;
@@ -88,8 +89,8 @@ final class DiveNetwork implements AutoCloseable {
     /** Training-mode forward (batch statistics, running statistics updated): [N, D] -> [N, H, k], heads normalised. */
     NDArray forwardTrain(NDArray x) {
         NDArray h = DjlLayers.linear(x, params.get("fc1.weight"), params.get("fc1.bias"));
-        h = DjlLayers.batchNorm(h, params, "bn1", (float) BN_EPS, true).maximum(0f);
-        h = DjlLayers.linear(h, params.get("fc2.weight"), params.get("fc2.bias")).maximum(0f);
+        h = Activation.relu(DjlLayers.batchNorm(h, params, "bn1", (float) BN_EPS, true));
+        h = Activation.relu(DjlLayers.linear(h, params.get("fc2.weight"), params.get("fc2.bias")));
         NDArray out = DjlLayers.linear(h, params.get("fc3.weight"), params.get("fc3.bias"));
         return DjlLayers.l2Normalize(out.reshape(x.getShape().get(0), heads, dims));
     }

@@ -6,6 +6,8 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
+import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.Tracker;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
@@ -16,6 +18,8 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
+
+import static dev.compress.training.inference.DjlLayers.constant;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,7 +60,8 @@ public final class DiveTrainer implements Trainer {
         try (NDManager base = engine.newBaseManager(device);
              DiveNetwork net = new DiveNetwork(base, device, d, config.hidden1(d), config.hidden2(d), config.heads(),
                  config.dims(), config.seed())) {
-            AdamW optimizer = new AdamW(net.manager(), net.trainable(), (float) config.learningRate(), (float) config.weightDecay());
+            Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
+                .optWeightDecays((float) config.weightDecay()).build();
             TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
             Random pseudoQueries = new Random(config.seed() + 17);
             List<EpochStats> epochs = new ArrayList<>();
@@ -112,7 +117,7 @@ public final class DiveTrainer implements Trainer {
     }
 
     /** One optimisation step; returns the number of active triplets and adds loss values to {@code sums}. */
-    private long step(Engine engine, NDManager base, DiveNetwork net, AdamW optimizer, TrainingData data,
+    private long step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
                       TripletSampler.Triplets t, int start, int n, Random pseudoQueries, double[] sums) {
         boolean preserve = config.preserveWeight() > 0;
         int d = data.dim();
@@ -143,8 +148,8 @@ public final class DiveTrainer implements Trainer {
                 NDArray[] triplet = DiveLosses.triplet(q1, p1, n1, gains, (float) config.margin());
                 float tau = (float) config.tau();
                 NDArray contrast = DiveLosses.headwiseNtXent(q, tau).add(DiveLosses.headwiseNtXent(p, tau))
-                    .add(DiveLosses.headwiseNtXent(neg, tau)).div(3f);
-                NDArray total = triplet[0].add(contrast.mul((float) config.lambda()));
+                    .add(DiveLosses.headwiseNtXent(neg, tau)).mul(constant(input, 1f / 3));
+                NDArray total = triplet[0].add(contrast.mul(constant(input, (float) config.lambda())));
                 NDArray preserveLoss = null;
                 if (preserve) {
                     NDArray r1 = heads.get(3 * n + ":" + 4 * n).get(":, 0, :");
@@ -154,7 +159,7 @@ public final class DiveTrainer implements Trainer {
                     NDArray frozenPool = input.get(n + ":" + 4 * n);
                     preserveLoss = DiveLosses.preservation(anchors, pool, frozenAnchors, frozenPool, selfMask(step, n),
                         (float) config.preserveTemperature());
-                    total = total.add(preserveLoss.mul((float) config.preserveWeight()));
+                    total = total.add(preserveLoss.mul(constant(input, (float) config.preserveWeight())));
                 }
                 collector.backward(total);
                 sums[0] += total.getFloat();
@@ -165,9 +170,21 @@ public final class DiveTrainer implements Trainer {
                 }
                 active = (long) triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat();
             }
-            optimizer.step();
+            update(optimizer, net);
         }
         return active;
+    }
+
+    /**
+     * One AdamW update per parameter through DJL's optimizer, which also zeroes the gradient (DJL
+     * accumulates otherwise); the gradient wrapper is closed afterwards, as DJL's parameter server does.
+     */
+    private static void update(Optimizer optimizer, DiveNetwork net) {
+        for (Map.Entry<String, NDArray> e : net.trainable().entrySet()) {
+            NDArray grad = e.getValue().getGradient();
+            optimizer.update(e.getKey(), e.getValue(), grad);
+            grad.close();
+        }
     }
 
     /** [2n, 3n] mask: pseudo-query i (anchor n + i) is pool entry 2n + i and must not score itself. */
