@@ -8,15 +8,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plain-Java inference: no native code, so it runs anywhere the plugin runs. Linear layers are
- * computed row by row against the row-major weight matrix ([out, in]) so both operands are read
- * sequentially; batch norm is folded into a per-dimension scale and shift once, at load.
+ * Plain-Java inference: no native code, so it runs anywhere the plugin runs. Rows go through the
+ * layers in blocks of {@value #BLOCK}; a linear layer walks its row-major weight matrix ([out, in])
+ * once per block, so each weight row is reused from cache for every row of the block. Batch norm is
+ * folded into a per-dimension scale and shift once, at load.
  */
 public final class JavaEncoder implements Encoder {
 
+    /** One layer applied to a block of rows. */
     private interface Step {
-        float[] apply(float[] x);
+        float[][] apply(float[][] rows);
     }
+
+    /** Rows per block: each weight row is read once per block instead of once per vector. */
+    private static final int BLOCK = 8;
 
     private final int inputDim;
     private final int outputDim;
@@ -45,10 +50,13 @@ public final class JavaEncoder implements Encoder {
                 float[] b = model.tensor(n + ".bias").data();
                 int in = layer.inputDim();
                 int out = layer.outputDim();
-                yield x -> {
-                    float[] y = new float[out];
+                yield rows -> {
+                    float[][] y = new float[rows.length][out];
                     for (int o = 0; o < out; o++) {
-                        y[o] = dot(w, o * in, x, in) + b[o];
+                        int off = o * in;
+                        for (int r = 0; r < rows.length; r++) {
+                            y[r][o] = dot(w, off, rows[r], in) + b[o];
+                        }
                     }
                     return y;
                 };
@@ -64,23 +72,28 @@ public final class JavaEncoder implements Encoder {
                     scale[i] = (float) (gamma[i] / Math.sqrt(var[i] + layer.eps()));
                     shift[i] = beta[i] - mean[i] * scale[i];
                 }
-                yield x -> {
-                    float[] y = new float[x.length];
-                    for (int i = 0; i < x.length; i++) {
-                        y[i] = x[i] * scale[i] + shift[i];
-                    }
-                    return y;
-                };
+                yield rows -> map(rows, (x, i) -> x * scale[i] + shift[i]);
             }
-            case LayerSpec.RELU -> x -> {
-                float[] y = new float[x.length];
-                for (int i = 0; i < x.length; i++) {
-                    y[i] = Math.max(0f, x[i]);
-                }
-                return y;
-            };
+            case LayerSpec.RELU -> rows -> map(rows, (x, i) -> Math.max(0f, x));
             default -> throw new IllegalArgumentException("unsupported layer type " + layer.type());
         };
+    }
+
+    private interface ElementOp {
+        float apply(float x, int index);
+    }
+
+    private static float[][] map(float[][] rows, ElementOp op) {
+        float[][] y = new float[rows.length][];
+        for (int r = 0; r < rows.length; r++) {
+            float[] x = rows[r];
+            float[] out = new float[x.length];
+            for (int i = 0; i < x.length; i++) {
+                out[i] = op.apply(x[i], i);
+            }
+            y[r] = out;
+        }
+        return y;
     }
 
     private static float dot(float[] w, int off, float[] x, int n) {
@@ -115,11 +128,15 @@ public final class JavaEncoder implements Encoder {
             if (batch[r].length != inputDim) {
                 throw new IllegalArgumentException("row " + r + " has " + batch[r].length + " values, model expects " + inputDim);
             }
-            float[] x = batch[r];
+        }
+        for (int start = 0; start < batch.length; start += BLOCK) {
+            float[][] x = java.util.Arrays.copyOfRange(batch, start, Math.min(batch.length, start + BLOCK));
             for (Step s : steps) {
                 x = s.apply(x);
             }
-            out[r] = finish(x, outputDim, l2);
+            for (int r = 0; r < x.length; r++) {
+                out[start + r] = finish(x[r], outputDim, l2);
+            }
         }
         return out;
     }
