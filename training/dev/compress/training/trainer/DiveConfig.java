@@ -48,9 +48,14 @@ public record DiveConfig(
         return new DiveConfig(dims, 4, 0.5, 0.1, 0.1, 2e-4, 0.01, 128, 50, 0, 0, 0, 0.5, 100, 0.0, 0.05, 0L, "auto");
     }
 
-    /** The recommended recipe: the paper's plus similarity preservation and early stopping on validation. */
+    /**
+     * The recommended recipe: the paper's plus similarity preservation (weight 1) and early stopping on
+     * validation (patience 15), at lr 1e-3. The higher rate because a small judgment set gives few steps
+     * per epoch (scifact: 6 of 128 triplets), and at 2e-4 validation nDCG@10 was still rising after 50
+     * epochs; at 1e-3 it peaks within them (measured on scifact's validation slice, bge-small, 64-d).
+     */
     public static DiveConfig regularised(int dims) {
-        return paper(dims).withPreserve(1.0).withPatience(10);
+        return paper(dims).withPreserve(1.0).withPatience(15).withLearningRate(1e-3);
     }
 
     public DiveConfig {
