@@ -1,6 +1,7 @@
 package dev.compress.training.cli;
 
 import ai.djl.Device;
+import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.inference.DjlEncoder;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.inference.JavaEncoder;
@@ -21,6 +22,8 @@ public final class InferenceBenchmark {
     private InferenceBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
+            Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()), 1));
         ModelArtifact model = ModelFile.read(Path.of(args[0]));
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 256;
         double seconds = args.length > 2 ? Double.parseDouble(args[2]) : 5;

@@ -63,6 +63,10 @@ public final class TrainCli {
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
+        // an explicit -DDJL_CACHE_DIR (or env) wins; libtorch threads follow the machine unless set
+        DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
+            Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
+            Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);
@@ -88,6 +92,8 @@ public final class TrainCli {
         ModelEvaluator evaluator = new ModelEvaluator(retrieval);
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
         Scores baseline = rows.get(0).scores();
+        double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
+        System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
 
         List<Map<String, Object>> trainings = new ArrayList<>();
         Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
@@ -139,6 +145,7 @@ public final class TrainCli {
         report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
             "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
         report.put("dataPrepSeconds", prepSeconds);
+        report.put("frozenValidationNdcg", frozenValidation);
         report.put("table", table);
         report.put("training", trainings);
         Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
