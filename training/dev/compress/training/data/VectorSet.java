@@ -73,14 +73,6 @@ public final class VectorSet {
         return Arrays.copyOfRange(data, row * dim, (row + 1) * dim);
     }
 
-    public float[][] rows() {
-        float[][] out = new float[size()][];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = row(i);
-        }
-        return out;
-    }
-
     /** Row of {@code id}, or -1 when absent. */
     public synchronized int rowOf(String id) {
         if (rowOfId == null) {
@@ -102,13 +94,5 @@ public final class VectorSet {
             selectedIds[i] = ids.get(rows[i]);
         }
         return new VectorSet(List.of(selectedIds), out, dim);
-    }
-
-    /** A new set with the vectors replaced (same ids), e.g. after an adapter encoded them. */
-    public VectorSet withVectors(float[][] rows) {
-        if (rows.length != size()) {
-            throw new IllegalArgumentException("expected " + size() + " rows, got " + rows.length);
-        }
-        return ofRows(ids, rows);
     }
 }

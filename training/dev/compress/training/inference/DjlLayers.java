@@ -17,6 +17,9 @@ import java.util.Map;
  */
 public final class DjlLayers {
 
+    /** DJL's batch-norm momentum convention: the weight of the old running statistic. */
+    public static final float BN_MOMENTUM = 0.9f;
+
     private DjlLayers() {}
 
     /** Applies {@code layers} to {@code x} ([batch, in]); {@code params} maps tensor names to arrays. */
@@ -52,7 +55,6 @@ public final class DjlLayers {
             p.get(name + ".beta"), 1, BN_MOMENTUM, eps, training).singletonOrThrow();
     }
 
-    public static final float BN_MOMENTUM = 0.9f;
 
     /** Keeps the first {@code dim} columns and, when {@code l2}, divides each row by its norm. */
     public static NDArray finish(NDArray x, int dim, boolean l2) {

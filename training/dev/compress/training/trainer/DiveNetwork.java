@@ -26,7 +26,6 @@ final class DiveNetwork implements AutoCloseable {
     static final double BN_EPS = 1e-5;
 
     private final NDManager manager;
-    private final int inputDim;
     private final int heads;
     private final int dims;
     private final List<LayerSpec> layers;
@@ -35,7 +34,6 @@ final class DiveNetwork implements AutoCloseable {
 
     DiveNetwork(NDManager parent, Device device, int inputDim, int hidden1, int hidden2, int heads, int dims, long seed) {
         this.manager = parent.newSubManager(device);
-        this.inputDim = inputDim;
         this.heads = heads;
         this.dims = dims;
         this.layers = layers(inputDim, hidden1, hidden2, heads * dims);
@@ -76,10 +74,6 @@ final class DiveNetwork implements AutoCloseable {
         l.add(LayerSpec.relu("relu2", h2));
         l.add(LayerSpec.linear("fc3", h2, out));
         return l;
-    }
-
-    NDManager manager() {
-        return manager;
     }
 
     Map<String, NDArray> trainable() {
@@ -128,10 +122,6 @@ final class DiveNetwork implements AutoCloseable {
         LayerSpec last = l.remove(l.size() - 1);
         l.add(LayerSpec.linear(last.name(), last.inputDim(), dims));
         return l;
-    }
-
-    int inputDim() {
-        return inputDim;
     }
 
     static Shape shapeOf(int[] dims) {
