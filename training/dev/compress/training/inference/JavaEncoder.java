@@ -13,7 +13,8 @@ import java.util.List;
  * element-wise multiply-add over contiguous arrays, which HotSpot's C2 compiles to SIMD instructions
  * (a dot-product reduction would stay scalar, since float addition order must be kept). Zero inputs
  * (after a ReLU) are skipped. Batch norm is folded into a per-dimension scale and shift once, at load.
- * Rows go through the layers in blocks of {@value #BLOCK}.
+ * Rows go through the layers in blocks of {@value #BLOCK}, and each weight row W^T[i, :] is applied to
+ * every row of the block while it is in L1 cache, so the weights stream from memory once per block.
  */
 public final class JavaEncoder implements Encoder {
 
@@ -23,7 +24,7 @@ public final class JavaEncoder implements Encoder {
     }
 
     /** Rows per block: each weight row is read once per block instead of once per vector. */
-    private static final int BLOCK = 8;
+    private static final int BLOCK = 32;
 
     private final int inputDim;
     private final int outputDim;
@@ -55,18 +56,19 @@ public final class JavaEncoder implements Encoder {
                 yield rows -> {
                     float[][] y = new float[rows.length][];
                     for (int r = 0; r < rows.length; r++) {
-                        float[] x = rows[r];
-                        float[] acc = b.clone();
-                        for (int i = 0; i < in; i++) {
-                            float xi = x[i];
+                        y[r] = b.clone();
+                    }
+                    for (int i = 0; i < in; i++) {
+                        int off = i * out;
+                        for (int r = 0; r < rows.length; r++) {
+                            float xi = rows[r][i];
                             if (xi != 0f) { // after a ReLU many inputs are exactly zero
-                                int off = i * out;
+                                float[] acc = y[r];
                                 for (int o = 0; o < out; o++) {
                                     acc[o] += xi * wt[off + o];
                                 }
                             }
                         }
-                        y[r] = acc;
                     }
                     return y;
                 };
