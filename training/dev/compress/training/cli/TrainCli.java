@@ -1,0 +1,236 @@
+package dev.compress.training.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.compress.training.data.DataDirectory;
+import dev.compress.training.data.EmbeddedDataset;
+import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.Qrels;
+import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.eval.Encoding;
+import dev.compress.training.eval.ModelEvaluator;
+import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
+import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelFile;
+import dev.compress.training.sampling.QuerySplit;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.DiveConfig;
+import dev.compress.training.trainer.DiveTrainer;
+import dev.compress.training.trainer.PcaTrainer;
+import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.TruncationTrainer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Command line: train a method on a BEIR data set's training queries, select epochs on a validation
+ * slice of them, and report on the held-out split against the frozen full-dimension baseline of the
+ * same run.
+ *
+ * <pre>
+ * train --dataset scifact --model bge-small-en-v1.5 --method dive|pca|truncation --dims 64[,128]
+ *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
+ *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
+ *       [--paper] [--preserve W] [--patience P] [--lr LR] [--centred-bits] [--centred-pca] [--data DIR]
+ * </pre>
+ * Run from the repository root after {@code mvn -q compile}:
+ * <pre>
+ * mvn -q -o dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * OMP_WAIT_POLICY=PASSIVE java -Dai.djl.offline=true -DDJL_CACHE_DIR=target/djl-cache \
+ *   -cp target/classes:$(cat target/cp.txt) dev.compress.training.cli.TrainCli train --dataset scifact ...
+ * </pre>
+ * With several {@code --dims}, DIVE trains one model per dimension and writes {@code <out>-<dims>.bin};
+ * PCA and truncation write one model that serves every dimension.
+ */
+public final class TrainCli {
+
+    private TrainCli() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || !args[0].equals("train")) {
+            System.err.println("usage: train --dataset NAME --model NAME --method dive|pca|truncation --dims D[,D...] [options]");
+            System.exit(2);
+        }
+        Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
+        // an explicit -DDJL_CACHE_DIR (or env) wins; libtorch threads follow the machine unless set
+        DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
+            Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
+            Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
+        String dataset = require(opt, "dataset");
+        String model = require(opt, "model");
+        String method = require(opt, "method").toLowerCase(Locale.ROOT);
+        List<Integer> dims = Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
+        long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
+        Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
+        String trainSplit = opt.getOrDefault("train-split", "train");
+        String testSplit = opt.getOrDefault("test-split", dataset.equals("nfcorpus") ? "dev" : "test");
+
+        EmbeddedDataset ds = EmbeddedDataset.load(dataDir, dataset, model);
+        Qrels trainQrels = ds.beir().qrels(trainSplit);
+        QuerySplit split = QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit),
+            Double.parseDouble(opt.getOrDefault("val-fraction", "0.1")), seed);
+        long t0 = System.nanoTime();
+        TrainingData data = TrainingData.build(ds, trainQrels, split, Integer.parseInt(opt.getOrDefault("hard-k", "100")));
+        double prepSeconds = (System.nanoTime() - t0) / 1e9;
+        EvalSet test = ds.evalSet(testSplit);
+        System.out.printf(Locale.ROOT, "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d; data prep %.1f s%n",
+            dataset, model, split.train().size(), split.validation().size(), test.queries().size(), testSplit,
+            ds.corpus().size(), ds.dim(), prepSeconds);
+
+        RetrievalEvaluator retrieval = new RetrievalEvaluator(10, 100, opt.containsKey("centred-bits"));
+        ModelEvaluator evaluator = new ModelEvaluator(retrieval);
+        List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
+        Scores baseline = rows.get(0).scores();
+        double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
+        System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
+
+        List<Map<String, Object>> trainings = new ArrayList<>();
+        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
+        List<TrainedModel> models = new ArrayList<>();
+        List<Trainer> trainers = switch (method) {
+            case "dive" -> dims.stream().map(d -> (Trainer) new DiveTrainer(diveConfig(opt, d, seed))).toList();
+            case "pca" -> List.of(new PcaTrainer(dims, opt.containsKey("centred-pca")));
+            case "truncation" -> List.of(new TruncationTrainer(dims));
+            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (dive, pca, truncation)");
+        };
+        for (Trainer trainer : trainers) {
+            TrainedModel trained = trainer.train(data, (stats, total) -> {
+                if (stats.validationNdcg() != null) {
+                    System.out.printf(Locale.ROOT, "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
+                        stats.epoch(), total, stats.losses().getOrDefault("total", Double.NaN),
+                        stats.activeTripletRatio() == null ? "-" : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
+                        stats.validationNdcg(), stats.trainSeconds(), stats.validationSeconds());
+                }
+            });
+            models.add(trained);
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("dims", trained.artifact().metadata().outputDims());
+            t.put("report", trained.report());
+            trainings.add(t);
+            for (int d : trained.artifact().metadata().outputDims()) {
+                try (JavaEncoder encoder = new JavaEncoder(trained.artifact(), d)) {
+                    rows.addAll(evaluator.evaluate(method, encoder, test));
+                }
+            }
+        }
+
+        printTable(rows, baseline);
+        List<Map<String, Object>> table = tableJson(rows, baseline);
+        for (TrainedModel trained : models) {
+            ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of(
+                "dataset", dataset, "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(),
+                "rows", table)), trained.artifact().tensors());
+            if (out != null) {
+                Path file = models.size() == 1 ? out : suffixed(out, withEval.metadata().maxOutputDim());
+                ModelFile.write(withEval, file);
+                System.out.println("model written to " + file + " (" + Files.size(file) + " bytes)");
+            }
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", dataset);
+        report.put("model", model);
+        report.put("method", method);
+        report.put("engine", method.equals("dive") ? DjlRuntime.status() : null);
+        report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
+            "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
+        report.put("dataPrepSeconds", prepSeconds);
+        report.put("frozenValidationNdcg", frozenValidation);
+        report.put("table", table);
+        report.put("training", trainings);
+        Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
+            : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
+        if (reportFile != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
+            System.out.println("report written to " + reportFile);
+        }
+    }
+
+    private static DiveConfig diveConfig(Map<String, String> opt, int dims, long seed) {
+        DiveConfig c = opt.containsKey("paper") ? DiveConfig.paper(dims) : DiveConfig.regularised(dims);
+        c = c.withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("preserve")) {
+            c = c.withPreserve(Double.parseDouble(opt.get("preserve")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        return c;
+    }
+
+    private static void printTable(List<ModelEvaluator.Row> rows, Scores baseline) {
+        System.out.printf(Locale.ROOT, "%n%-12s %5s %-15s %8s %9s %8s %12s%n", "method", "dims", "encoding", "nDCG@10",
+            "recall@10", "ratio", "paired diff");
+        for (ModelEvaluator.Row r : rows) {
+            double[] diff = r.scores().pairedDifference(baseline);
+            System.out.printf(Locale.ROOT, "%-12s %5d %-15s %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.method(), r.dims(),
+                r.encoding().label(), r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / baseline.ndcg(), diff[0], diff[1]);
+        }
+    }
+
+    private static List<Map<String, Object>> tableJson(List<ModelEvaluator.Row> rows, Scores baseline) {
+        List<Map<String, Object>> table = new ArrayList<>();
+        for (ModelEvaluator.Row r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("method", r.method());
+            m.put("dims", r.dims());
+            m.put("encoding", r.encoding().label());
+            m.put("ndcg@10", r.scores().ndcg());
+            m.put("recall@10", r.scores().recall());
+            m.put("ratioToFrozen", r.scores().ndcg() / baseline.ndcg());
+            double[] diff = r.scores().pairedDifference(baseline);
+            m.put("pairedDiffToFrozen", diff[0]);
+            m.put("pairedDiffStdErr", diff[1]);
+            table.add(m);
+        }
+        return table;
+    }
+
+    private static Path suffixed(Path out, int dims) {
+        String name = out.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        String ext = dot > 0 ? name.substring(dot) : "";
+        return out.resolveSibling(stem + "-" + dims + ext);
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+            }
+            String key = args[i].substring(2);
+            if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                m.put(key, args[++i]);
+            } else {
+                m.put(key, "true");
+            }
+        }
+        return m;
+    }
+
+    private static String require(Map<String, String> opt, String key) {
+        String v = opt.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("missing --" + key);
+        }
+        return v;
+    }
+}

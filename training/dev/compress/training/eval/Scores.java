@@ -1,0 +1,29 @@
+package dev.compress.training.eval;
+
+import java.util.Arrays;
+
+/**
+ * Mean nDCG@k and recall@k over a query set, with the per-query nDCG kept for paired comparisons
+ * (two methods on the same queries differ far less by chance than two unpaired means).
+ */
+public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
+
+    static Scores of(double[] ndcg, double[] recall) {
+        return new Scores(Arrays.stream(ndcg).average().orElse(0), Arrays.stream(recall).average().orElse(0), ndcg);
+    }
+
+    /** Mean of (this - other) per query, and its standard error. */
+    public double[] pairedDifference(Scores other) {
+        if (other.perQueryNdcg.length != perQueryNdcg.length) {
+            throw new IllegalArgumentException("different query sets");
+        }
+        int n = perQueryNdcg.length;
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = perQueryNdcg[i] - other.perQueryNdcg[i];
+        }
+        double mean = Arrays.stream(d).average().orElse(0);
+        double var = Arrays.stream(d).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, n - 1);
+        return new double[] {mean, Math.sqrt(var / Math.max(1, n))};
+    }
+}

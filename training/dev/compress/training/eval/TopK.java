@@ -1,0 +1,89 @@
+package dev.compress.training.eval;
+
+/**
+ * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Ties are broken by the
+ * lower row number, so results are deterministic whatever the visiting order.
+ */
+final class TopK {
+
+    private final int k;
+    private final float[] scores;
+    private final int[] rows;
+    private int size;
+
+    TopK(int k) {
+        this.k = k;
+        this.scores = new float[k];
+        this.rows = new int[k];
+    }
+
+    void offer(float score, int row) {
+        if (size < k) {
+            scores[size] = score;
+            rows[size] = row;
+            siftUp(size++);
+        } else if (better(score, row, scores[0], rows[0])) {
+            scores[0] = score;
+            rows[0] = row;
+            siftDown(0);
+        }
+    }
+
+    /** The kept rows, best first. */
+    int[] sortedRows() {
+        Integer[] order = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> better(scores[a], rows[a], scores[b], rows[b]) ? -1 : 1);
+        int[] out = new int[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = rows[order[i]];
+        }
+        return out;
+    }
+
+    private static boolean better(float s1, int r1, float s2, int r2) {
+        return s1 > s2 || (s1 == s2 && r1 < r2);
+    }
+
+    private void siftUp(int i) {
+        while (i > 0) {
+            int parent = (i - 1) / 2;
+            if (better(scores[parent], rows[parent], scores[i], rows[i])) {
+                swap(i, parent);
+                i = parent;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void siftDown(int i) {
+        while (true) {
+            int l = 2 * i + 1;
+            int r = l + 1;
+            int worst = i;
+            if (l < size && better(scores[worst], rows[worst], scores[l], rows[l])) {
+                worst = l;
+            }
+            if (r < size && better(scores[worst], rows[worst], scores[r], rows[r])) {
+                worst = r;
+            }
+            if (worst == i) {
+                return;
+            }
+            swap(i, worst);
+            i = worst;
+        }
+    }
+
+    private void swap(int a, int b) {
+        float s = scores[a];
+        scores[a] = scores[b];
+        scores[b] = s;
+        int r = rows[a];
+        rows[a] = rows[b];
+        rows[b] = r;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.compress.training.model;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One layer of a feed-forward adapter, as named in the model file's metadata. The tensors a layer
+ * needs follow from its type and name, so a loader can check every shape:
+ * <ul>
+ *   <li>{@code linear}: {@code <name>.weight [out, in]}, {@code <name>.bias [out]}; y = x W^T + b</li>
+ *   <li>{@code batch_norm} (inference form, running statistics): {@code <name>.gamma}, {@code .beta},
+ *       {@code .running_mean}, {@code .running_var}, all {@code [dim]}; y = (x - mean) / sqrt(var + eps) * gamma + beta</li>
+ *   <li>{@code relu}: no tensors</li>
+ * </ul>
+ */
+public record LayerSpec(String type, String name, int inputDim, int outputDim, Double eps) {
+
+    public static final String LINEAR = "linear";
+    public static final String BATCH_NORM = "batch_norm";
+    public static final String RELU = "relu";
+
+    public static LayerSpec linear(String name, int in, int out) {
+        return new LayerSpec(LINEAR, name, in, out, null);
+    }
+
+    public static LayerSpec batchNorm(String name, int dim, double eps) {
+        return new LayerSpec(BATCH_NORM, name, dim, dim, eps);
+    }
+
+    public static LayerSpec relu(String name, int dim) {
+        return new LayerSpec(RELU, name, dim, dim, null);
+    }
+
+    /** Tensor name -> required shape. */
+    public Map<String, int[]> requiredTensors() {
+        Map<String, int[]> t = new LinkedHashMap<>();
+        switch (type) {
+            case LINEAR -> {
+                t.put(name + ".weight", new int[] {outputDim, inputDim});
+                t.put(name + ".bias", new int[] {outputDim});
+            }
+            case BATCH_NORM -> {
+                if (inputDim != outputDim) {
+                    throw new ModelFormatException("batch_norm layer '" + name + "' must keep its dimension, got "
+                        + inputDim + " -> " + outputDim);
+                }
+                if (eps == null || !(eps > 0)) {
+                    throw new ModelFormatException("batch_norm layer '" + name + "' needs eps > 0, got " + eps);
+                }
+                for (String s : new String[] {"gamma", "beta", "running_mean", "running_var"}) {
+                    t.put(name + "." + s, new int[] {inputDim});
+                }
+            }
+            case RELU -> {
+                if (inputDim != outputDim) {
+                    throw new ModelFormatException("relu layer '" + name + "' must keep its dimension");
+                }
+            }
+            default -> throw new ModelFormatException("unknown layer type '" + type + "' for layer '" + name
+                + "' (known: linear, batch_norm, relu)");
+        }
+        return t;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.compress.training.sampling;
+
+import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.eval.ExactSearch;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Hard negatives from the frozen embeddings: for each query, the top-K corpus documents that are not
+ * judged relevant (rating > 0). Judged-irrelevant documents (rating 0) are kept: they are real
+ * negatives. The search is blocked brute force ({@link ExactSearch}), so memory is bounded by
+ * K x queries plus the vectors.
+ */
+public final class HardNegativeMiner {
+
+    private HardNegativeMiner() {}
+
+    /** Row i lists corpus rows for query row i of {@code queries}, hardest first. */
+    public static int[][] mine(VectorSet queries, VectorSet corpus, Qrels qrels, int k) {
+        int maxRelevant = 0;
+        for (String q : queries.ids()) {
+            maxRelevant = Math.max(maxRelevant, qrels.relevant(q).size());
+        }
+        int[][] ranked = ExactSearch.search(queries, corpus, Math.min(corpus.size(), k + maxRelevant));
+        int[][] out = new int[queries.size()][];
+        for (int i = 0; i < queries.size(); i++) {
+            Map<String, Integer> judged = qrels.judgments(queries.id(i));
+            int[] kept = new int[k];
+            int n = 0;
+            for (int row : ranked[i]) {
+                if (n == k) {
+                    break;
+                }
+                if (judged.getOrDefault(corpus.id(row), 0) <= 0) {
+                    kept[n++] = row;
+                }
+            }
+            out[i] = Arrays.copyOf(kept, n);
+        }
+        return out;
+    }
+}

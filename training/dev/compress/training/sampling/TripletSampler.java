@@ -1,0 +1,76 @@
+package dev.compress.training.sampling;
+
+import java.util.Random;
+
+/**
+ * Draws one epoch of (query, positive, negative) triplets: every positive pair once per epoch in a
+ * seeded random order, each with a negative that is, with probability {@code hardFraction}, one of
+ * the query's mined hard negatives (uniformly) and otherwise a uniformly random corpus document that
+ * is not relevant to the query.
+ */
+public final class TripletSampler {
+
+    /** Parallel arrays of one epoch's triplets. */
+    public record Triplets(int[] query, int[] positive, int[] negative, float[] gain) {
+        public int size() {
+            return query.length;
+        }
+    }
+
+    private final TrainingData data;
+    private final double hardFraction;
+    private final long seed;
+
+    public TripletSampler(TrainingData data, double hardFraction, long seed) {
+        if (hardFraction < 0 || hardFraction > 1) {
+            throw new IllegalArgumentException("hardFraction must be in [0, 1], got " + hardFraction);
+        }
+        this.data = data;
+        this.hardFraction = hardFraction;
+        this.seed = seed;
+    }
+
+    public Triplets epoch(int epoch) {
+        Random rnd = new Random(seed * 1_000_003L + epoch);
+        int n = data.positives().size();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        int[] q = new int[n];
+        int[] p = new int[n];
+        int[] neg = new int[n];
+        float[] gain = new float[n];
+        for (int i = 0; i < n; i++) {
+            PositivePair pair = data.positives().get(order[i]);
+            q[i] = pair.query();
+            p[i] = pair.doc();
+            gain[i] = pair.gain();
+            neg[i] = negative(pair.query(), rnd);
+        }
+        return new Triplets(q, p, neg, gain);
+    }
+
+    private int negative(int query, Random rnd) {
+        int[] hard = data.hardNegatives()[query];
+        if (hard.length > 0 && rnd.nextDouble() < hardFraction) {
+            return hard[rnd.nextInt(hard.length)];
+        }
+        int corpusSize = data.corpus().size();
+        var relevant = data.relevantDocs().get(query);
+        if (relevant.size() >= corpusSize) {
+            throw new IllegalStateException("every corpus document is relevant to training query " + query);
+        }
+        int doc;
+        do {
+            doc = rnd.nextInt(corpusSize);
+        } while (relevant.contains(doc));
+        return doc;
+    }
+}

@@ -1,0 +1,212 @@
+package dev.compress.training.trainer;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.Tracker;
+import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.engine.DeviceChoice;
+import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.eval.Encoding;
+import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.sampling.TripletSampler;
+
+import static dev.compress.training.inference.DjlLayers.constant;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * DIVE (seed 000): a 3-layer MLP with H L2-normalised heads of k dims, trained with
+ * triplet(head 1) + lambda * mean over {q, p, n} of head-wise NT-Xent, plus the optional
+ * similarity-preservation term of {@link DiveConfig}. Each epoch visits every positive pair once
+ * with one sampled negative; a final batch of fewer than 2 triplets is skipped (batch norm needs 2).
+ * After each epoch, validation nDCG@10 (exact float search with head 1 over the whole corpus)
+ * decides which epoch's weights are exported; epoch 0 is the untrained network.
+ */
+public final class DiveTrainer implements Trainer {
+
+    public static final String METHOD = "dive";
+
+    private final DiveConfig config;
+
+    public DiveTrainer(DiveConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public String method() {
+        return METHOD;
+    }
+
+    @Override
+    public TrainedModel train(TrainingData data, TrainingListener listener) {
+        Device device = DeviceChoice.parse(config.device()).resolve();
+        Engine engine = DjlRuntime.engine();
+        int d = data.dim();
+        int b = config.batchSize();
+        long started = System.nanoTime();
+        try (NDManager base = engine.newBaseManager(device);
+             DiveNetwork net = new DiveNetwork(base, device, d, config.hidden1(d), config.hidden2(d), config.heads(),
+                 config.dims(), config.seed())) {
+            Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
+                .optWeightDecays((float) config.weightDecay()).build();
+            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
+            Random pseudoQueries = new Random(config.seed() + 17);
+            List<EpochStats> epochs = new ArrayList<>();
+
+            long t0 = System.nanoTime();
+            double bestNdcg = validate(base, net, data.validation());
+            epochs.add(new EpochStats(0, Map.of(), null, bestNdcg, 0, seconds(t0)));
+            listener.onEpoch(epochs.get(0), config.epochs());
+            Map<String, float[]> best = net.snapshot();
+            int bestEpoch = 0;
+
+            for (int epoch = 1; epoch <= config.epochs() && !listener.stopRequested(); epoch++) {
+                long te = System.nanoTime();
+                TripletSampler.Triplets t = sampler.epoch(epoch);
+                double[] sums = new double[4];
+                long active = 0;
+                long seen = 0;
+                int steps = 0;
+                for (int start = 0; start + 1 < t.size() && !listener.stopRequested(); start += b) {
+                    int n = Math.min(b, t.size() - start);
+                    active += step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, sums);
+                    seen += n;
+                    steps++;
+                }
+                double trainSeconds = seconds(te);
+                long tv = System.nanoTime();
+                double ndcg = validate(base, net, data.validation());
+                Map<String, Double> losses = new LinkedHashMap<>();
+                losses.put("total", sums[0] / steps);
+                losses.put("triplet", sums[1] / steps);
+                losses.put("contrast", sums[2] / steps);
+                if (config.preserveWeight() > 0) {
+                    losses.put("preserve", sums[3] / steps);
+                }
+                EpochStats stats = new EpochStats(epoch, losses, (double) active / seen, ndcg, trainSeconds, seconds(tv));
+                epochs.add(stats);
+                listener.onEpoch(stats, config.epochs());
+                if (ndcg > bestNdcg) {
+                    bestNdcg = ndcg;
+                    bestEpoch = epoch;
+                    best = net.snapshot();
+                } else if (config.patience() > 0 && epoch - bestEpoch >= config.patience()) {
+                    break;
+                }
+            }
+            ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(config.dims()), ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), config.asMap(), Map.of());
+            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(best));
+            TrainingReport report = new TrainingReport(METHOD, device.toString(), config.asMap(), List.copyOf(epochs), bestEpoch,
+                bestNdcg, seconds(started));
+            return new TrainedModel(artifact, report);
+        }
+    }
+
+    /** One optimisation step; returns the number of active triplets and adds loss values to {@code sums}. */
+    private long step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
+                      TripletSampler.Triplets t, int start, int n, Random pseudoQueries, double[] sums) {
+        boolean preserve = config.preserveWeight() > 0;
+        int d = data.dim();
+        int groups = preserve ? 4 : 3;
+        float[] x = new float[groups * n * d];
+        float[] gain = new float[n];
+        for (int i = 0; i < n; i++) {
+            copyRow(data.queries(), t.query()[start + i], x, i);
+            copyRow(data.corpus(), t.positive()[start + i], x, n + i);
+            copyRow(data.corpus(), t.negative()[start + i], x, 2 * n + i);
+            if (preserve) {
+                copyRow(data.corpus(), pseudoQueries.nextInt(data.corpus().size()), x, 3 * n + i);
+            }
+            gain[i] = t.gain()[start + i];
+        }
+        long active;
+        try (NDManager step = base.newSubManager()) {
+            NDArray input = step.create(x, new Shape((long) groups * n, d));
+            NDArray gains = step.create(gain);
+            try (GradientCollector collector = engine.newGradientCollector()) {
+                NDArray heads = net.forwardTrain(input);
+                NDArray q = heads.get(0 + ":" + n);
+                NDArray p = heads.get(n + ":" + 2 * n);
+                NDArray neg = heads.get(2 * n + ":" + 3 * n);
+                NDArray q1 = q.get(":, 0, :");
+                NDArray p1 = p.get(":, 0, :");
+                NDArray n1 = neg.get(":, 0, :");
+                NDArray[] triplet = DiveLosses.triplet(q1, p1, n1, gains, (float) config.margin());
+                float tau = (float) config.tau();
+                NDArray contrast = DiveLosses.headwiseNtXent(q, tau).add(DiveLosses.headwiseNtXent(p, tau))
+                    .add(DiveLosses.headwiseNtXent(neg, tau)).mul(constant(input, 1f / 3));
+                NDArray total = triplet[0].add(contrast.mul(constant(input, (float) config.lambda())));
+                NDArray preserveLoss = null;
+                if (preserve) {
+                    NDArray r1 = heads.get(3 * n + ":" + 4 * n).get(":, 0, :");
+                    NDArray anchors = q1.concat(r1);
+                    NDArray pool = p1.concat(n1).concat(r1);
+                    NDArray frozenAnchors = input.get("0:" + n).concat(input.get(3 * n + ":" + 4 * n));
+                    NDArray frozenPool = input.get(n + ":" + 4 * n);
+                    preserveLoss = DiveLosses.preservation(anchors, pool, frozenAnchors, frozenPool, selfMask(step, n),
+                        (float) config.preserveTemperature());
+                    total = total.add(preserveLoss.mul(constant(input, (float) config.preserveWeight())));
+                }
+                collector.backward(total);
+                sums[0] += total.getFloat();
+                sums[1] += triplet[0].getFloat();
+                sums[2] += contrast.getFloat();
+                if (preserveLoss != null) {
+                    sums[3] += preserveLoss.getFloat();
+                }
+                active = (long) triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat();
+            }
+            update(optimizer, net);
+        }
+        return active;
+    }
+
+    /**
+     * One AdamW update per parameter through DJL's optimizer, which also zeroes the gradient (DJL
+     * accumulates otherwise); the gradient wrapper is closed afterwards, as DJL's parameter server does.
+     */
+    private static void update(Optimizer optimizer, DiveNetwork net) {
+        for (Map.Entry<String, NDArray> e : net.trainable().entrySet()) {
+            NDArray grad = e.getValue().getGradient();
+            optimizer.update(e.getKey(), e.getValue(), grad);
+            grad.close();
+        }
+    }
+
+    /** [2n, 3n] mask: pseudo-query i (anchor n + i) is pool entry 2n + i and must not score itself. */
+    private static NDArray selfMask(NDManager m, int n) {
+        float[] mask = new float[2 * n * 3 * n];
+        for (int i = 0; i < n; i++) {
+            mask[(n + i) * 3 * n + 2 * n + i] = 1e9f;
+        }
+        return m.create(mask, new Shape(2L * n, 3L * n));
+    }
+
+    private static void copyRow(VectorSet from, int row, float[] to, int toRow) {
+        System.arraycopy(from.data(), row * from.dim(), to, toRow * from.dim(), from.dim());
+    }
+
+    private double validate(NDManager base, DiveNetwork net, EvalSet validation) {
+        VectorSet q = BatchEncoding.encode(base, net::forwardHead1, validation.queries());
+        VectorSet c = BatchEncoding.encode(base, net::forwardHead1, validation.corpus());
+        return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT).ndcg();
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.compress.training.trainer;
+
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.model.LayerSpec;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.model.Tensor;
+import dev.compress.training.sampling.TrainingData;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PCA baseline (no labels): principal axes of the corpus vectors' covariance; the model projects onto
+ * the first max(dims) axes, so one model serves every requested dimension as a prefix (components are
+ * ordered by variance). Output rows are L2-normalised (cosine in the projected space).
+ *
+ * <p>{@code centred = false} projects x itself (bias 0), which keeps the component the vectors share
+ * and was the better variant on the reference figures (DESIGN.md: 0.6234 at 64-d on scifact);
+ * {@code centred = true} projects x - mean. The report carries the intrinsic dimensionality: the
+ * number of components that explain 95% of the variance.
+ */
+public final class PcaTrainer implements Trainer {
+
+    public static final String METHOD = "pca";
+
+    private final List<Integer> dims;
+    private final boolean centred;
+
+    public PcaTrainer(List<Integer> dims, boolean centred) {
+        this.dims = dims.stream().sorted().toList();
+        this.centred = centred;
+    }
+
+    @Override
+    public String method() {
+        return METHOD;
+    }
+
+    @Override
+    public TrainedModel train(TrainingData data, TrainingListener listener) {
+        long start = System.nanoTime();
+        VectorSet corpus = data.corpus();
+        int d = corpus.dim();
+        int k = dims.get(dims.size() - 1);
+        if (k > d) {
+            throw new IllegalArgumentException("PCA dims " + k + " exceed the input dimension " + d);
+        }
+        double[] mean = new double[d];
+        float[] x = corpus.data();
+        for (int i = 0; i < corpus.size(); i++) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += x[i * d + j];
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            mean[j] /= corpus.size();
+        }
+        double[][] cov = new double[d][d];
+        double[] row = new double[d];
+        for (int i = 0; i < corpus.size(); i++) {
+            for (int j = 0; j < d; j++) {
+                row[j] = x[i * d + j] - mean[j];
+            }
+            for (int a = 0; a < d; a++) {
+                double ra = row[a];
+                double[] ca = cov[a];
+                for (int b = a; b < d; b++) {
+                    ca[b] += ra * row[b];
+                }
+            }
+        }
+        for (int a = 0; a < d; a++) {
+            for (int b = a; b < d; b++) {
+                cov[a][b] /= corpus.size() - 1;
+                cov[b][a] = cov[a][b];
+            }
+        }
+        SymmetricEigen eig = SymmetricEigen.of(cov);
+        float[] weight = new float[k * d];
+        float[] bias = new float[k];
+        for (int c = 0; c < k; c++) {
+            double shift = 0;
+            for (int j = 0; j < d; j++) {
+                weight[c * d + j] = (float) eig.vectors[c][j];
+                shift += eig.vectors[c][j] * mean[j];
+            }
+            bias[c] = centred ? (float) -shift : 0f;
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("dims", dims);
+        params.put("centred", centred);
+        params.put("fittedOn", "corpus vectors (" + corpus.size() + ")");
+        params.put("intrinsicDimension95", intrinsicDimension(eig.values, 0.95));
+        ModelMetadata metadata = new ModelMetadata(METHOD, d, dims, ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_L2, 1,
+            List.of(LayerSpec.linear("proj", d, k)), Map.of(), params, Map.of());
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        tensors.put("proj.weight", new Tensor("proj.weight", new int[] {k, d}, weight));
+        tensors.put("proj.bias", new Tensor("proj.bias", new int[] {k}, bias));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        EpochStats fit = new EpochStats(1, Map.of(), null, null, seconds, 0);
+        listener.onEpoch(fit, 1);
+        return new TrainedModel(new ModelArtifact(metadata, tensors),
+            new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds));
+    }
+
+    /** Smallest number of leading components whose eigenvalues reach {@code fraction} of the total variance. */
+    static int intrinsicDimension(double[] eigenvalues, double fraction) {
+        double total = 0;
+        for (double v : eigenvalues) {
+            total += Math.max(v, 0);
+        }
+        double acc = 0;
+        for (int i = 0; i < eigenvalues.length; i++) {
+            acc += Math.max(eigenvalues[i], 0);
+            if (acc >= fraction * total) {
+                return i + 1;
+            }
+        }
+        return eigenvalues.length;
+    }
+}
