@@ -1,0 +1,220 @@
+package dev.compress.plugin.model;
+
+import org.opensearch.ResourceAlreadyExistsException;
+import org.opensearch.ResourceNotFoundException;
+import org.opensearch.action.DocWriteRequest;
+import org.opensearch.action.admin.indices.create.CreateIndexRequest;
+import org.opensearch.action.bulk.BulkRequest;
+import org.opensearch.action.delete.DeleteRequest;
+import org.opensearch.action.get.GetRequest;
+import org.opensearch.action.get.MultiGetItemResponse;
+import org.opensearch.action.get.MultiGetRequest;
+import org.opensearch.action.index.IndexRequest;
+import org.opensearch.action.search.SearchRequest;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.action.update.UpdateRequest;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.util.concurrent.ThreadContext;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.transport.client.Client;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The {@value #NAME} system index: one state document per model ({@code doc_type: model}, id = the
+ * model id) and the model file in chunks of {@value #CHUNK_BYTES} bytes ({@code doc_type: chunk},
+ * id = {@code <model id>#<n>}), so no document grows with the model.
+ *
+ * <p>Requests run with a stashed thread context: the plugin, not the calling user, owns the index.
+ */
+public final class ModelIndex {
+
+    public static final String NAME = ".compress-models";
+    static final int CHUNK_BYTES = 1 << 20;
+    private static final int CHUNKS_PER_FETCH = 8;
+
+    private static final String MAPPING = """
+        {"dynamic":"strict","properties":{
+          "doc_type":{"type":"keyword"},"model_id":{"type":"keyword"},"state":{"type":"keyword"},
+          "method":{"type":"keyword"},"description":{"type":"text"},"input_dimension":{"type":"integer"},
+          "dimensions":{"type":"integer"},"node_id":{"type":"keyword"},"created_at":{"type":"date"},
+          "updated_at":{"type":"date"},"error":{"type":"text"},"chunk_count":{"type":"integer"},
+          "model_size_bytes":{"type":"long"},"chunk":{"type":"integer"},"data":{"type":"binary"},
+          "request":{"type":"object","enabled":false},"progress":{"type":"object","enabled":false},
+          "evaluation":{"type":"object","enabled":false}}}""";
+
+    private final Client client;
+    private final ClusterService clusterService;
+    private final ThreadContext threadContext;
+
+    public ModelIndex(Client client, ClusterService clusterService) {
+        this.client = client;
+        this.clusterService = clusterService;
+        this.threadContext = client.threadPool().getThreadContext();
+    }
+
+    private void asPlugin(Runnable request) {
+        try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+            request.run();
+        }
+    }
+
+    private <T> ActionListener<T> restoring(ActionListener<T> listener) {
+        return new org.opensearch.action.support.ContextPreservingActionListener<>(threadContext.newRestorableContext(false), listener);
+    }
+
+    /** Creates the index when it does not exist yet. */
+    public void ensureIndex(ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        if (clusterService.state().metadata().hasIndex(NAME)) {
+            restoring.onResponse(null);
+            return;
+        }
+        CreateIndexRequest request = new CreateIndexRequest(NAME).mapping(MAPPING, XContentType.JSON)
+            .settings(Settings.builder().put("index.number_of_shards", 1).put("index.auto_expand_replicas", "0-1").put("index.hidden", true));
+        asPlugin(() -> client.admin().indices().create(request, ActionListener.wrap(r -> restoring.onResponse(null), e -> {
+            if (e instanceof ResourceAlreadyExistsException) {
+                restoring.onResponse(null);
+            } else {
+                restoring.onFailure(e);
+            }
+        })));
+    }
+
+    /** Writes a new model's first state document; fails with a conflict when the id exists. */
+    public void create(String modelId, Map<String, Object> document, ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        ensureIndex(ActionListener.wrap(ok -> asPlugin(() -> client.index(
+            new IndexRequest(NAME).id(modelId).source(document).opType(DocWriteRequest.OpType.CREATE).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
+            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
+        )), restoring::onFailure));
+    }
+
+    /** Merges {@code fields} into a model's state document. */
+    public void update(String modelId, Map<String, Object> fields, ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        asPlugin(() -> client.update(
+            new UpdateRequest(NAME, modelId).doc(fields).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).retryOnConflict(3),
+            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
+        ));
+    }
+
+    /** Stores the model file in chunks, then merges {@code finalFields} (with sizes) into the state document. */
+    public void storeModelFile(String modelId, byte[] file, Map<String, Object> finalFields, ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+        for (int i = 0; i < chunks; i++) {
+            byte[] part = Arrays.copyOfRange(file, i * CHUNK_BYTES, Math.min(file.length, (i + 1) * CHUNK_BYTES));
+            bulk.add(new IndexRequest(NAME).id(chunkId(modelId, i)).source(Map.of("doc_type", "chunk", "model_id", modelId, "chunk", i, "data", part)));
+        }
+        Map<String, Object> fields = new java.util.HashMap<>(finalFields);
+        fields.put("chunk_count", chunks);
+        fields.put("model_size_bytes", (long) file.length);
+        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
+            if (r.hasFailures()) {
+                restoring.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
+            } else {
+                update(modelId, fields, restoring);
+            }
+        }, restoring::onFailure)));
+    }
+
+    /** The state document of a model; {@link ResourceNotFoundException} (404) when there is none. */
+    public void get(String modelId, ActionListener<ModelRecord> listener) {
+        ActionListener<ModelRecord> restoring = restoring(listener);
+        asPlugin(() -> client.get(new GetRequest(NAME, modelId), ActionListener.wrap(r -> {
+            if (r.isExists() == false || "model".equals(r.getSource().get("doc_type")) == false) {
+                restoring.onFailure(new ResourceNotFoundException("model [" + modelId + "] does not exist"));
+            } else {
+                restoring.onResponse(new ModelRecord(modelId, r.getSource()));
+            }
+        }, e -> restoring.onFailure(e instanceof org.opensearch.index.IndexNotFoundException ? new ResourceNotFoundException("model [" + modelId + "] does not exist") : e))));
+    }
+
+    /** The model file of a created model, reassembled from its chunks a few at a time. */
+    public void getModelFile(ModelRecord model, ActionListener<byte[]> listener) {
+        ActionListener<byte[]> restoring = restoring(listener);
+        if (model.state() != ModelState.CREATED) {
+            restoring.onFailure(new IllegalStateException("model [" + model.id() + "] is [" + model.state().jsonName() + "], not [created]"));
+            return;
+        }
+        byte[] file = new byte[Math.toIntExact(model.modelSizeBytes())];
+        fetchChunks(model, 0, file, restoring);
+    }
+
+    private void fetchChunks(ModelRecord model, int first, byte[] file, ActionListener<byte[]> listener) {
+        if (first >= model.chunkCount()) {
+            listener.onResponse(file);
+            return;
+        }
+        MultiGetRequest request = new MultiGetRequest();
+        int last = Math.min(model.chunkCount(), first + CHUNKS_PER_FETCH);
+        for (int i = first; i < last; i++) {
+            request.add(NAME, chunkId(model.id(), i));
+        }
+        asPlugin(() -> client.multiGet(request, ActionListener.wrap(r -> {
+            for (MultiGetItemResponse item : r.getResponses()) {
+                if (item.isFailed() || item.getResponse().isExists() == false) {
+                    listener.onFailure(new IllegalStateException("model [" + model.id() + "] is missing chunk [" + item.getId() + "]"));
+                    return;
+                }
+                Map<String, Object> source = item.getResponse().getSource();
+                int n = ((Number) source.get("chunk")).intValue();
+                byte[] part = Base64.getDecoder().decode((String) source.get("data"));
+                System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
+            }
+            fetchChunks(model, last, file, listener);
+        }, listener::onFailure)));
+    }
+
+    /** Deletes the state document and every chunk. */
+    public void delete(ModelRecord model, ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        bulk.add(new DeleteRequest(NAME, model.id()));
+        for (int i = 0; i < model.chunkCount(); i++) {
+            bulk.add(new DeleteRequest(NAME, chunkId(model.id(), i)));
+        }
+        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
+            if (r.hasFailures()) {
+                restoring.onFailure(new IllegalStateException("deleting model [" + model.id() + "] failed: " + r.buildFailureMessage()));
+            } else {
+                restoring.onResponse(null);
+            }
+        }, restoring::onFailure)));
+    }
+
+    /** Searches state documents only; {@code query} may be null for all. */
+    public void search(SearchSourceBuilder source, ActionListener<SearchResponse> listener) {
+        ActionListener<SearchResponse> restoring = restoring(listener);
+        QueryBuilder models = QueryBuilders.termQuery("doc_type", "model");
+        source.query(source.query() == null ? models : QueryBuilders.boolQuery().filter(models).must(source.query()));
+        source.fetchSource(null, new String[] { "data" });
+        asPlugin(() -> client.search(new SearchRequest(NAME).source(source).indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()), restoring));
+    }
+
+    /** Ids of models in state {@code training}, with the node running each. */
+    public void trainingModels(Consumer<List<ModelRecord>> onResult, Consumer<Exception> onFailure) {
+        search(new SearchSourceBuilder().query(QueryBuilders.termQuery("state", ModelState.TRAINING.jsonName())).size(1000), ActionListener.wrap(r -> {
+            List<ModelRecord> models = new ArrayList<>();
+            r.getHits().forEach(hit -> models.add(new ModelRecord(hit.getId(), hit.getSourceAsMap())));
+            onResult.accept(models);
+        }, onFailure::accept));
+    }
+
+    static String chunkId(String modelId, int chunk) {
+        return modelId + "#" + chunk;
+    }
+}
