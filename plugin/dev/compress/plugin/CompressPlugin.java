@@ -5,6 +5,7 @@ import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
+import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.training.engine.DjlRuntime;
 
@@ -31,6 +32,8 @@ import org.opensearch.plugins.IngestPlugin;
 import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
+import org.opensearch.plugins.SystemIndexPlugin;
+import org.opensearch.indices.SystemIndexDescriptor;
 import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
@@ -47,7 +50,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
-public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin {
+public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
 
     private static final String KNN_INDEX_SETTING = "index.knn";
 
@@ -71,7 +74,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         Supplier<RepositoriesService> repositoriesServiceSupplier
     ) {
         configureDjl(environment);
-        return List.of();
+        return List.of(new ModelIndex(client, clusterService));
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */
@@ -86,6 +89,11 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
                 CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)
             )
         );
+    }
+
+    @Override
+    public Collection<SystemIndexDescriptor> getSystemIndexDescriptors(Settings settings) {
+        return List.of(new SystemIndexDescriptor(ModelIndex.NAME, "compression models: state documents and chunked model files"));
     }
 
     @Override
