@@ -6,6 +6,15 @@ import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.action.ModelActions;
+import dev.compress.plugin.model.action.RestModelActions;
+import dev.compress.plugin.model.action.TransportCancelTrainingAction;
+import dev.compress.plugin.model.action.TransportDeleteModelAction;
+import dev.compress.plugin.model.action.TransportGetModelAction;
+import dev.compress.plugin.model.action.TransportSearchModelsAction;
+import dev.compress.plugin.train.TrainingJobs;
+import dev.compress.plugin.train.TransportRunTrainingAction;
+import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.training.engine.DjlRuntime;
 
@@ -38,6 +47,8 @@ import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
 import org.opensearch.script.ScriptService;
+import org.opensearch.threadpool.ExecutorBuilder;
+import org.opensearch.threadpool.FixedExecutorBuilder;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
@@ -74,7 +85,8 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         Supplier<RepositoriesService> repositoriesServiceSupplier
     ) {
         configureDjl(environment);
-        return List.of(new ModelIndex(client, clusterService));
+        ModelIndex models = new ModelIndex(client, clusterService);
+        return List.of(models, new TrainingJobs(client, clusterService, threadPool, models));
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */
@@ -89,6 +101,12 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
                 CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)
             )
         );
+    }
+
+    @Override
+    public List<ExecutorBuilder<?>> getExecutorBuilders(Settings settings) {
+        int jobs = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
+        return List.of(new FixedExecutorBuilder(settings, TrainingJobs.THREAD_POOL, jobs, jobs, "thread_pool." + TrainingJobs.THREAD_POOL));
     }
 
     @Override
@@ -120,7 +138,15 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
-        return List.of(new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class));
+        return List.of(
+            new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
+            new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
+            new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
+            new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
+            new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
+            new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),
+            new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class)
+        );
     }
 
     @Override
@@ -133,6 +159,6 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestInfoAction());
+        return List.of(new RestInfoAction(), new RestModelActions());
     }
 }

@@ -29,7 +29,15 @@ public final class CompressSettings {
         Property.NodeScope
     );
 
+    /** Training jobs a node runs at once; also the size of its training thread pool. */
+    public static final Setting<Integer> TRAINING_MAX_JOBS_PER_NODE = Setting.intSetting(
+        "compress.training.max_jobs_per_node",
+        1,
+        1,
+        Property.NodeScope
+    );
+
     public static List<Setting<?>> all() {
-        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS);
+        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS, TRAINING_MAX_JOBS_PER_NODE);
     }
 }

@@ -52,7 +52,8 @@ public final class ModelIndex {
           "updated_at":{"type":"date"},"error":{"type":"text"},"chunk_count":{"type":"integer"},
           "model_size_bytes":{"type":"long"},"chunk":{"type":"integer"},"data":{"type":"binary"},
           "request":{"type":"object","enabled":false},"progress":{"type":"object","enabled":false},
-          "evaluation":{"type":"object","enabled":false}}}""";
+          "evaluation":{"type":"object","enabled":false},"node_name":{"type":"keyword"},
+          "cancel_requested":{"type":"boolean"}}}""";
 
     private final Client client;
     private final ClusterService clusterService;
@@ -172,7 +173,9 @@ public final class ModelIndex {
                 }
                 Map<String, Object> source = item.getResponse().getSource();
                 int n = ((Number) source.get("chunk")).intValue();
-                byte[] part = Base64.getDecoder().decode((String) source.get("data"));
+                // binary fields come back as base64 text from JSON sources and as bytes from binary ones
+                Object data = source.get("data");
+                byte[] part = data instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) data);
                 System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
             }
             fetchChunks(model, last, file, listener);

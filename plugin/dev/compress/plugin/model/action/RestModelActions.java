@@ -1,0 +1,67 @@
+package dev.compress.plugin.model.action;
+
+import dev.compress.plugin.train.TrainModelRequest;
+
+import org.opensearch.rest.BaseRestHandler;
+import org.opensearch.rest.RestRequest;
+import org.opensearch.rest.action.RestStatusToXContentListener;
+import org.opensearch.rest.action.RestToXContentListener;
+import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.transport.client.node.NodeClient;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import static org.opensearch.rest.RestRequest.Method.DELETE;
+import static org.opensearch.rest.RestRequest.Method.GET;
+import static org.opensearch.rest.RestRequest.Method.POST;
+
+/** The model REST API: train, get, search, delete and cancel; each maps onto its transport action. */
+public final class RestModelActions extends BaseRestHandler {
+
+    static final String BASE = "/_plugins/compress";
+
+    @Override
+    public String getName() {
+        return "compress_models";
+    }
+
+    @Override
+    public List<Route> routes() {
+        return List.of(
+            new Route(POST, BASE + "/_train"),
+            new Route(POST, BASE + "/models/{model_id}/_train"),
+            new Route(GET, BASE + "/models/_search"),
+            new Route(POST, BASE + "/models/_search"),
+            new Route(GET, BASE + "/models/{model_id}"),
+            new Route(DELETE, BASE + "/models/{model_id}"),
+            new Route(POST, BASE + "/models/{model_id}/_cancel")
+        );
+    }
+
+    @Override
+    protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) throws IOException {
+        String path = request.path();
+        String modelId = request.param("model_id");
+        if (path.endsWith("/_train")) {
+            Map<String, Object> body = request.contentParser().map();
+            return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body, 0), new RestStatusToXContentListener<>(channel));
+        }
+        if (path.endsWith("/_search")) {
+            SearchSourceBuilder source = new SearchSourceBuilder();
+            if (request.hasContentOrSourceParam()) {
+                source.parseXContent(request.contentOrSourceParamParser());
+            }
+            return channel -> client.execute(ModelActions.SEARCH, new SearchModelsRequest(source), new RestToXContentListener<>(channel));
+        }
+        if (path.endsWith("/_cancel")) {
+            return channel -> client.execute(ModelActions.CANCEL, new ModelIdRequest(modelId, false), new RestStatusToXContentListener<>(channel));
+        }
+        if (request.method() == DELETE) {
+            return channel -> client.execute(ModelActions.DELETE, new ModelIdRequest(modelId, false), new RestStatusToXContentListener<>(channel));
+        }
+        boolean weights = request.paramAsBoolean("include_weights", false);
+        return channel -> client.execute(ModelActions.GET, new ModelIdRequest(modelId, weights), new RestStatusToXContentListener<>(channel));
+    }
+}

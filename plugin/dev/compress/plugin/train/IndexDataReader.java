@@ -1,0 +1,114 @@
+package dev.compress.plugin.train;
+
+import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
+
+import org.opensearch.action.search.ClearScrollRequest;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.search.SearchHit;
+import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.transport.client.Client;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Reads training inputs from ordinary indices page by page (scroll), so no response holds more
+ * than one page. Blocking: it runs on the training thread pool, never on a transport thread.
+ */
+final class IndexDataReader {
+
+    private static final int PAGE = 1000;
+    private static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(2);
+
+    private final Client client;
+
+    IndexDataReader(Client client) {
+        this.client = client;
+    }
+
+    /** Vectors of an index, keyed by {@code idField} ({@code _id} when null); documents without a vector are skipped. */
+    VectorSet vectors(String index, String idField, String vectorField, int dim) {
+        List<String> ids = new ArrayList<>();
+        List<float[]> rows = new ArrayList<>();
+        scan(index, idField == null ? new String[] { vectorField } : new String[] { idField, vectorField }, hit -> {
+            Object raw = extract(hit.getSourceAsMap(), vectorField);
+            if (raw instanceof List<?> list) {
+                if (list.size() != dim) {
+                    throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has " + list.size() + " values in [" + vectorField + "], expected " + dim);
+                }
+                float[] v = new float[dim];
+                for (int i = 0; i < dim; i++) {
+                    v[i] = ((Number) list.get(i)).floatValue();
+                }
+                ids.add(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)));
+                rows.add(v);
+            }
+        });
+        return VectorSet.ofRows(ids, rows.toArray(new float[0][]));
+    }
+
+    /**
+     * Judgments as qrels, optionally only those whose {@code splitField} equals {@code splitValue};
+     * rows missing any field are skipped.
+     */
+    Qrels judgments(TrainSpec spec, String splitValue) {
+        Map<String, Map<String, Integer>> byQuery = new HashMap<>();
+        String splitField = spec.split().field();
+        List<String> fields = new ArrayList<>(List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));
+        if (splitField != null) {
+            fields.add(splitField);
+        }
+        scan(spec.judgmentsIndex(), fields.toArray(new String[0]), hit -> {
+            Map<String, Object> source = hit.getSourceAsMap();
+            Object query = extract(source, spec.judgmentsQueryField());
+            Object doc = extract(source, spec.judgmentsDocField());
+            Object rating = extract(source, spec.judgmentsRatingField());
+            if (query == null || doc == null || rating instanceof Number == false) {
+                return;
+            }
+            if (splitValue != null && splitValue.equals(String.valueOf(extract(source, splitField))) == false) {
+                return;
+            }
+            byQuery.computeIfAbsent(String.valueOf(query), q -> new HashMap<>()).put(String.valueOf(doc), ((Number) rating).intValue());
+        });
+        return new Qrels(byQuery);
+    }
+
+    private void scan(String index, String[] fields, Consumer<SearchHit> consumer) {
+        SearchResponse page = client.prepareSearch(index)
+            .setScroll(KEEP_ALIVE)
+            .setSource(new SearchSourceBuilder().size(PAGE).fetchSource(fields, null).sort("_doc"))
+            .get();
+        String scrollId = page.getScrollId();
+        try {
+            while (page.getHits().getHits().length > 0) {
+                for (SearchHit hit : page.getHits().getHits()) {
+                    consumer.accept(hit);
+                }
+                page = client.prepareSearchScroll(scrollId).setScroll(KEEP_ALIVE).get();
+                scrollId = page.getScrollId();
+            }
+        } finally {
+            ClearScrollRequest clear = new ClearScrollRequest();
+            clear.addScrollId(scrollId);
+            client.clearScroll(clear).actionGet();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object extract(Map<String, Object> source, String path) {
+        Object node = source;
+        for (String part : path.split("\\.")) {
+            if (node instanceof Map<?, ?> == false) {
+                return null;
+            }
+            node = ((Map<String, Object>) node).get(part);
+        }
+        return node;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.compress.plugin.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The body of {@code POST _plugins/compress/_train}, checked for shape (types, required fields,
+ * ranges) before anything touches the cluster. Every error names the field and the value.
+ */
+public record TrainSpec(
+    String method,
+    String corpusIndex,
+    String corpusVectorField,
+    String queriesIndex,
+    String queriesIdField,
+    String queriesVectorField,
+    String judgmentsIndex,
+    String judgmentsQueryField,
+    String judgmentsDocField,
+    String judgmentsRatingField,
+    List<Integer> dimensions,
+    Map<String, Object> parameters,
+    SplitSpec split,
+    String device,
+    String description
+) {
+
+    /** Held-out split: fractions of the judged queries with a seed, or a judgment field naming each row's split. */
+    public record SplitSpec(double testFraction, double validationFraction, long seed, String field) {}
+
+    private static final Set<String> TOP_LEVEL = Set.of("method", "corpus", "queries", "judgments", "dimensions", "parameters", "split", "device", "description");
+    private static final Set<String> DEVICES = Set.of("auto", "cpu", "gpu");
+
+    @SuppressWarnings("unchecked")
+    public static TrainSpec parse(Map<String, Object> body) {
+        rejectUnknown("", body, TOP_LEVEL);
+        Map<String, Object> corpus = object(body, "corpus", true);
+        rejectUnknown("corpus.", corpus, Set.of("index", "vector_field"));
+        Map<String, Object> queries = object(body, "queries", true);
+        rejectUnknown("queries.", queries, Set.of("index", "id_field", "vector_field"));
+        Map<String, Object> judgments = object(body, "judgments", true);
+        rejectUnknown("judgments.", judgments, Set.of("index", "query_field", "doc_field", "rating_field"));
+        Map<String, Object> split = object(body, "split", false);
+        rejectUnknown("split.", split, Set.of("test_fraction", "validation_fraction", "seed", "field"));
+        String device = string(body, "device", "auto");
+        if (DEVICES.contains(device) == false) {
+            throw new IllegalArgumentException("[device] must be one of [auto, cpu, gpu], got [" + device + "]");
+        }
+        Object params = body.getOrDefault("parameters", Map.of());
+        if (params instanceof Map<?, ?> == false) {
+            throw new IllegalArgumentException("[parameters] must be an object, got [" + params + "]");
+        }
+        return new TrainSpec(
+            string(body, "method", null),
+            string(corpus, "index", null, "corpus."),
+            string(corpus, "vector_field", null, "corpus."),
+            string(queries, "index", null, "queries."),
+            string(queries, "id_field", "query_id", "queries."),
+            string(queries, "vector_field", "vector", "queries."),
+            string(judgments, "index", null, "judgments."),
+            string(judgments, "query_field", "query_id", "judgments."),
+            string(judgments, "doc_field", "doc_id", "judgments."),
+            string(judgments, "rating_field", "rating", "judgments."),
+            dimensions(body.get("dimensions")),
+            (Map<String, Object>) params,
+            new SplitSpec(
+                fraction(split, "test_fraction", 0.2, false),
+                fraction(split, "validation_fraction", 0.1, true),
+                split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
+                split.get("field") == null ? null : string(split, "field", null, "split.")
+            ),
+            device,
+            string(body, "description", "")
+        );
+    }
+
+    private static void rejectUnknown(String prefix, Map<String, Object> map, Set<String> known) {
+        for (String key : map.keySet()) {
+            if (known.contains(key) == false) {
+                throw new IllegalArgumentException("[" + prefix + key + "] is not a parameter of _train; expected one of " + new java.util.TreeSet<>(known));
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Map<String, Object> body, String name, boolean required) {
+        Object v = body.get(name);
+        if (v == null) {
+            if (required) {
+                throw new IllegalArgumentException("[" + name + "] is required");
+            }
+            return Map.of();
+        }
+        if (v instanceof Map<?, ?> == false) {
+            throw new IllegalArgumentException("[" + name + "] must be an object, got [" + v + "]");
+        }
+        return (Map<String, Object>) v;
+    }
+
+    private static String string(Map<String, Object> map, String name, String defaultValue) {
+        return string(map, name, defaultValue, "");
+    }
+
+    private static String string(Map<String, Object> map, String name, String defaultValue, String prefix) {
+        Object v = map.get(name);
+        if (v == null) {
+            if (defaultValue == null) {
+                throw new IllegalArgumentException("[" + prefix + name + "] is required");
+            }
+            return defaultValue;
+        }
+        if (v instanceof String == false || ((String) v).isBlank()) {
+            throw new IllegalArgumentException("[" + prefix + name + "] must be a non-empty string, got [" + v + "]");
+        }
+        return (String) v;
+    }
+
+    private static Number number(Map<String, Object> map, String name, String prefix) {
+        Object v = map.get(name);
+        if (v instanceof Number == false) {
+            throw new IllegalArgumentException("[" + prefix + name + "] must be a number, got [" + v + "]");
+        }
+        return (Number) v;
+    }
+
+    private static double fraction(Map<String, Object> split, String name, double defaultValue, boolean zeroAllowed) {
+        if (split.get(name) == null) {
+            return defaultValue;
+        }
+        double f = number(split, name, "split.").doubleValue();
+        if (!(f < 1.0 && (zeroAllowed ? f >= 0.0 : f > 0.0))) {
+            throw new IllegalArgumentException("[split." + name + "] must be in " + (zeroAllowed ? "[0" : "(0") + ", 1), got [" + f + "]");
+        }
+        return f;
+    }
+
+    private static List<Integer> dimensions(Object v) {
+        List<Object> raw = v instanceof List<?> list ? new ArrayList<>(list) : v == null ? null : List.of(v);
+        if (raw == null || raw.isEmpty()) {
+            throw new IllegalArgumentException("[dimensions] is required: one target dimension or a list of them");
+        }
+        List<Integer> dims = new ArrayList<>();
+        for (Object d : raw) {
+            if (d instanceof Integer == false || (Integer) d < 1) {
+                throw new IllegalArgumentException("[dimensions] must hold positive whole numbers, got [" + d + "]");
+            }
+            dims.add((Integer) d);
+        }
+        return dims.stream().distinct().sorted().toList();
+    }
+}

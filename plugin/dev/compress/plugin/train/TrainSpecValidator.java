@@ -1,0 +1,77 @@
+package dev.compress.plugin.train;
+
+import dev.compress.training.trainer.TrainerFactory;
+
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.cluster.metadata.MappingMetadata;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a {@link TrainSpec} against the cluster before a job starts: the indices exist, the named
+ * fields are mapped, vector fields are vectors of one dimension on both sides, the target
+ * dimensions fit, and the method accepts its parameters.
+ */
+final class TrainSpecValidator {
+
+    /** Field types whose documents carry a float array in {@code _source}. */
+    private static final Set<String> VECTOR_TYPES = Set.of("compressed_vector", "knn_vector");
+
+    private TrainSpecValidator() {}
+
+    /** Returns the input dimension (that of the corpus vectors). */
+    static int validate(TrainSpec spec, ClusterState state) {
+        TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
+        int corpusDim = vectorDimension(state, "corpus", spec.corpusIndex(), spec.corpusVectorField());
+        int queryDim = vectorDimension(state, "queries", spec.queriesIndex(), spec.queriesVectorField());
+        if (corpusDim != queryDim) {
+            throw new IllegalArgumentException(
+                "[queries.vector_field] [" + spec.queriesVectorField() + "] has dimension " + queryDim + " but [corpus.vector_field] [" + spec.corpusVectorField() + "] has " + corpusDim
+            );
+        }
+        mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
+        mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
+        mappedField(state, "judgments", spec.judgmentsIndex(), "doc_field", spec.judgmentsDocField());
+        mappedField(state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField());
+        if (spec.split().field() != null) {
+            mappedField(state, "judgments", spec.judgmentsIndex(), "split.field", spec.split().field());
+        }
+        int largest = spec.dimensions().get(spec.dimensions().size() - 1);
+        if (largest >= corpusDim && "query_mask".equals(spec.method()) == false) {
+            throw new IllegalArgumentException("[dimensions] [" + largest + "] must be below the input dimension " + corpusDim);
+        }
+        return corpusDim;
+    }
+
+    private static int vectorDimension(ClusterState state, String section, String index, String field) {
+        Map<String, Object> mapping = mappedField(state, section, index, "vector_field", field);
+        Object type = mapping.get("type");
+        if (VECTOR_TYPES.contains(type) == false || mapping.get("dimension") instanceof Number == false) {
+            throw new IllegalArgumentException(
+                "[" + section + ".vector_field] [" + field + "] of index [" + index + "] is of type [" + type + "], not a vector field " + VECTOR_TYPES
+            );
+        }
+        return ((Number) mapping.get("dimension")).intValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> mappedField(ClusterState state, String section, String index, String parameter, String path) {
+        IndexMetadata metadata = state.metadata().index(index);
+        if (metadata == null) {
+            throw new IllegalArgumentException("[" + section + ".index] index [" + index + "] does not exist");
+        }
+        MappingMetadata mapping = metadata.mapping();
+        Map<String, Object> node = mapping == null ? Map.of() : mapping.sourceAsMap();
+        for (String part : path.split("\\.")) {
+            Object properties = node.get("properties");
+            Object child = properties instanceof Map<?, ?> p ? p.get(part) : null;
+            if (child instanceof Map<?, ?> == false) {
+                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
+            }
+            node = (Map<String, Object>) child;
+        }
+        return node;
+    }
+}

@@ -1,0 +1,252 @@
+package dev.compress.plugin.train;
+
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelRecord;
+import dev.compress.plugin.model.ModelState;
+import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.job.TrainingRun;
+import dev.compress.training.model.ModelFile;
+import dev.compress.training.sampling.QuerySplit;
+import dev.compress.training.trainer.EpochStats;
+import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.TrainerFactory;
+import dev.compress.training.trainer.TrainingListener;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.opensearch.cluster.ClusterChangedEvent;
+import org.opensearch.cluster.ClusterStateListener;
+import org.opensearch.cluster.routing.IndexRoutingTable;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.secure_sm.AccessController;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.Client;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
+ * from indices, trains, evaluates on held-out queries and stores the model. Progress goes to the
+ * model document after every epoch. A cancel request (a flag on the model document) stops the job
+ * at its next step and leaves the model {@code failed}.
+ *
+ * <p>No model may stay {@code training} forever: the elected cluster manager fails the models of
+ * nodes that left, and every node fails, once after it starts, the models it was training before.
+ */
+public final class TrainingJobs implements ClusterStateListener {
+
+    public static final String THREAD_POOL = "compress_training";
+    private static final Logger logger = LogManager.getLogger(TrainingJobs.class);
+    private static final long CANCEL_POLL_NANOS = 2_000_000_000L;
+
+    private final Client client;
+    private final ClusterService clusterService;
+    private final ThreadPool threadPool;
+    private final ModelIndex models;
+    private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
+    private volatile boolean ownModelsSwept;
+
+    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models) {
+        this.client = client;
+        this.clusterService = clusterService;
+        this.threadPool = threadPool;
+        this.models = models;
+        clusterService.addListener(this);
+    }
+
+    public int runningCount() {
+        return running.size();
+    }
+
+    /** Starts training {@code modelId} (whose document exists, state {@code training}) in the background. */
+    public void start(String modelId, TrainSpec spec, int inputDim) {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        running.put(modelId, cancelled);
+        try {
+            threadPool.executor(THREAD_POOL).execute(() -> {
+                try {
+                    run(modelId, spec, inputDim, cancelled);
+                } catch (Exception e) {
+                    logger.warn("training model [" + modelId + "] failed", e);
+                    fail(modelId, cancelled.get() ? "cancelled" : describe(e));
+                } finally {
+                    running.remove(modelId);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            running.remove(modelId);
+            fail(modelId, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage());
+        }
+    }
+
+    private void run(String modelId, TrainSpec spec, int inputDim, AtomicBoolean cancelled) throws Exception {
+        IndexDataReader reader = new IndexDataReader(client);
+        VectorSet corpus = reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim);
+        VectorSet queries = reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
+        Qrels judgments = usable(reader.judgments(spec, null), corpus, queries);
+        if (judgments.queryIds().isEmpty()) {
+            throw new IllegalArgumentException("no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
+        }
+        QuerySplit split = split(reader, spec, corpus, queries, judgments);
+        Trainer trainer = TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
+        ProgressReporter progress = new ProgressReporter(modelId, cancelled);
+        // DJL extracts and maps libtorch: only the plugin's own permissions may count
+        TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
+            () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
+        );
+        if (cancelled.get()) {
+            throw new IllegalStateException("cancelled");
+        }
+        Map<String, Object> done = new LinkedHashMap<>();
+        done.put("state", ModelState.CREATED.jsonName());
+        done.put("evaluation", outcome.evaluation());
+        done.put("progress", progress.snapshot(Map.of(
+            "train_queries", split.train().size(), "validation_queries", split.validation().size(), "test_queries", split.test().size(),
+            "corpus_documents", corpus.size(), "device", String.valueOf(outcome.report().device())
+        )));
+        done.put("updated_at", System.currentTimeMillis());
+        byte[] file = ModelFile.toBytes(outcome.artifact());
+        models.storeModelFile(modelId, file, done, ActionListener.wrap(ok -> logger.info("model [{}] created", modelId), e -> fail(modelId, describe(e))));
+    }
+
+    /** Keeps judgments with rating > 0 whose query and document both have vectors. */
+    private static Qrels usable(Qrels all, VectorSet corpus, VectorSet queries) {
+        Map<String, Map<String, Integer>> kept = new LinkedHashMap<>();
+        for (String q : all.queryIds()) {
+            if (queries.rowOf(q) < 0) {
+                continue;
+            }
+            Map<String, Integer> docs = new LinkedHashMap<>();
+            all.judgments(q).forEach((doc, rating) -> {
+                if (corpus.rowOf(doc) >= 0) {
+                    docs.put(doc, rating);
+                }
+            });
+            if (docs.values().stream().anyMatch(r -> r > 0)) {
+                kept.put(q, docs);
+            }
+        }
+        return new Qrels(kept);
+    }
+
+    private static QuerySplit split(IndexDataReader reader, TrainSpec spec, VectorSet corpus, VectorSet queries, Qrels judgments) {
+        TrainSpec.SplitSpec s = spec.split();
+        if (s.field() == null) {
+            return QuerySplit.ofFractions(judgments, s.validationFraction(), s.testFraction(), s.seed());
+        }
+        Qrels train = usable(reader.judgments(spec, "train"), corpus, queries);
+        Qrels test = usable(reader.judgments(spec, "test"), corpus, queries);
+        if (train.queryIds().isEmpty() || test.queryIds().isEmpty()) {
+            throw new IllegalArgumentException("[split.field] [" + s.field() + "] must mark usable judgments as [train] and as [test]");
+        }
+        return QuerySplit.ofDatasetSplits(train, test, s.validationFraction(), s.seed());
+    }
+
+    /** Asks the job to stop; returns false when this node is not running it. */
+    public boolean cancel(String modelId) {
+        AtomicBoolean flag = running.get(modelId);
+        if (flag == null) {
+            return false;
+        }
+        flag.set(true);
+        return true;
+    }
+
+    private void fail(String modelId, String reason) {
+        models.update(modelId, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()),
+            ActionListener.wrap(ok -> {}, e -> logger.warn("could not mark model [" + modelId + "] failed", e)));
+    }
+
+    private static String describe(Exception e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    @Override
+    public void clusterChanged(ClusterChangedEvent event) {
+        IndexRoutingTable routing = event.state().routingTable().index(ModelIndex.NAME);
+        if (routing == null || routing.allPrimaryShardsActive() == false) {
+            return;
+        }
+        Set<String> nodes = event.state().nodes().getNodes().keySet();
+        String local = event.state().nodes().getLocalNodeId();
+        boolean leader = event.localNodeClusterManager();
+        boolean sweepOthers = leader && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
+        boolean sweepOwn = ownModelsSwept == false;
+        if (sweepOthers == false && sweepOwn == false) {
+            return;
+        }
+        ownModelsSwept = true;
+        models.trainingModels(training -> {
+            for (ModelRecord model : training) {
+                String node = model.nodeId();
+                if (sweepOthers && nodes.contains(node) == false) {
+                    fail(model.id(), "node [" + node + "] left the cluster while training");
+                } else if (sweepOwn && local.equals(node) && running.containsKey(model.id()) == false) {
+                    fail(model.id(), "node [" + node + "] restarted while training");
+                }
+            }
+        }, e -> logger.warn("could not check models in training", e));
+    }
+
+    /** Writes each epoch into the model document and polls the document for a cancel request. */
+    private final class ProgressReporter implements TrainingListener {
+        private final String modelId;
+        private final AtomicBoolean cancelled;
+        private final List<Map<String, Object>> history = new ArrayList<>();
+        private volatile int totalEpochs;
+        private volatile long lastPoll = System.nanoTime();
+
+        ProgressReporter(String modelId, AtomicBoolean cancelled) {
+            this.modelId = modelId;
+            this.cancelled = cancelled;
+        }
+
+        @Override
+        public void onEpoch(EpochStats stats, int total) {
+            totalEpochs = total;
+            Map<String, Object> epoch = new LinkedHashMap<>();
+            epoch.put("epoch", stats.epoch());
+            epoch.put("loss", stats.losses().get("total"));
+            epoch.put("validation_ndcg@10", stats.validationNdcg());
+            epoch.put("active_triplet_ratio", stats.activeTripletRatio());
+            epoch.put("train_seconds", stats.trainSeconds());
+            synchronized (history) {
+                history.add(epoch);
+            }
+            models.update(modelId, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()),
+                ActionListener.wrap(ok -> {}, e -> logger.debug("progress update of [" + modelId + "] failed", e)));
+        }
+
+        @Override
+        public boolean stopRequested() {
+            long now = System.nanoTime();
+            if (cancelled.get() == false && now - lastPoll > CANCEL_POLL_NANOS) {
+                lastPoll = now;
+                models.get(modelId, ActionListener.wrap(m -> {
+                    if (Boolean.TRUE.equals(m.source().get("cancel_requested"))) {
+                        cancelled.set(true);
+                    }
+                }, e -> {}));
+            }
+            return cancelled.get();
+        }
+
+        Map<String, Object> snapshot(Map<String, Object> extra) {
+            Map<String, Object> p = new LinkedHashMap<>(extra);
+            synchronized (history) {
+                p.put("epochs_done", history.size());
+                p.put("total_epochs", totalEpochs);
+                p.put("history", List.copyOf(history));
+            }
+            return p;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.compress.plugin.train;
+
+import dev.compress.plugin.CompressSettings;
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelRecord;
+import dev.compress.plugin.model.ModelState;
+import dev.compress.plugin.model.action.MapResponse;
+import dev.compress.plugin.model.action.ModelActions;
+
+import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.ActionListenerResponseHandler;
+import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.cluster.node.DiscoveryNode;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.UUIDs;
+import org.opensearch.common.inject.Inject;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.tasks.Task;
+import org.opensearch.transport.TransportService;
+import org.opensearch.transport.client.Client;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST _plugins/compress/_train}: validates everything, places the job on a node, writes
+ * the model document in state {@code training} and answers at once with the model id.
+ *
+ * <p>Placement: data nodes with a free training slot ({@code compress.training.max_jobs_per_node}),
+ * those marked {@code node.attr.compress_gpu: true} first unless the request asks for the CPU,
+ * then the least busy.
+ */
+public final class TransportTrainModelAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
+
+    static final String GPU_ATTRIBUTE = "compress_gpu";
+
+    private final TransportService transportService;
+    private final ClusterService clusterService;
+    private final Client client;
+    private final ModelIndex models;
+    private final int maxJobsPerNode;
+
+    @Inject
+    public TransportTrainModelAction(TransportService transportService, ActionFilters actionFilters, ClusterService clusterService, Client client, ModelIndex models, Settings settings) {
+        super(ModelActions.TRAIN.name(), transportService, actionFilters, TrainModelRequest::new);
+        this.transportService = transportService;
+        this.clusterService = clusterService;
+        this.client = client;
+        this.models = models;
+        this.maxJobsPerNode = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
+    }
+
+    @Override
+    protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
+        TrainSpec spec;
+        int inputDim;
+        try {
+            spec = request.spec();
+            inputDim = TrainSpecValidator.validate(spec, clusterService.state());
+        } catch (IllegalArgumentException e) {
+            listener.onFailure(e);
+            return;
+        }
+        client.prepareSearch(spec.judgmentsIndex())
+            .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gt(0))
+            .setSize(0)
+            .setTrackTotalHits(true)
+            .execute(ActionListener.wrap(count -> {
+                if (count.getHits().getTotalHits().value() == 0) {
+                    listener.onFailure(new IllegalArgumentException(
+                        "[judgments.index] [" + spec.judgmentsIndex() + "] has no usable judgments: no document has [" + spec.judgmentsRatingField() + "] > 0"
+                    ));
+                    return;
+                }
+                models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure);
+            }, listener::onFailure));
+    }
+
+    private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
+        Map<String, Integer> busy = new HashMap<>();
+        training.forEach(m -> busy.merge(m.nodeId(), 1, Integer::sum));
+        boolean wantsGpu = "cpu".equals(spec.device()) == false;
+        DiscoveryNode node = clusterService.state()
+            .nodes()
+            .getDataNodes()
+            .values()
+            .stream()
+            .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
+            .min(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && "true".equals(n.getAttributes().get(GPU_ATTRIBUTE)) == false)
+                .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
+                .thenComparing(DiscoveryNode::getId))
+            .orElse(null);
+        if (node == null) {
+            listener.onFailure(new OpenSearchStatusException(
+                "every data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                RestStatus.TOO_MANY_REQUESTS
+            ));
+            return;
+        }
+        String modelId = request.modelId() != null ? request.modelId() : UUIDs.randomBase64UUID();
+        long now = System.currentTimeMillis();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("doc_type", "model");
+        doc.put("model_id", modelId);
+        doc.put("state", ModelState.TRAINING.jsonName());
+        doc.put("method", spec.method());
+        doc.put("description", spec.description());
+        doc.put("input_dimension", inputDim);
+        doc.put("dimensions", spec.dimensions());
+        doc.put("node_id", node.getId());
+        doc.put("node_name", node.getName());
+        doc.put("created_at", now);
+        doc.put("updated_at", now);
+        doc.put("request", request.body());
+        models.create(modelId, doc, ActionListener.wrap(created -> transportService.sendRequest(
+            node,
+            ModelActions.RUN_TRAINING.name(),
+            new TrainModelRequest(modelId, request.body(), inputDim),
+            new ActionListenerResponseHandler<>(ActionListener.wrap(
+                started -> listener.onResponse(new MapResponse(Map.of("model_id", modelId, "state", "training", "node", node.getName()), RestStatus.OK)),
+                e -> models.update(modelId, Map.of("state", "failed", "error", "could not start on node [" + node.getName() + "]: " + e.getMessage()),
+                    ActionListener.wrap(ok -> listener.onFailure(e), ignored -> listener.onFailure(e)))
+            ), MapResponse::new)
+        ), e -> listener.onFailure(e instanceof org.opensearch.index.engine.VersionConflictEngineException
+            ? new OpenSearchStatusException("model [" + modelId + "] already exists", RestStatus.CONFLICT)
+            : e)));
+    }
+}

@@ -1,0 +1,69 @@
+package dev.compress.training.job;
+
+import dev.compress.training.data.EmbeddedDataset;
+import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.eval.ModelEvaluator;
+import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
+import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.sampling.QuerySplit;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.TrainingListener;
+import dev.compress.training.trainer.TrainingReport;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One training job from vectors and judgments already in memory: builds the training data of the
+ * split, trains, and evaluates the model on the split's held-out test queries only, against the
+ * frozen full-dimension vectors in the same run. The evaluation travels inside the model file.
+ */
+public final class TrainingRun {
+
+    /** Hard negatives mined per training query by the frozen vectors. */
+    public static final int HARD_NEGATIVES_PER_QUERY = 100;
+
+    public record Outcome(ModelArtifact artifact, TrainingReport report, Map<String, Object> evaluation) {}
+
+    private TrainingRun() {}
+
+    public static Outcome run(String source, VectorSet corpus, VectorSet queries, Qrels judgments, QuerySplit split, Trainer trainer, TrainingListener listener) {
+        if (split.test().isEmpty()) {
+            throw new IllegalArgumentException("the split holds out no test queries: every reported figure must come from unseen queries");
+        }
+        EmbeddedDataset data = new EmbeddedDataset(source, "index", null, corpus, queries);
+        Set<String> trainAndValidation = new HashSet<>(split.train());
+        trainAndValidation.addAll(split.validation());
+        TrainingData trainingData = TrainingData.build(data, judgments.restrictTo(trainAndValidation), split, HARD_NEGATIVES_PER_QUERY);
+        TrainedModel trained = trainer.train(trainingData, listener);
+        Map<String, Object> evaluation = evaluate(data.evalSet(judgments.restrictTo(new HashSet<>(split.test()))), trained.artifact(), trainer.method());
+        ModelArtifact artifact = new ModelArtifact(trained.artifact().metadata().withEvaluation(evaluation), trained.artifact().tensors());
+        return new Outcome(artifact, trained.report(), evaluation);
+    }
+
+    /** nDCG@10 and recall@10 of the frozen vectors and of the model at each of its dimensions and encodings. */
+    static Map<String, Object> evaluate(EvalSet test, ModelArtifact model, String method) {
+        ModelEvaluator evaluator = new ModelEvaluator(RetrievalEvaluator.standard());
+        List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
+        Scores baseline = rows.get(0).scores();
+        for (int d : model.metadata().outputDims()) {
+            try (JavaEncoder encoder = new JavaEncoder(model, d)) {
+                rows.addAll(evaluator.evaluate(method, encoder, test));
+            }
+        }
+        Map<String, Object> evaluation = new LinkedHashMap<>();
+        evaluation.put("held_out_queries", test.queries().size());
+        evaluation.put("rows", EvaluationTable.toJson(rows, baseline));
+        return evaluation;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.compress.training.trainer;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Builds the trainer of a method from user-facing parameters (the {@code _train} API's
+ * {@code parameters} object). Defaults follow the papers; see each config's doc comment.
+ */
+public final class TrainerFactory {
+
+    public static final List<String> METHODS = List.of(DiveTrainer.METHOD, PcaTrainer.METHOD, TruncationTrainer.METHOD);
+    public static final int MAX_EPOCHS = 1000;
+
+    private TrainerFactory() {}
+
+    /**
+     * @param dims target dimensions, ascending; methods that train one output size take exactly one
+     * @throws IllegalArgumentException naming the method, dimension or parameter that is wrong
+     */
+    public static Trainer create(String method, List<Integer> dims, Map<String, Object> parameters, long seed, String device) {
+        if (dims.isEmpty()) {
+            throw new IllegalArgumentException("[dimensions] needs at least one target dimension");
+        }
+        TrainingParameters p = new TrainingParameters(parameters);
+        Trainer trainer = switch (method) {
+            case DiveTrainer.METHOD -> {
+                if (dims.size() != 1) {
+                    throw new IllegalArgumentException("method [dive] trains one output dimension per model, got [dimensions] " + dims);
+                }
+                yield new DiveTrainer(diveConfig(p, dims.get(0), seed, device));
+            }
+            case PcaTrainer.METHOD -> new PcaTrainer(dims, p.choice("centred", "false", Set.of("true", "false")).equals("true"));
+            case TruncationTrainer.METHOD -> new TruncationTrainer(dims);
+            default -> throw new IllegalArgumentException("[method] must be one of " + METHODS + ", got [" + method + "]");
+        };
+        p.rejectUnknown(method);
+        return trainer;
+    }
+
+    private static DiveConfig diveConfig(TrainingParameters p, int dims, long seed, String device) {
+        String recipe = p.choice("recipe", "regularised", Set.of("regularised", "paper"));
+        DiveConfig base = recipe.equals("paper") ? DiveConfig.paper(dims) : DiveConfig.regularised(dims);
+        return new DiveConfig(
+            dims,
+            p.integer("heads", base.heads(), 1, 16),
+            p.real("margin", base.margin(), 0.0, 2.0),
+            p.real("lambda", base.lambda(), 0.0, 10.0),
+            p.real("tau", base.tau(), 1e-3, 1.0),
+            p.real("learning_rate", base.learningRate(), 1e-7, 1.0),
+            p.real("weight_decay", base.weightDecay(), 0.0, 1.0),
+            p.integer("batch_size", base.batchSize(), 2, 8192),
+            p.integer("epochs", base.epochs(), 1, MAX_EPOCHS),
+            p.integer("patience", base.patience(), 0, MAX_EPOCHS),
+            base.hidden1(),
+            base.hidden2(),
+            p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
+            p.integer("hard_negatives_per_query", base.hardNegativesPerQuery(), 1, 10_000),
+            p.real("preserve_weight", base.preserveWeight(), 0.0, 100.0),
+            p.real("preserve_temperature", base.preserveTemperature(), 1e-3, 10.0),
+            seed,
+            device
+        );
+    }
+}
