@@ -12,8 +12,10 @@ package dev.compress.codec.binary;
 public record BinaryCodeOptions(boolean storeFloats, boolean centred) {
 
   /**
-   * Centring is on by default: on bge-small scifact, centred sign bits reranked with the float
-   * query give nDCG@10 0.7111 against 0.7019 uncentred (DESIGN.md reference figures).
+   * Centring is on by default, by measurement on bge-small scifact (k = 10, 5x candidates
+   * rescored, merged segment): recall@10 0.964 centred against 0.906 uncentred, nDCG@10 0.7065
+   * against 0.7069 (a tie); exhaustively, the centred estimate's top 50 hold 97.3% of the true top
+   * 10 against 92.4% uncentred.
    */
   public static final boolean DEFAULT_CENTRED = true;
 

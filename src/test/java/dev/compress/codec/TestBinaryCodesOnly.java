@@ -154,6 +154,72 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
   }
 
   /**
+   * Centred codes-only segments re-binarise decoded vectors against the merged segment's centre;
+   * a bit flips only where a component's spread is smaller than the shift of the centre, which
+   * must stay rare.
+   */
+  public void testMergesRarelyFlipCentredCodes() throws IOException {
+    Random random = random();
+    int dims = 32 + random.nextInt(200);
+    float[][] vectors = randomVectors(random, 600, dims, true);
+    KnnVectorsFormat format = new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true));
+    try (Directory dir = newDirectory()) {
+      boolean[][] before = new boolean[vectors.length][];
+      float[][] decodedBefore = new float[vectors.length][];
+      try (IndexWriter writer =
+          new IndexWriter(dir, config(format).setMaxBufferedDocs(100).setMergePolicy(new LogDocMergePolicy()))) {
+        add(writer, vectors, VectorSimilarityFunction.DOT_PRODUCT);
+        writer.commit();
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+          assertTrue(reader.leaves().size() > 1);
+          for (var leaf : reader.leaves()) {
+            FloatVectorValues values = leaf.reader().getFloatVectorValues(FIELD);
+            float[] centre = new float[dims];
+            KnnVectorValues.DocIndexIterator it = values.iterator();
+            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+              float[] x = vectors[leaf.docBase + doc];
+              for (int i = 0; i < dims; i++) {
+                centre[i] += x[i] / values.size();
+              }
+            }
+            it = values.iterator();
+            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+              int id = leaf.docBase + doc;
+              before[id] = new boolean[dims];
+              for (int i = 0; i < dims; i++) {
+                before[id][i] = vectors[id][i] > centre[i];
+              }
+              decodedBefore[id] = values.vectorValue(it.index()).clone();
+            }
+          }
+        }
+        writer.forceMerge(1);
+      }
+      float[] mergedCentre = new float[dims];
+      for (float[] d : decodedBefore) {
+        for (int i = 0; i < dims; i++) {
+          mergedCentre[i] += d[i] / decodedBefore.length;
+        }
+      }
+      long flips = 0;
+      try (DirectoryReader reader = DirectoryReader.open(dir)) {
+        FloatVectorValues values = getOnlyLeafReader(reader).getFloatVectorValues(FIELD);
+        KnnVectorValues.DocIndexIterator it = values.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          float[] after = values.vectorValue(it.index());
+          for (int i = 0; i < dims; i++) {
+            if ((after[i] > mergedCentre[i]) != before[doc][i]) {
+              flips++;
+            }
+          }
+        }
+      }
+      double rate = flips / (double) (vectors.length * dims);
+      assertTrue("bit flip rate after merge: " + rate, rate < 0.02);
+    }
+  }
+
+  /**
    * Rescoring a codes-only field scores with the float-arithmetic estimate from the stored codes
    * and corrections; without rescoring, hits carry the graph walk's scores.
    */
