@@ -62,7 +62,7 @@ public final class DiveTrainer implements Trainer {
                  config.dims(), config.seed())) {
             Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
                 .optWeightDecays((float) config.weightDecay()).build();
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
+            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             Random pseudoQueries = new Random(config.seed() + 17);
             List<EpochStats> epochs = new ArrayList<>();
 
