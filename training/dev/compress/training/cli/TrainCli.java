@@ -42,7 +42,8 @@ import java.util.Map;
  * train --dataset scifact --model bge-small-en-v1.5 --method dive|pca|truncation --dims 64[,128]
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
- *       [--paper] [--preserve W] [--patience P] [--lr LR] [--centred-bits] [--centred-pca] [--data DIR]
+ *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
+ *       [--data DIR]
  * </pre>
  * Run from the repository root after {@code mvn -q compile}:
  * <pre>
@@ -167,6 +168,9 @@ public final class TrainCli {
         }
         if (opt.containsKey("patience")) {
             c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
         }
         if (opt.containsKey("lr")) {
             c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
