@@ -65,6 +65,8 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     private static final String KNN_INDEX_SETTING = "index.knn";
 
+    private TrainingJobs trainingJobs;
+
     @Override
     public List<Setting<?>> getSettings() {
         return CompressSettings.all();
@@ -86,7 +88,16 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     ) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
-        return List.of(models, new TrainingJobs(client, clusterService, threadPool, models));
+        trainingJobs = new TrainingJobs(client, clusterService, threadPool, models);
+        return List.of(models, trainingJobs);
+    }
+
+    /** A closing node stops its training jobs; the models they leave behind are failed by the sweep. */
+    @Override
+    public void close() {
+        if (trainingJobs != null) {
+            trainingJobs.cancelAll();
+        }
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */

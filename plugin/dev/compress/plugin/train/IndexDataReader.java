@@ -3,11 +3,11 @@ package dev.compress.plugin.train;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 
-import org.opensearch.action.search.ClearScrollRequest;
-import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.search.sort.SortOrder;
 import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
@@ -17,13 +17,13 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Reads training inputs from ordinary indices page by page (scroll), so no response holds more
- * than one page. Blocking: it runs on the training thread pool, never on a transport thread.
+ * Reads training inputs from ordinary indices page by page, so no response holds more than one
+ * page. Blocking: it runs on the training thread pool, never on a transport thread.
  */
 final class IndexDataReader {
 
     private static final int PAGE = 1000;
-    private static final TimeValue KEEP_ALIVE = TimeValue.timeValueMinutes(2);
+    private static final TimeValue PAGE_TIMEOUT = TimeValue.timeValueMinutes(2);
 
     private final Client client;
 
@@ -79,24 +79,26 @@ final class IndexDataReader {
         return new Qrels(byQuery);
     }
 
+    /**
+     * Pages through an index with {@code search_after} on {@code _id}: each page is an independent
+     * search, so nothing stays open between pages (a scroll continuation was seen to stall for good
+     * in the test framework). Each page has a timeout, so a stuck read fails the job instead.
+     */
     private void scan(String index, String[] fields, Consumer<SearchHit> consumer) {
-        SearchResponse page = client.prepareSearch(index)
-            .setScroll(KEEP_ALIVE)
-            .setSource(new SearchSourceBuilder().size(PAGE).fetchSource(fields, null).sort("_doc"))
-            .get();
-        String scrollId = page.getScrollId();
-        try {
-            while (page.getHits().getHits().length > 0) {
-                for (SearchHit hit : page.getHits().getHits()) {
-                    consumer.accept(hit);
-                }
-                page = client.prepareSearchScroll(scrollId).setScroll(KEEP_ALIVE).get();
-                scrollId = page.getScrollId();
+        Object[] after = null;
+        while (true) {
+            SearchSourceBuilder source = new SearchSourceBuilder().size(PAGE).fetchSource(fields, null).sort("_id", SortOrder.ASC);
+            if (after != null) {
+                source.searchAfter(after);
             }
-        } finally {
-            ClearScrollRequest clear = new ClearScrollRequest();
-            clear.addScrollId(scrollId);
-            client.clearScroll(clear).actionGet();
+            SearchHit[] hits = client.search(new SearchRequest(index).source(source)).actionGet(PAGE_TIMEOUT).getHits().getHits();
+            if (hits.length == 0) {
+                return;
+            }
+            for (SearchHit hit : hits) {
+                consumer.accept(hit);
+            }
+            after = hits[hits.length - 1].getSortValues();
         }
     }
 

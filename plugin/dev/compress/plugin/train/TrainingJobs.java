@@ -160,6 +160,11 @@ public final class TrainingJobs implements ClusterStateListener {
         return true;
     }
 
+    /** Stops every job of this node, e.g. when the node shuts down. */
+    public void cancelAll() {
+        running.values().forEach(flag -> flag.set(true));
+    }
+
     private void fail(String modelId, String reason) {
         models.update(modelId, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()),
             ActionListener.wrap(ok -> {}, e -> logger.warn("could not mark model [" + modelId + "] failed", e)));

@@ -57,6 +57,7 @@ public final class TrainerFactory {
             base.hidden2(),
             p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
             p.integer("hard_negatives_per_query", base.hardNegativesPerQuery(), 1, 10_000),
+            p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
             p.real("preserve_weight", base.preserveWeight(), 0.0, 100.0),
             p.real("preserve_temperature", base.preserveTemperature(), 1e-3, 10.0),
             seed,

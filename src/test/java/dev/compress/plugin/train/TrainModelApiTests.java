@@ -136,6 +136,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
 
     public void testCancelStopsTrainingAndDeleteWaitsForIt() throws Exception {
         call("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
+        assertBusy(() -> assertNotNull("training has started", call("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
         assertTrue(error(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
         assertEquals(true, call("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
         Map<String, Object> failed = awaitState("long", "failed");
