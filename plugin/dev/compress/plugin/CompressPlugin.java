@@ -5,7 +5,15 @@ import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
+import dev.compress.plugin.inference.EvictModelAction;
+import dev.compress.plugin.inference.IndexModelLoader;
+import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.TransportEvictModelAction;
+import dev.compress.plugin.ingest.CompressProcessor;
+import dev.compress.plugin.ingest.CompressProcessorFactory;
 import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.query.AdaptQueryVectorAction;
+import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.training.engine.DjlRuntime;
 
@@ -13,6 +21,7 @@ import org.opensearch.action.ActionRequest;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.SetOnce;
 import org.opensearch.common.settings.ClusterSettings;
 import org.opensearch.common.settings.IndexScopedSettings;
 import org.opensearch.common.settings.Setting;
@@ -26,6 +35,7 @@ import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.IndexSettings;
 import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
+import org.opensearch.ingest.Processor;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.EnginePlugin;
 import org.opensearch.plugins.IngestPlugin;
@@ -43,6 +53,7 @@ import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +64,8 @@ import java.util.function.Supplier;
 public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
 
     private static final String KNN_INDEX_SETTING = "index.knn";
+
+    private final SetOnce<ModelCache> modelCache = new SetOnce<>();
 
     @Override
     public List<Setting<?>> getSettings() {
@@ -74,7 +87,27 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         Supplier<RepositoriesService> repositoriesServiceSupplier
     ) {
         configureDjl(environment);
-        return List.of(new ModelIndex(client, clusterService));
+        ModelIndex modelIndex = new ModelIndex(client, clusterService);
+        return List.of(modelIndex, createModelCache(modelIndex, threadPool, environment.settings()));
+    }
+
+    /** The node's model cache; processors reach it through {@link #modelCache}, as they are registered before components exist. */
+    private ModelCache createModelCache(ModelIndex modelIndex, ThreadPool threadPool, Settings settings) {
+        modelCache.set(new ModelCache(new IndexModelLoader(modelIndex, threadPool.generic()), ModelCache.MAX_SIZE.get(settings).getBytes()));
+        return modelCache.get();
+    }
+
+    @Override
+    public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
+        return Map.of(CompressProcessor.TYPE, new CompressProcessorFactory(modelCache::get));
+    }
+
+    /** Model cache and query-time adaptation actions (internal: no REST endpoint). */
+    private static List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> inferenceActions() {
+        return List.of(
+            new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
+            new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class)
+        );
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */
@@ -120,7 +153,10 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
-        return List.of(new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class));
+        List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> actions = new ArrayList<>();
+        actions.add(new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class));
+        actions.addAll(inferenceActions());
+        return actions;
     }
 
     @Override
