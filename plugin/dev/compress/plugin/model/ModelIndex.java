@@ -172,7 +172,9 @@ public final class ModelIndex {
                 }
                 Map<String, Object> source = item.getResponse().getSource();
                 int n = ((Number) source.get("chunk")).intValue();
-                byte[] part = Base64.getDecoder().decode((String) source.get("data"));
+                // binary source formats (the bulk's own content type) keep bytes; JSON keeps base64
+                Object data = source.get("data");
+                byte[] part = data instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) data);
                 System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
             }
             fetchChunks(model, last, file, listener);
