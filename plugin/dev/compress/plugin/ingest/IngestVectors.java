@@ -29,11 +29,19 @@ final class IngestVectors {
         return vector;
     }
 
+    /** The value as JSON names it, so the message matches what the user sent. */
     private static String describe(Object value) {
         if (value == null) {
             return "null";
         }
+        if (value instanceof List<?>) {
+            return "an array";
+        }
+        if (value instanceof java.util.Map<?, ?>) {
+            return "an object";
+        }
         String text = value.toString();
-        return value.getClass().getSimpleName() + " " + (text.length() > 40 ? text.substring(0, 40) + "..." : text);
+        String kind = value instanceof String ? "string" : value instanceof Boolean ? "boolean" : value.getClass().getSimpleName();
+        return kind + " " + (text.length() > 40 ? text.substring(0, 40) + "..." : text);
     }
 }
