@@ -93,7 +93,8 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     /** The node's model cache; processors reach it through {@link #modelCache}, as they are registered before components exist. */
     private ModelCache createModelCache(ModelIndex modelIndex, ThreadPool threadPool, Settings settings) {
-        modelCache.set(new ModelCache(new IndexModelLoader(modelIndex, threadPool.generic()), ModelCache.MAX_SIZE.get(settings).getBytes()));
+        long maxBytes = ModelCache.MAX_SIZE.get(settings).getBytes();
+        modelCache.set(new ModelCache(new IndexModelLoader(modelIndex, threadPool.generic()), maxBytes, threadPool.getThreadContext()));
         return modelCache.get();
     }
 

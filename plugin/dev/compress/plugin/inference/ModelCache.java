@@ -1,9 +1,11 @@
 package dev.compress.plugin.inference;
 
+import org.opensearch.action.support.ContextPreservingActionListener;
 import org.opensearch.common.cache.Cache;
 import org.opensearch.common.cache.CacheBuilder;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.unit.ByteSizeValue;
 
@@ -29,6 +31,7 @@ public final class ModelCache {
 
     private final ModelLoader loader;
     private final long maxBytes;
+    private final ThreadContext threadContext;
     private final Cache<String, LoadedModel> cache;
     /** Loads in flight, guarded by {@code this} together with additions to and removals from {@link #cache}. */
     private final Map<String, PendingLoad> pending = new HashMap<>();
@@ -38,9 +41,10 @@ public final class ModelCache {
         final List<ActionListener<LoadedModel>> listeners = new ArrayList<>();
     }
 
-    public ModelCache(ModelLoader loader, long maxBytes) {
+    public ModelCache(ModelLoader loader, long maxBytes, ThreadContext threadContext) {
         this.loader = loader;
         this.maxBytes = maxBytes;
+        this.threadContext = threadContext;
         this.cache = CacheBuilder.<String, LoadedModel>builder().setMaximumWeight(maxBytes).weigher((id, model) -> model.weightBytes()).build();
     }
 
@@ -51,17 +55,19 @@ public final class ModelCache {
             listener.onResponse(cached);
             return;
         }
+        // a load answers every caller that joined it: each must get its own thread context back
+        ActionListener<LoadedModel> waiting = ContextPreservingActionListener.wrapPreservingContext(listener, threadContext);
         PendingLoad load;
         synchronized (this) {
             cached = cache.get(modelId);
             load = cached != null ? null : pending.get(modelId);
             if (cached == null) {
                 if (load != null) {
-                    load.listeners.add(listener);
+                    load.listeners.add(waiting);
                     return;
                 }
                 load = new PendingLoad();
-                load.listeners.add(listener);
+                load.listeners.add(waiting);
                 pending.put(modelId, load);
             }
         }

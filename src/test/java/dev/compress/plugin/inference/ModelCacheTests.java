@@ -4,6 +4,8 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 
 import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.test.OpenSearchTestCase;
 
@@ -15,6 +17,8 @@ import java.util.Set;
 
 /** LRU by bytes, coalesced loads, eviction (also during a load), failures not remembered. */
 public class ModelCacheTests extends OpenSearchTestCase {
+
+    private final ThreadContext threadContext = new ThreadContext(Settings.EMPTY);
 
     private static final ModelArtifact ARTIFACT = ModelFileTests.sampleModel(5, 8, 6, 4);
 
@@ -49,7 +53,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testConcurrentGetsShareOneLoad() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext);
         List<PlainActionFuture<LoadedModel>> futures = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             PlainActionFuture<LoadedModel> future = PlainActionFuture.newFuture();
@@ -73,7 +77,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testLeastRecentlyUsedModelLeavesFirstWhenOverTheLimit() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 250);
+        ModelCache cache = new ModelCache(loader, 250, threadContext);
         getNow(cache, loader, "a");
         getNow(cache, loader, "b");
         getNow(cache, loader, "a"); // a is now more recent than b
@@ -86,7 +90,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
     public void testModelLargerThanTheLimitIsServedButNotKept() {
         ManualLoader loader = new ManualLoader();
         loader.weights.put("big", 300L);
-        ModelCache cache = new ModelCache(loader, 250);
+        ModelCache cache = new ModelCache(loader, 250, threadContext);
         getNow(cache, loader, "small");
         assertNotNull(getNow(cache, loader, "big"));
         assertEquals(Set.of("small"), cache.cachedModelIds());
@@ -94,7 +98,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testEvictDropsTheModelAndALoadInFlight() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext);
         getNow(cache, loader, "m");
         assertTrue(cache.evict("m"));
         assertEquals(Set.of(), cache.cachedModelIds());
@@ -110,7 +114,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testFailedLoadIsNotRemembered() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext);
         PlainActionFuture<LoadedModel> failing = PlainActionFuture.newFuture();
         cache.get("m", failing);
         loader.started.get("m").remove(0).onFailure(new IllegalStateException("model [m] is in state [training]"));
@@ -118,5 +122,22 @@ public class ModelCacheTests extends OpenSearchTestCase {
         assertNotNull(getNow(cache, loader, "m"));
         assertEquals(2, cache.loadCount());
         assertEquals(Set.of("m"), cache.cachedModelIds());
+    }
+
+    public void testEachWaitingCallerGetsItsOwnThreadContext() {
+        ManualLoader loader = new ManualLoader();
+        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        List<String> seen = new ArrayList<>();
+        for (String caller : List.of("first", "second")) {
+            try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+                threadContext.putHeader("caller", caller);
+                cache.get("m", ActionListener.wrap(model -> seen.add(threadContext.getHeader("caller")), e -> fail(e.getMessage())));
+            }
+        }
+        try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+            threadContext.putHeader("caller", "loader");
+            loader.complete("m");
+        }
+        assertEquals(List.of("first", "second"), seen);
     }
 }
