@@ -38,6 +38,10 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         return TYPE;
     }
 
+    int batchSize() {
+        return batchSize;
+    }
+
     /** Never called by the pipeline, which uses the asynchronous form: the model may still be loading. */
     @Override
     public IngestDocument execute(IngestDocument document) {

@@ -3,6 +3,7 @@ package dev.compress.plugin.ingest;
 import dev.compress.plugin.inference.ModelCache;
 
 import org.opensearch.ingest.AbstractBatchingProcessor;
+import org.opensearch.ingest.Processor;
 
 import java.util.Map;
 import java.util.function.Supplier;
@@ -21,12 +22,24 @@ import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
 public final class CompressProcessorFactory extends AbstractBatchingProcessor.Factory {
 
     private static final int MAX_DIMENSION = 16_000;
+    /**
+     * Documents per encode call unless {@code batch_size} says otherwise (the framework's default is 1):
+     * the encoder reads each weight once per block of 32 rows, so single rows would re-read every weight per document.
+     */
+    static final int DEFAULT_BATCH_SIZE = 64;
 
     private final Supplier<ModelCache> modelCache;
 
     public CompressProcessorFactory(Supplier<ModelCache> modelCache) {
         super(CompressProcessor.TYPE);
         this.modelCache = modelCache;
+    }
+
+    @Override
+    public AbstractBatchingProcessor create(Map<String, Processor.Factory> factories, String tag, String description, Map<String, Object> config)
+        throws Exception {
+        config.putIfAbsent(AbstractBatchingProcessor.BATCH_SIZE_FIELD, DEFAULT_BATCH_SIZE);
+        return super.create(factories, tag, description, config);
     }
 
     @Override
