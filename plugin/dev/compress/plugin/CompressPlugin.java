@@ -1,20 +1,20 @@
 package dev.compress.plugin;
 
 import dev.compress.plugin.codec.CompressCodecService;
-import dev.compress.plugin.info.InfoAction;
-import dev.compress.plugin.info.RestInfoAction;
-import dev.compress.plugin.info.TransportInfoAction;
-import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.IndexModelLoader;
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.inference.TransportEvictModelAction;
+import dev.compress.plugin.info.InfoAction;
+import dev.compress.plugin.info.RestInfoAction;
+import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.ingest.CompressProcessor;
 import dev.compress.plugin.ingest.CompressProcessorFactory;
+import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
-import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
+import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.training.engine.DjlRuntime;
 
 import org.opensearch.action.ActionRequest;
