@@ -75,9 +75,11 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
         }
         EvictModelResponse response = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared")).actionGet();
         assertFalse(response.hasFailures());
-        assertEquals(2, response.getNodes().size());
+        assertEquals("every node answers", internalCluster().size(), response.getNodes().size());
         for (EvictModelNodeResponse node : response.getNodes()) {
-            assertTrue(node.getNode().getName() + " had the model", node.evicted());
+            // the framework may add dedicated cluster-manager nodes, which never loaded the model
+            boolean loadedThere = internalCluster().getDataNodeNames().contains(node.getNode().getName());
+            assertEquals(node.getNode().getName(), loadedThere, node.evicted());
         }
         for (ModelCache cache : caches()) {
             assertFalse(cache.cachedModelIds().contains("shared"));
