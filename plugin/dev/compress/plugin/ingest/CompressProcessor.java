@@ -118,7 +118,11 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         }
         float[][] outputs = transform.apply(inputs.toArray(new float[0][]));
         for (int i = 0; i < outputs.length; i++) {
-            accepted.get(i).getIngestDocument().setFieldValue(targetField, asList(outputs[i]));
+            try {
+                accepted.get(i).getIngestDocument().setFieldValue(targetField, asList(outputs[i]));
+            } catch (IllegalArgumentException e) { // e.g. the target's parent is not an object in this document
+                fail(accepted.get(i), new IllegalArgumentException("[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
+            }
         }
     }
 

@@ -110,6 +110,17 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         ), errors);
     }
 
+    public void testUnwritableTargetFailsOnlyThatDocument() {
+        CountingCompression compression = new CountingCompression();
+        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out.x", false, compression);
+        IngestDocumentWrapper blocked = wrap(0, List.of(1, 1));
+        blocked.getIngestDocument().setFieldValue("out", "a string, not an object");
+        List<IngestDocumentWrapper> results = run(processor, List.of(blocked, wrap(1, List.of(1, 2))));
+        assertTrue(results.get(0).getException().getMessage(), results.get(0).getException().getMessage().startsWith("[compress] cannot write [out.x]"));
+        assertNull(results.get(1).getException());
+        assertEquals(List.of(2f, 4f), results.get(1).getIngestDocument().getFieldValue("out.x", List.class));
+    }
+
     public void testIgnoreMissingPassesDocumentsWithoutTheField() {
         CountingCompression compression = new CountingCompression();
         CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", true, compression);
