@@ -1,9 +1,15 @@
 package dev.compress.plugin;
 
 import dev.compress.plugin.codec.CompressCodecService;
+import dev.compress.plugin.inference.EvictModelAction;
+import dev.compress.plugin.inference.IndexModelLoader;
+import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.TransportEvictModelAction;
 import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
 import dev.compress.plugin.info.TransportInfoAction;
+import dev.compress.plugin.ingest.CompressProcessor;
+import dev.compress.plugin.ingest.CompressProcessorFactory;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
@@ -15,13 +21,16 @@ import dev.compress.plugin.model.action.TransportSearchModelsAction;
 import dev.compress.plugin.train.TrainingJobs;
 import dev.compress.plugin.train.TransportRunTrainingAction;
 import dev.compress.plugin.train.TransportTrainModelAction;
+import dev.compress.plugin.query.AdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
+import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.training.engine.DjlRuntime;
 
 import org.opensearch.action.ActionRequest;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.SetOnce;
 import org.opensearch.common.settings.ClusterSettings;
 import org.opensearch.common.settings.IndexScopedSettings;
 import org.opensearch.common.settings.Setting;
@@ -35,6 +44,7 @@ import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.IndexSettings;
 import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
+import org.opensearch.ingest.Processor;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.EnginePlugin;
 import org.opensearch.plugins.IngestPlugin;
@@ -54,6 +64,7 @@ import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +77,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     private static final String KNN_INDEX_SETTING = "index.knn";
 
     private TrainingJobs trainingJobs;
+    private final SetOnce<ModelCache> modelCache = new SetOnce<>();
 
     @Override
     public List<Setting<?>> getSettings() {
@@ -89,7 +101,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
         trainingJobs = new TrainingJobs(client, clusterService, threadPool, models);
-        return List.of(models, trainingJobs);
+        return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }
 
     /** A closing node stops its training jobs; the models they leave behind are failed by the sweep. */
@@ -98,6 +110,26 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         if (trainingJobs != null) {
             trainingJobs.cancelAll();
         }
+    }
+
+    /** The node's model cache; processors reach it through {@link #modelCache}, as they are registered before components exist. */
+    private ModelCache createModelCache(ModelIndex modelIndex, ThreadPool threadPool, Settings settings) {
+        long maxBytes = ModelCache.MAX_SIZE.get(settings).getBytes();
+        modelCache.set(new ModelCache(new IndexModelLoader(modelIndex, threadPool.generic()), maxBytes, threadPool.getThreadContext()));
+        return modelCache.get();
+    }
+
+    @Override
+    public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
+        return Map.of(CompressProcessor.TYPE, new CompressProcessorFactory(modelCache::get));
+    }
+
+    /** Model cache and query-time adaptation actions (internal: no REST endpoint). */
+    private static List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> inferenceActions() {
+        return List.of(
+            new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
+            new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class)
+        );
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */
@@ -149,7 +181,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
-        return List.of(
+        List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> actions = new ArrayList<>(List.of(
             new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
             new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
             new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
@@ -157,7 +189,9 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
             new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
             new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),
             new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class)
-        );
+        ));
+        actions.addAll(inferenceActions());
+        return actions;
     }
 
     @Override

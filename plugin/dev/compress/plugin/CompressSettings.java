@@ -1,5 +1,7 @@
 package dev.compress.plugin;
 
+import dev.compress.plugin.inference.ModelCache;
+
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
 
@@ -38,6 +40,6 @@ public final class CompressSettings {
     );
 
     public static List<Setting<?>> all() {
-        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS, TRAINING_MAX_JOBS_PER_NODE);
+        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS, TRAINING_MAX_JOBS_PER_NODE, ModelCache.MAX_SIZE);
     }
 }

@@ -7,6 +7,8 @@ import dev.compress.codec.search.RescoringKnnQuery;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+import org.opensearch.common.SetOnce;
+import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -22,6 +24,7 @@ import org.opensearch.index.query.QueryShardException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field.
@@ -34,6 +37,10 @@ import java.util.Objects;
  * rescore them with the float query, against the stored float vectors or, for a codes-only
  * field, against the codes, and keep the best {@code k}. Scores are Lucene's
  * {@code (1 + similarity) / 2} of the exact or estimated similarity; see {@link RescoringKnnQuery}.
+ *
+ * <p>With {@code model_id}, {@code vector} is a raw vector of the model's input dimension: the
+ * coordinating node's rewrite passes it through the model ({@link AdaptQueryVectorAction}, cached
+ * per node) and the shards search with the adapted vector.
  */
 public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
 
@@ -48,8 +55,45 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final RescoreOptions rescore;
     private final QueryBuilder filter;
     private final boolean ignoreUnmapped;
+    private final String modelId;
+    private final Integer modelDimension;
+    /** Set between registering the model fetch and its answer during rewrite; never serialised. */
+    private final Supplier<float[]> adaptedVector;
 
     public CompressedKnnQueryBuilder(String field, float[] vector, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter, boolean ignoreUnmapped) {
+        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, null, null);
+    }
+
+    /**
+     * @param modelId        when set, {@code vector} is a raw vector that the rewrite passes through this model
+     * @param modelDimension which of the model's output dimensions to keep (default: its largest)
+     */
+    public CompressedKnnQueryBuilder(
+        String field,
+        float[] vector,
+        int k,
+        Integer numCandidates,
+        RescoreOptions rescore,
+        QueryBuilder filter,
+        boolean ignoreUnmapped,
+        String modelId,
+        Integer modelDimension
+    ) {
+        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, null);
+    }
+
+    private CompressedKnnQueryBuilder(
+        String field,
+        float[] vector,
+        int k,
+        Integer numCandidates,
+        RescoreOptions rescore,
+        QueryBuilder filter,
+        boolean ignoreUnmapped,
+        String modelId,
+        Integer modelDimension,
+        Supplier<float[]> adaptedVector
+    ) {
         if (field == null || field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires [field]");
         }
@@ -74,6 +118,18 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.rescore = rescore;
         this.filter = filter;
         this.ignoreUnmapped = ignoreUnmapped;
+        if (modelId != null && modelId.isBlank()) {
+            throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
+        }
+        if (modelDimension != null && modelId == null) {
+            throw new IllegalArgumentException("[" + NAME + "] [model_dimension] requires [model_id]");
+        }
+        if (modelDimension != null && modelDimension < 1) {
+            throw new IllegalArgumentException("[" + NAME + "] [model_dimension] must be positive, got [" + modelDimension + "]");
+        }
+        this.modelId = modelId;
+        this.modelDimension = modelDimension;
+        this.adaptedVector = adaptedVector;
     }
 
     public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
@@ -85,10 +141,16 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         rescore = in.readOptionalWriteable(RescoreOptions::new);
         filter = in.readOptionalNamedWriteable(QueryBuilder.class);
         ignoreUnmapped = in.readBoolean();
+        modelId = in.readOptionalString();
+        modelDimension = in.readOptionalVInt();
+        adaptedVector = null;
     }
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
+        if (adaptedVector != null) {
+            throw new IllegalStateException("[" + NAME + "] cannot be sent while its model is being applied: rewrite it first");
+        }
         out.writeString(field);
         out.writeFloatArray(vector);
         out.writeVInt(k);
@@ -96,6 +158,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         out.writeOptionalWriteable(rescore);
         out.writeOptionalNamedWriteable(filter);
         out.writeBoolean(ignoreUnmapped);
+        out.writeOptionalString(modelId);
+        out.writeOptionalVInt(modelDimension);
     }
 
     public String field() {
@@ -108,6 +172,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     public int k() {
         return k;
+    }
+
+    public String modelId() {
+        return modelId;
     }
 
     @Override
@@ -133,6 +201,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (ignoreUnmapped) {
             builder.field("ignore_unmapped", true);
         }
+        if (modelId != null) {
+            builder.field("model_id", modelId);
+        }
+        if (modelDimension != null) {
+            builder.field("model_dimension", modelDimension);
+        }
         printBoostAndQueryName(builder);
         builder.endObject();
     }
@@ -145,6 +219,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         RescoreOptions rescore = null;
         QueryBuilder filter = null;
         boolean ignoreUnmapped = false;
+        String modelId = null;
+        Integer modelDimension = null;
         float boost = DEFAULT_BOOST;
         String queryName = null;
         XContentParser.Token token;
@@ -163,6 +239,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
                     case "filter" -> filter = parseInnerQueryBuilder(parser);
                     case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
+                    case "model_id" -> modelId = parser.text();
+                    case "model_dimension" -> modelDimension = parser.intValue(false);
                     case "boost" -> boost = parser.floatValue();
                     case "_name" -> queryName = parser.text();
                     default -> throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
@@ -175,7 +253,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
         }
         try {
-            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped).boost(boost).queryName(queryName);
+            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension).boost(boost)
+                .queryName(queryName);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
         }
@@ -183,6 +262,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
+        if (modelId != null) {
+            return adaptVector(context);
+        }
         if (filter == null) {
             return this;
         }
@@ -193,8 +275,41 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, rewrittenFilter, ignoreUnmapped).boost(boost).queryName(queryName);
     }
 
+    /**
+     * First rewrite: registers the model call and answers a copy waiting for it. Once the rewrite
+     * loop has run the call, that copy rewrites to a plain query on the adapted vector, so shards
+     * receive a ready vector and no model id.
+     */
+    private QueryBuilder adaptVector(QueryRewriteContext context) {
+        if (adaptedVector == null) {
+            SetOnce<float[]> adapted = new SetOnce<>();
+            AdaptQueryVectorRequest request = new AdaptQueryVectorRequest(modelId, modelDimension, vector);
+            context.registerAsyncAction(
+                (client, listener) -> client.execute(
+                    AdaptQueryVectorAction.INSTANCE,
+                    request,
+                    ActionListener.wrap(response -> {
+                        adapted.set(response.vector());
+                        listener.onResponse(null);
+                    }, listener::onFailure)
+                )
+            );
+            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, adapted::get)
+                .boost(boost)
+                .queryName(queryName);
+        }
+        float[] adapted = adaptedVector.get();
+        if (adapted == null) {
+            return this;
+        }
+        return new CompressedKnnQueryBuilder(field, adapted, k, numCandidates, rescore, filter, ignoreUnmapped).boost(boost).queryName(queryName);
+    }
+
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
+        if (modelId != null) {
+            throw new IllegalStateException("[" + NAME + "] [model_id] [" + modelId + "] must be applied in the rewrite phase, before the shards");
+        }
         MappedFieldType mapped = context.fieldMapper(field);
         if (mapped == null) {
             if (ignoreUnmapped) {
@@ -231,11 +346,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             && Objects.equals(numCandidates, other.numCandidates)
             && Objects.equals(rescore, other.rescore)
             && Objects.equals(filter, other.filter)
-            && ignoreUnmapped == other.ignoreUnmapped;
+            && ignoreUnmapped == other.ignoreUnmapped
+            && Objects.equals(modelId, other.modelId)
+            && Objects.equals(modelDimension, other.modelDimension)
+            && Objects.equals(adaptedVector, other.adaptedVector);
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped);
+        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, adaptedVector);
     }
 }

@@ -1,5 +1,8 @@
 package dev.compress.plugin.model.action;
 
+import dev.compress.plugin.ingest.ModelPipelines;
+import dev.compress.plugin.inference.EvictModelAction;
+import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 
@@ -10,29 +13,30 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
-import org.opensearch.ingest.IngestMetadata;
-import org.opensearch.ingest.PipelineConfiguration;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
+import org.opensearch.transport.client.Client;
 
-import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.List;
 
 /**
  * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model trains or while an
- * ingest pipeline's {@code compress} processor names it; otherwise removes it and its chunks.
+ * ingest pipeline's {@code compress} processor names it; otherwise removes it and its chunks and
+ * evicts it from every node's model cache.
  */
 public final class TransportDeleteModelAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
 
     private final ModelIndex models;
     private final ClusterService clusterService;
+    private final Client client;
 
     @Inject
-    public TransportDeleteModelAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models, ClusterService clusterService) {
+    public TransportDeleteModelAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models, ClusterService clusterService, Client client) {
         super(ModelActions.DELETE.name(), transportService, actionFilters, ModelIdRequest::new);
         this.models = models;
         this.clusterService = clusterService;
+        this.client = client;
     }
 
     @Override
@@ -43,36 +47,15 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                 listener.onFailure(new OpenSearchStatusException("model [" + id + "] is training; cancel it first with POST _plugins/compress/models/" + id + "/_cancel", RestStatus.CONFLICT));
                 return;
             }
-            TreeSet<String> pipelines = pipelinesUsing(id);
+            List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
             if (pipelines.isEmpty() == false) {
                 listener.onFailure(new OpenSearchStatusException("model [" + id + "] is used by ingest pipeline(s) " + pipelines + "; remove them first", RestStatus.CONFLICT));
                 return;
             }
-            models.delete(model, ActionListener.wrap(ok -> listener.onResponse(new MapResponse(Map.of("model_id", id, "result", "deleted"), RestStatus.OK)), listener::onFailure));
+            models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
+                evicted -> listener.onResponse(new MapResponse(Map.of("model_id", id, "result", "deleted"), RestStatus.OK)),
+                listener::onFailure
+            )), listener::onFailure));
         }, listener::onFailure));
-    }
-
-    /** Pipelines with a {@code compress} processor (at any nesting depth) whose {@code model_id} is {@code id}. */
-    private TreeSet<String> pipelinesUsing(String id) {
-        TreeSet<String> using = new TreeSet<>();
-        IngestMetadata ingest = clusterService.state().metadata().custom(IngestMetadata.TYPE);
-        if (ingest != null) {
-            for (PipelineConfiguration pipeline : ingest.getPipelines().values()) {
-                if (namesModel(pipeline.getConfigAsMap(), id)) {
-                    using.add(pipeline.getId());
-                }
-            }
-        }
-        return using;
-    }
-
-    private static boolean namesModel(Object node, String id) {
-        if (node instanceof Map<?, ?> map) {
-            if (map.get("compress") instanceof Map<?, ?> processor && id.equals(processor.get("model_id"))) {
-                return true;
-            }
-            return map.values().stream().anyMatch(v -> namesModel(v, id));
-        }
-        return node instanceof List<?> list && list.stream().anyMatch(v -> namesModel(v, id));
     }
 }

@@ -1,0 +1,79 @@
+package dev.compress.plugin.ingest;
+
+import dev.compress.plugin.inference.ModelCache;
+
+import org.opensearch.ingest.AbstractBatchingProcessor;
+import org.opensearch.ingest.Processor;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static org.opensearch.ingest.ConfigurationUtils.newConfigurationException;
+import static org.opensearch.ingest.ConfigurationUtils.readBooleanProperty;
+import static org.opensearch.ingest.ConfigurationUtils.readIntProperty;
+import static org.opensearch.ingest.ConfigurationUtils.readOptionalStringProperty;
+import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
+
+/**
+ * Parses a {@code compress} processor's configuration. Every error names its parameter (the ingest
+ * service answers 400, and rejects parameters left unread). The model is not looked up here: it is
+ * loaded at first use, so creating a pipeline never waits on the model index.
+ */
+public final class CompressProcessorFactory extends AbstractBatchingProcessor.Factory {
+
+    private static final int MAX_DIMENSION = 16_000;
+    /**
+     * Documents per encode call unless {@code batch_size} says otherwise (the framework's default is 1):
+     * the encoder reads each weight once per block of 32 rows, so single rows would re-read every weight per document.
+     */
+    static final int DEFAULT_BATCH_SIZE = 64;
+
+    private final Supplier<ModelCache> modelCache;
+
+    public CompressProcessorFactory(Supplier<ModelCache> modelCache) {
+        super(CompressProcessor.TYPE);
+        this.modelCache = modelCache;
+    }
+
+    @Override
+    public AbstractBatchingProcessor create(Map<String, Processor.Factory> factories, String tag, String description, Map<String, Object> config)
+        throws Exception {
+        config.putIfAbsent(AbstractBatchingProcessor.BATCH_SIZE_FIELD, DEFAULT_BATCH_SIZE);
+        return super.create(factories, tag, description, config);
+    }
+
+    @Override
+    protected AbstractBatchingProcessor newProcessor(String tag, String description, int batchSize, Map<String, Object> config) {
+        String type = CompressProcessor.TYPE;
+        String field = readStringProperty(type, tag, config, "field");
+        String targetField = readStringProperty(type, tag, config, "target_field");
+        String modelId = readOptionalStringProperty(type, tag, config, "model_id");
+        Integer truncateTo = readIntProperty(type, tag, config, "truncate_to", null);
+        Integer dimension = readIntProperty(type, tag, config, "dimension", null);
+        boolean ignoreMissing = readBooleanProperty(type, tag, config, "ignore_missing", false);
+        if ((modelId == null) == (truncateTo == null)) {
+            throw newConfigurationException(type, tag, "model_id", "exactly one of [model_id] and [truncate_to] is required");
+        }
+        VectorCompression compression;
+        if (modelId != null) {
+            if (modelId.isBlank()) {
+                throw newConfigurationException(type, tag, "model_id", "must not be empty");
+            }
+            requireDimension(tag, "dimension", dimension);
+            compression = new ModelCompression(modelId, dimension, modelCache);
+        } else {
+            if (dimension != null) {
+                throw newConfigurationException(type, tag, "dimension", "applies only with [model_id]; [truncate_to] sets the dimension");
+            }
+            requireDimension(tag, "truncate_to", truncateTo);
+            compression = new Truncation(truncateTo);
+        }
+        return new CompressProcessor(tag, description, batchSize, field, targetField, ignoreMissing, compression);
+    }
+
+    private static void requireDimension(String tag, String name, Integer value) {
+        if (value != null && (value < 1 || value > MAX_DIMENSION)) {
+            throw newConfigurationException(CompressProcessor.TYPE, tag, name, "must be in [1, " + MAX_DIMENSION + "], got [" + value + "]");
+        }
+    }
+}

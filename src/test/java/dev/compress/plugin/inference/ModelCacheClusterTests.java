@@ -1,0 +1,120 @@
+package dev.compress.plugin.inference;
+
+import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelState;
+import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelFile;
+import dev.compress.training.model.ModelFileTests;
+
+import org.opensearch.OpenSearchStatusException;
+import org.opensearch.ResourceNotFoundException;
+import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.transport.Netty4ModulePlugin;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/** Each node's model cache: real loads from the model index, the evict broadcast, the size setting. */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
+public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
+
+    private static final String MAX_SIZE = "30kb";
+
+    @Override
+    protected boolean addMockHttpTransport() {
+        return false;
+    }
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
+    }
+
+    @Override
+    protected Settings nodeSettings(int nodeOrdinal) {
+        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put(ModelCache.MAX_SIZE.getKey(), MAX_SIZE).build();
+    }
+
+    private static ModelArtifact model(long seed) {
+        return ModelFileTests.sampleModel(seed, 32, 64, 16);
+    }
+
+    private void store(String id, ModelArtifact artifact, ModelState state) {
+        StoredModels.store(internalCluster().getInstance(ModelIndex.class), id, artifact, state);
+    }
+
+    private static LoadedModel load(ModelCache cache, String id) {
+        PlainActionFuture<LoadedModel> future = PlainActionFuture.newFuture();
+        cache.get(id, future);
+        return future.actionGet();
+    }
+
+    private List<ModelCache> caches() {
+        return List.of(internalCluster().getDataNodeNames().stream().map(n -> internalCluster().getInstance(ModelCache.class, n)).toArray(ModelCache[]::new));
+    }
+
+    public void testLoadsOnEachNodeAndTheBroadcastEvictsEverywhere() {
+        ModelArtifact artifact = model(1);
+        store("shared", artifact, ModelState.CREATED);
+        float[] input = new float[32];
+        for (int i = 0; i < input.length; i++) {
+            input[i] = (float) Math.sin(i);
+        }
+        float[] expected = new JavaEncoder(artifact, 16).encode(input);
+        for (ModelCache cache : caches()) {
+            LoadedModel loaded = load(cache, "shared");
+            assertArrayEquals(expected, loaded.encode(new float[][] { input }, 16)[0], 0f);
+            assertTrue(cache.cachedModelIds().contains("shared"));
+        }
+        EvictModelResponse response = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared")).actionGet();
+        assertFalse(response.hasFailures());
+        assertEquals("every node answers", internalCluster().size(), response.getNodes().size());
+        for (EvictModelNodeResponse node : response.getNodes()) {
+            // the framework may add dedicated cluster-manager nodes, which never loaded the model
+            boolean loadedThere = internalCluster().getDataNodeNames().contains(node.getNode().getName());
+            assertEquals(node.getNode().getName(), loadedThere, node.evicted());
+        }
+        for (ModelCache cache : caches()) {
+            assertFalse(cache.cachedModelIds().contains("shared"));
+        }
+        EvictModelResponse again = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared")).actionGet();
+        assertTrue(again.getNodes().stream().noneMatch(EvictModelNodeResponse::evicted));
+    }
+
+    public void testSizeSettingBoundsTheCache() {
+        int size = ModelFile.toBytes(model(2)).length;
+        ModelCache cache = caches().get(0);
+        assertEquals(30 * 1024, cache.maxBytes());
+        assertTrue("test assumes two models fit and three do not: " + size, 2L * size <= cache.maxBytes() && 3L * size > cache.maxBytes());
+        for (int i = 0; i < 3; i++) {
+            store("sized-" + i, model(10 + i), ModelState.CREATED);
+            load(cache, "sized-" + i);
+        }
+        assertEquals(Set.of("sized-1", "sized-2"), cache.cachedModelIds());
+        assertTrue(cache.cachedBytes() <= cache.maxBytes());
+        assertEquals(2L * size, cache.cachedBytes());
+    }
+
+    public void testUnusableModelsFailWithTheirIdAndState() {
+        ModelCache cache = caches().get(1);
+        ResourceNotFoundException missing = expectThrows(ResourceNotFoundException.class, () -> load(cache, "absent"));
+        assertTrue(missing.getMessage(), missing.getMessage().contains("model [absent] does not exist"));
+
+        store("in-training", model(3), ModelState.TRAINING);
+        OpenSearchStatusException training = expectThrows(OpenSearchStatusException.class, () -> load(cache, "in-training"));
+        assertEquals(RestStatus.BAD_REQUEST, training.status());
+        assertTrue(training.getMessage(), training.getMessage().contains("model [in-training] is in state [training]"));
+
+        store("broken", model(4), ModelState.FAILED);
+        OpenSearchStatusException failed = expectThrows(OpenSearchStatusException.class, () -> load(cache, "broken"));
+        assertTrue(failed.getMessage(), failed.getMessage().contains("model [broken] is in state [failed]"));
+        assertFalse(cache.cachedModelIds().contains("in-training"));
+    }
+}

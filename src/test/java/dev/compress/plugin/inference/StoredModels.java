@@ -1,0 +1,38 @@
+package dev.compress.plugin.inference;
+
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelState;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelFile;
+import dev.compress.training.model.ModelMetadata;
+
+import org.opensearch.action.support.PlainActionFuture;
+
+import java.util.Map;
+
+/** Writes models into the model index the way training does: a state document, then (unless still training) the file. */
+public final class StoredModels {
+
+    private StoredModels() {}
+
+    public static void store(ModelIndex index, String id, ModelArtifact artifact, ModelState state) {
+        ModelMetadata meta = artifact.metadata();
+        Map<String, Object> document = Map.of(
+            "doc_type", "model",
+            "model_id", id,
+            "state", ModelState.TRAINING.jsonName(),
+            "method", meta.method(),
+            "input_dimension", meta.inputDim(),
+            "dimensions", meta.outputDims()
+        );
+        PlainActionFuture<Void> created = PlainActionFuture.newFuture();
+        index.create(id, document, created);
+        created.actionGet();
+        if (state == ModelState.TRAINING) {
+            return;
+        }
+        PlainActionFuture<Void> stored = PlainActionFuture.newFuture();
+        index.storeModelFile(id, ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
+        stored.actionGet();
+    }
+}
