@@ -130,8 +130,52 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         assertFalse("chunks never show up in model search", found.toString().contains("\"data\""));
 
         assertTrue(error(409, "POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":1}")).contains("already exists"));
+
+        double served = servedNdcgThroughPipelineAndModelId("dive-64");
+        double reported = rows.stream()
+            .filter(r -> "dive".equals(r.get("method")) && Integer.valueOf(64).equals(r.get("dims")) && "float".equals(r.get("encoding")))
+            .mapToDouble(r -> ((Number) r.get("ndcg@10")).doubleValue())
+            .findFirst()
+            .orElseThrow();
+        assertEquals("nDCG@10 served by the index equals the training report's held-out figure", reported, served, 0.002);
+
+        assertTrue(error(409, "DELETE", "/_plugins/compress/models/dive-64", null).contains("used by ingest pipeline(s) [dive-64-pipeline]"));
+        call("DELETE", "/_ingest/pipeline/dive-64-pipeline", null);
         assertEquals("deleted", call("DELETE", "/_plugins/compress/models/dive-64", null).get("result"));
         error(404, "GET", "/_plugins/compress/models/dive-64", null);
+    }
+
+    /**
+     * The user's path: a pipeline compresses the corpus through the model into a 64-d field, the
+     * held-out test queries search it with {@code model_id}; returns their mean nDCG@10. The beam
+     * covers the corpus, so the figure is the exact search's, as in the training report.
+     */
+    private double servedNdcgThroughPipelineAndModelId(String modelId) throws IOException {
+        call("PUT", "/_ingest/pipeline/" + modelId + "-pipeline",
+            "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        call("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
+            + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
+        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        org.opensearch.action.bulk.BulkRequestBuilder bulk = client().prepareBulk("served");
+        for (int i = 0; i < ds.corpus().size(); i++) {
+            bulk.add(client().prepareIndex().setId(ds.corpus().id(i)).setSource(Map.of("raw", ds.corpus().row(i))));
+        }
+        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+        client().admin().indices().prepareRefresh("served").get();
+        dev.compress.training.data.Qrels test = ds.beir().qrels("test");
+        double sum = 0;
+        int n = 0;
+        for (String q : test.queryIds()) {
+            float[] vector = ds.queries().row(ds.queries().rowOf(q));
+            String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"small\",\"model_id\":\"" + modelId
+                + "\",\"vector\":" + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + "}}}";
+            Map<String, Object> hits = (Map<String, Object>) call("POST", "/served/_search", body).get("hits");
+            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
+            sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
+            n++;
+        }
+        assertEquals(300, n);
+        return sum / n;
     }
 
     public void testCancelStopsTrainingAndDeleteWaitsForIt() throws Exception {
