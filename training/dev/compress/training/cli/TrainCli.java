@@ -16,6 +16,8 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.AdaptorConfig;
+import dev.compress.training.trainer.AdaptorTrainer;
 import dev.compress.training.trainer.DiveConfig;
 import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.PcaTrainer;
@@ -54,6 +56,8 @@ import java.util.Map;
  * PCA and truncation write one model that serves every dimension.
  */
 public final class TrainCli {
+
+    static final String METHODS = "dive, pca, truncation, matryoshka_adaptor, search_adaptor, smec, temperature_mrl, query_mask";
 
     private TrainCli() {}
 
@@ -102,7 +106,9 @@ public final class TrainCli {
             case "dive" -> dims.stream().map(d -> (Trainer) new DiveTrainer(diveConfig(opt, d, seed))).toList();
             case "pca" -> List.of(new PcaTrainer(dims, opt.containsKey("centred-pca")));
             case "truncation" -> List.of(new TruncationTrainer(dims));
-            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (dive, pca, truncation)");
+            case AdaptorTrainer.MATRYOSHKA -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.matryoshkaAdaptor(dims), seed)));
+            case AdaptorTrainer.SEARCH -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.searchAdaptor(dims), seed)));
+            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (" + METHODS + ")");
         };
         for (Trainer trainer : trainers) {
             TrainedModel trained = trainer.train(data, (stats, total) -> {
@@ -141,7 +147,7 @@ public final class TrainCli {
         report.put("dataset", dataset);
         report.put("model", model);
         report.put("method", method);
-        report.put("engine", method.equals("dive") ? DjlRuntime.status() : null);
+        report.put("engine", method.equals("pca") || method.equals("truncation") ? null : DjlRuntime.status());
         report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
             "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
         report.put("dataPrepSeconds", prepSeconds);
@@ -154,6 +160,24 @@ public final class TrainCli {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
         }
+    }
+
+    private static AdaptorConfig adaptorConfig(Map<String, String> opt, AdaptorConfig c, long seed) {
+        c = c.withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("alpha") || opt.containsKey("beta")) {
+            c = c.withWeights(Double.parseDouble(opt.getOrDefault("alpha", Double.toString(c.recoveryWeight()))),
+                Double.parseDouble(opt.getOrDefault("beta", Double.toString(c.pairWeight()))));
+        }
+        return c;
     }
 
     private static DiveConfig diveConfig(Map<String, String> opt, int dims, long seed) {
