@@ -19,6 +19,11 @@ import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.AdaptorConfig;
 import dev.compress.training.trainer.AdaptorTrainer;
 import dev.compress.training.trainer.DiveConfig;
+import dev.compress.training.trainer.SmecConfig;
+import dev.compress.training.trainer.SmecTrainer;
+import dev.compress.training.trainer.QueryMaskConfig;
+import dev.compress.training.trainer.QueryMaskTrainer;
+import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.TrainedModel;
@@ -74,7 +79,7 @@ public final class TrainCli {
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);
-        List<Integer> dims = Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
+        List<Integer> dims = method.equals(QueryMaskTrainer.METHOD) ? List.of() : Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
         long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
         Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
         String trainSplit = opt.getOrDefault("train-split", "train");
@@ -99,6 +104,10 @@ public final class TrainCli {
         double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
         System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
 
+        if (method.equals(QueryMaskTrainer.METHOD)) {
+            runQueryMask(opt, seed, data, test, retrieval, dataset, model, testSplit, split, prepSeconds, frozenValidation);
+            return;
+        }
         List<Map<String, Object>> trainings = new ArrayList<>();
         Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
         List<TrainedModel> models = new ArrayList<>();
@@ -107,6 +116,7 @@ public final class TrainCli {
             case "pca" -> List.of(new PcaTrainer(dims, opt.containsKey("centred-pca")));
             case "truncation" -> List.of(new TruncationTrainer(dims));
             case AdaptorTrainer.MATRYOSHKA -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.matryoshkaAdaptor(dims), seed)));
+            case SmecTrainer.METHOD -> List.of(new SmecTrainer(smecConfig(opt, dims, seed)));
             case AdaptorTrainer.SEARCH -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.searchAdaptor(dims), seed)));
             default -> throw new IllegalArgumentException("unknown --method '" + method + "' (" + METHODS + ")");
         };
@@ -160,6 +170,90 @@ public final class TrainCli {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
         }
+    }
+
+    /**
+     * The mask predictor: trained on the training queries, tau and epoch chosen on validation, then the
+     * seed-002 table on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
+     * {@code --ratios} value, as ratios of the full 384-d baseline of the same run.
+     */
+    private static void runQueryMask(Map<String, String> opt, long seed, TrainingData data, EvalSet test,
+                                     RetrievalEvaluator retrieval, String dataset, String model, String testSplit, QuerySplit split,
+                                     double prepSeconds, double frozenValidation) throws Exception {
+        List<Double> ratios = Arrays.stream(opt.getOrDefault("ratios", "0.3").split(",")).map(x -> Double.parseDouble(x.trim()))
+            .toList();
+        QueryMaskConfig c = QueryMaskConfig.paper(ratios.get(0)).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("taus")) {
+            c = c.withTaus(Arrays.stream(opt.get("taus").split(",")).map(x -> Double.parseDouble(x.trim())).toList());
+        }
+        TrainedModel trained = new QueryMaskTrainer(c).train(data, (stats, total) -> {
+            if (stats.validationNdcg() != null) {
+                System.out.printf(Locale.ROOT, "  epoch %4d  tau %s  train KL %s  val KL %.5f  val masked nDCG@10 %.4f%n", stats.epoch(),
+                    stats.losses().get("tau"), stats.losses().getOrDefault("total", Double.NaN), stats.losses().get("val_kl"),
+                    stats.validationNdcg());
+            }
+        });
+        System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
+            + trained.report().parameters().get("tauGrid"));
+        List<MaskEvaluation.Row> rows;
+        try (JavaEncoder predictor = new JavaEncoder(trained.artifact(), data.dim())) {
+            rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
+        }
+        Scores full = rows.get(0).scores();
+        System.out.printf(Locale.ROOT, "%n%-12s %6s %5s %8s %9s %8s %12s%n", "mask", "ratio", "kept", "nDCG@10", "recall@10", "ratio",
+            "paired diff");
+        List<Map<String, Object>> table = new ArrayList<>();
+        for (MaskEvaluation.Row r : rows) {
+            double[] diff = r.scores().pairedDifference(full);
+            System.out.printf(Locale.ROOT, "%-12s %6.2f %5d %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.mask(), r.ratio(), r.kept(),
+                r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / full.ndcg(), diff[0], diff[1]);
+            table.add(MaskEvaluation.json(r, full));
+        }
+        ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of("dataset", dataset,
+            "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(), "rows", table)),
+            trained.artifact().tensors());
+        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
+        if (out != null) {
+            ModelFile.write(withEval, out);
+            System.out.println("model written to " + out + " (" + Files.size(out) + " bytes)");
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", dataset);
+        report.put("model", model);
+        report.put("method", QueryMaskTrainer.METHOD);
+        report.put("engine", DjlRuntime.status());
+        report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
+            "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
+        report.put("dataPrepSeconds", prepSeconds);
+        report.put("frozenValidationNdcg", frozenValidation);
+        report.put("maskTable", table);
+        report.put("training", trained.report());
+        Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
+            : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
+        if (reportFile != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
+            System.out.println("report written to " + reportFile);
+        }
+    }
+
+    private static SmecConfig smecConfig(Map<String, String> opt, List<Integer> dims, long seed) {
+        SmecConfig c = SmecConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochsPerStage(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        return c;
     }
 
     private static AdaptorConfig adaptorConfig(Map<String, String> opt, AdaptorConfig c, long seed) {

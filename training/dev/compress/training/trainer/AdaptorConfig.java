@@ -41,11 +41,11 @@ public record AdaptorConfig(
     }
 
     public static AdaptorConfig matryoshkaAdaptor(List<Integer> dims) {
-        return new AdaptorConfig(dims, true, 0, 20, 0.1, 1.0, 1e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
+        return new AdaptorConfig(dims, true, 0, 20, 0.1, 1.0, 3e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
     }
 
     public static AdaptorConfig searchAdaptor(List<Integer> dims) {
-        return new AdaptorConfig(dims, false, 0, 20, 0.1, 0.0, 1e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
+        return new AdaptorConfig(dims, false, 0, 20, 0.1, 0.0, 3e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
     }
 
     public int hidden(int inputDim) {
