@@ -19,6 +19,8 @@ import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.AdaptorConfig;
 import dev.compress.training.trainer.AdaptorTrainer;
 import dev.compress.training.trainer.DiveConfig;
+import dev.compress.training.trainer.TemperatureConfig;
+import dev.compress.training.trainer.TemperatureTrainer;
 import dev.compress.training.trainer.SmecConfig;
 import dev.compress.training.trainer.SmecTrainer;
 import dev.compress.training.trainer.QueryMaskConfig;
@@ -117,6 +119,7 @@ public final class TrainCli {
             case "truncation" -> List.of(new TruncationTrainer(dims));
             case AdaptorTrainer.MATRYOSHKA -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.matryoshkaAdaptor(dims), seed)));
             case SmecTrainer.METHOD -> List.of(new SmecTrainer(smecConfig(opt, dims, seed)));
+            case TemperatureTrainer.METHOD -> List.of(new TemperatureTrainer(temperatureConfig(opt, dims, seed)));
             case AdaptorTrainer.SEARCH -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.searchAdaptor(dims), seed)));
             default -> throw new IllegalArgumentException("unknown --method '" + method + "' (" + METHODS + ")");
         };
@@ -240,6 +243,26 @@ public final class TrainCli {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
         }
+    }
+
+    private static TemperatureConfig temperatureConfig(Map<String, String> opt, List<Integer> dims, long seed) {
+        TemperatureConfig c = TemperatureConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("variant")) {
+            c = c.withVariant(TemperatureConfig.Variant.parse(opt.get("variant")));
+        }
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("alpha")) {
+            c = c.withRecovery(Double.parseDouble(opt.get("alpha")));
+        }
+        return c;
     }
 
     private static SmecConfig smecConfig(Map<String, String> opt, List<Integer> dims, long seed) {

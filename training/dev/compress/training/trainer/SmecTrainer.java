@@ -42,10 +42,14 @@ import java.util.TreeSet;
  * previous stage's output, with everything before it frozen. A stage ends when its validation nDCG@10
  * has not improved for {@code patience} epochs (or its epoch budget is spent) and keeps its best epoch.
  *
- * <p><b>ADS</b> (adaptive dimension selection). Stage s has logits w in R^{d_{s-1}}. Training: Gumbel
- * noise g, soft = softmax((w + g) / t_g), hard = the k-hot indicator of the top d_s entries of w + g, and
- * the mask m = hard + soft - stopgrad(soft) (straight-through Gumbel top-k): the forward pass uses exactly
- * d_s dimensions, the gradient reaches w through the relaxation. Inference: the top d_s of w, no noise.
+ * <p><b>ADS</b> (adaptive dimension selection). Stage s has logits w in R^{d_{s-1}}, one keep/drop decision
+ * per dimension. Training: the Gumbel-softmax over {keep, drop} of each dimension, i.e. logistic noise
+ * g_j = Gumbel - Gumbel and soft_j = sigmoid((w_j + g_j) / t_g); hard = the k-hot indicator of the top d_s
+ * entries of w + g; the mask m = hard + soft - stopgrad(soft) (straight-through Gumbel top-k): the forward
+ * pass uses exactly d_s dimensions, the gradient reaches every w_j through the relaxation. Inference: the
+ * top d_s of w, no noise. (A first version used one softmax over all d_{s-1} dimensions; with k = d/2
+ * only the few largest logits received gradient, the selection did not learn and validation fell; the
+ * per-dimension two-class form is the paper's Gumbel-softmax applied per dimension.)
  * The compressed vector is the selected dimensions of the stage input, L2-normalised.
  *
  * <p><b>S-XBM</b> (selectable cross-batch memory). A FIFO queue holds the frozen stage inputs (the
@@ -277,15 +281,16 @@ public final class SmecTrainer implements Trainer {
                     }
                     NDArray input = m.create(x, new Shape(3L * n + mem, din));
                     NDArray y = TrainerSupport.batchRelevance(m, t, start, n, gains, corpus.size());
-                    float[] gumbel = new float[din];
-                    for (int j = 0; j < din; j++) {
-                        gumbel[j] = (float) -Math.log(-Math.log(Math.max(1e-20, rnd.nextDouble())));
+                    float[] noise = new float[din];
+                    for (int j = 0; j < din; j++) { // Gumbel(0,1) - Gumbel(0,1) = Logistic(0,1)
+                        double u = Math.min(1 - 1e-7, Math.max(1e-7, rnd.nextDouble()));
+                        noise[j] = (float) Math.log(u / (1 - u));
                     }
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
                         NDArray stageInput = adapter == null ? input : adapter.forward(input);
-                        NDArray noisy = logits.add(m.create(gumbel));
-                        NDArray soft = noisy.mul(constant(noisy, (float) (1 / config.gumbelTemperature()))).softmax(0);
+                        NDArray noisy = logits.add(m.create(noise));
+                        NDArray soft = ai.djl.nn.Activation.sigmoid(noisy.mul(constant(noisy, (float) (1 / config.gumbelTemperature()))));
                         NDArray hard = m.create(kHot(noisy.toFloatArray(), k));
                         NDArray mask = hard.add(soft).sub(soft.stopGradient());
                         NDArray compressed = TrainerSupport.normalisedPrefix(stageInput.mul(mask), din);
