@@ -52,7 +52,14 @@ import java.util.Map;
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--centred-bits] [--centred-pca] [--data DIR]
+ * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B]
+ * train ... --method smec --dims 64 [--epochs N (per stage)]
+ * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
+ * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
  * </pre>
+ * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
+ * serving every {@code --dims}; query_mask prints seed 002's mask table (full, cutoff, norm, DIME-PRF,
+ * Eclipse-PRF, learned) at each ratio instead of the dims table.
  * Run from the repository root after {@code mvn -q compile}:
  * <pre>
  * mvn -q -o dependency:build-classpath -Dmdep.outputFile=target/cp.txt
@@ -70,7 +77,8 @@ public final class TrainCli {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || !args[0].equals("train")) {
-            System.err.println("usage: train --dataset NAME --model NAME --method dive|pca|truncation --dims D[,D...] [options]");
+            System.err.println("usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
+                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));

@@ -31,8 +31,12 @@ public class AdaptorTrainersTests {
     static synchronized TrainingData data() {
         if (data == null) {
             EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
-            QuerySplit split = QuerySplit.ofDatasetSplits(ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
-            data = TrainingData.build(ds, ds.beir().qrels("train"), split, 30);
+            try {
+                QuerySplit split = QuerySplit.ofDatasetSplits(ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
+                data = TrainingData.build(ds, ds.beir().qrels("train"), split, 30);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
         return data;
     }
