@@ -50,8 +50,12 @@ public class AdaptorTrainersTests {
 
     /** The model file round-trips and the read-back model encodes exactly as the trained one. */
     private static void assertRoundTrip(ModelArtifact model) {
-        ModelArtifact back = ModelFile.fromBytes(ModelFile.toBytes(model));
-        assertEquals(model.metadata(), back.metadata());
+        byte[] bytes = ModelFile.toBytes(model);
+        ModelArtifact back = ModelFile.fromBytes(bytes);
+        // metadata equality would compare a Long seed with the Integer JSON gives back; bytes are exact
+        org.junit.Assert.assertArrayEquals(bytes, ModelFile.toBytes(back));
+        assertEquals(model.metadata().outputDims(), back.metadata().outputDims());
+        assertEquals(model.metadata().layers(), back.metadata().layers());
         VectorSet sample = data().validation().queries();
         for (int d : model.metadata().outputDims()) {
             try (JavaEncoder a = new JavaEncoder(model, d); JavaEncoder b = new JavaEncoder(back, d)) {
@@ -69,7 +73,7 @@ public class AdaptorTrainersTests {
     public void matryoshkaAdaptorLearnsNestedDims() {
         AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(3).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
-        assertImproves(m.report(), 0.01);
+        assertImproves(m.report(), 0.02);
         assertEquals(List.of(64, 128), m.artifact().metadata().outputDims());
         assertEquals(AdaptorTrainer.MATRYOSHKA, m.artifact().metadata().method());
         assertRoundTrip(m.artifact());
@@ -77,7 +81,8 @@ public class AdaptorTrainersTests {
 
     @Test
     public void searchAdaptorLearns() {
-        AdaptorConfig c = AdaptorConfig.searchAdaptor(List.of(128)).withEpochs(3).withDevice("cpu");
+        // Search-Adaptor trains the full dimension only (served prefixes are plain truncations)
+        AdaptorConfig c = AdaptorConfig.searchAdaptor(List.of(384)).withEpochs(3).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.005);
         assertRoundTrip(m.artifact());
