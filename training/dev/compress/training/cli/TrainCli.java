@@ -51,8 +51,9 @@ import java.util.Map;
  * train --dataset scifact --model bge-small-en-v1.5 --method dive|pca|truncation --dims 64[,128]
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
- *       [--paper] [--preserve W] [--patience P] [--lr LR] [--centred-bits] [--centred-pca] [--data DIR]
- * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B]
+ *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
+ *       [--data DIR]
+ * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
@@ -270,6 +271,9 @@ public final class TrainCli {
         if (opt.containsKey("alpha")) {
             c = c.withRecovery(Double.parseDouble(opt.get("alpha")));
         }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
         return c;
     }
 
@@ -283,6 +287,9 @@ public final class TrainCli {
         }
         if (opt.containsKey("lr")) {
             c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
         }
         return c;
     }
@@ -302,6 +309,9 @@ public final class TrainCli {
             c = c.withWeights(Double.parseDouble(opt.getOrDefault("alpha", Double.toString(c.recoveryWeight()))),
                 Double.parseDouble(opt.getOrDefault("beta", Double.toString(c.pairWeight()))));
         }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
         return c;
     }
 
@@ -316,6 +326,9 @@ public final class TrainCli {
         }
         if (opt.containsKey("patience")) {
             c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
         }
         if (opt.containsKey("lr")) {
             c = c.withLearningRate(Double.parseDouble(opt.get("lr")));

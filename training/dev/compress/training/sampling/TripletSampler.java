@@ -4,7 +4,7 @@ import java.util.Random;
 
 /**
  * Draws one epoch of (query, positive, negative) triplets: every positive pair once per epoch in a
- * seeded random order, each with a negative that is, with probability {@code hardFraction}, one of
+ * seeded random order (or the first {@code maxPerEpoch} of that order), each with a negative that is, with probability {@code hardFraction}, one of
  * the query's mined hard negatives (uniformly) and otherwise a uniformly random corpus document that
  * is not relevant to the query.
  */
@@ -19,14 +19,20 @@ public final class TripletSampler {
 
     private final TrainingData data;
     private final double hardFraction;
+    private final int maxPerEpoch;
     private final long seed;
 
-    public TripletSampler(TrainingData data, double hardFraction, long seed) {
+    /** @param maxPerEpoch at most this many triplets per epoch (a fresh random subset each time); 0 = all pairs */
+    public TripletSampler(TrainingData data, double hardFraction, int maxPerEpoch, long seed) {
         if (hardFraction < 0 || hardFraction > 1) {
             throw new IllegalArgumentException("hardFraction must be in [0, 1], got " + hardFraction);
         }
+        if (maxPerEpoch < 0) {
+            throw new IllegalArgumentException("maxPerEpoch must be >= 0, got " + maxPerEpoch);
+        }
         this.data = data;
         this.hardFraction = hardFraction;
+        this.maxPerEpoch = maxPerEpoch;
         this.seed = seed;
     }
 
@@ -43,11 +49,12 @@ public final class TripletSampler {
             order[i] = order[j];
             order[j] = t;
         }
-        int[] q = new int[n];
-        int[] p = new int[n];
-        int[] neg = new int[n];
-        float[] gain = new float[n];
-        for (int i = 0; i < n; i++) {
+        int size = maxPerEpoch > 0 ? Math.min(n, maxPerEpoch) : n;
+        int[] q = new int[size];
+        int[] p = new int[size];
+        int[] neg = new int[size];
+        float[] gain = new float[size];
+        for (int i = 0; i < size; i++) {
             PositivePair pair = data.positives().get(order[i]);
             q[i] = pair.query();
             p[i] = pair.doc();

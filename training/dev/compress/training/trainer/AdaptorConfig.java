@@ -36,6 +36,7 @@ public record AdaptorConfig(
     int epochs,
     int patience,
     double hardNegativeFraction,
+    int maxTripletsPerEpoch,
     long seed,
     String device
 ) {
@@ -48,11 +49,11 @@ public record AdaptorConfig(
     }
 
     public static AdaptorConfig matryoshkaAdaptor(List<Integer> dims) {
-        return new AdaptorConfig(dims, true, 0, 20, 0.01, 0.1, 3e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
+        return new AdaptorConfig(dims, true, 0, 20, 0.01, 0.1, 3e-3, 0.01, 128, 30, 8, 0.5, 0, 0L, "auto");
     }
 
     public static AdaptorConfig searchAdaptor(List<Integer> dims) {
-        return new AdaptorConfig(dims, false, 0, 20, 0.01, 0.0, 3e-3, 0.01, 128, 30, 8, 0.5, 0L, "auto");
+        return new AdaptorConfig(dims, false, 0, 20, 0.01, 0.0, 3e-3, 0.01, 128, 30, 8, 0.5, 0, 0L, "auto");
     }
 
     public int hidden(int inputDim) {
@@ -61,32 +62,37 @@ public record AdaptorConfig(
 
     public AdaptorConfig withEpochs(int e) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, e, patience, hardNegativeFraction, seed, device);
+            batchSize, e, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public AdaptorConfig withSeed(long s) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, s, device);
+            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, s, device);
     }
 
     public AdaptorConfig withDevice(String d) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, seed, d);
+            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
     }
 
     public AdaptorConfig withLearningRate(double lr) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, lr, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, seed, device);
+            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public AdaptorConfig withPatience(int p) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, p, hardNegativeFraction, seed, device);
+            batchSize, epochs, p, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public AdaptorConfig withWeights(double recovery, double pair) {
         return new AdaptorConfig(dims, nested, hidden, rankScale, recovery, pair, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, seed, device);
+            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+    }
+
+    public AdaptorConfig withMaxTripletsPerEpoch(int max) {
+        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
+            batchSize, epochs, patience, hardNegativeFraction, max, seed, device);
     }
 
     public Map<String, Object> asMap() {
@@ -103,6 +109,7 @@ public record AdaptorConfig(
         m.put("epochs", epochs);
         m.put("patience", patience);
         m.put("hardNegativeFraction", hardNegativeFraction);
+        m.put("maxTripletsPerEpoch", maxTripletsPerEpoch);
         m.put("seed", seed);
         m.put("device", device);
         return m;

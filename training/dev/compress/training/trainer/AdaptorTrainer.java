@@ -82,7 +82,7 @@ public final class AdaptorTrainer implements Trainer {
              LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
                  LayerNetwork.residualZeroInit())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
+            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             EpochLoop.Step step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];

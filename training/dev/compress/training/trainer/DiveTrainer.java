@@ -62,7 +62,7 @@ public final class DiveTrainer implements Trainer {
                  config.dims(), config.seed())) {
             Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
                 .optWeightDecays((float) config.weightDecay()).build();
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
+            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             Random pseudoQueries = new Random(config.seed() + 17);
             List<EpochStats> epochs = new ArrayList<>();
 
@@ -107,10 +107,13 @@ public final class DiveTrainer implements Trainer {
                     break;
                 }
             }
+            Map<String, Object> parameters = new LinkedHashMap<>(config.asMap());
+            parameters.put("hidden1", config.hidden1(d)); // resolved from "auto" (0)
+            parameters.put("hidden2", config.hidden2(d));
             ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(config.dims()), ModelMetadata.OUTPUT_EMBEDDING,
-                ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), config.asMap(), Map.of());
+                ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), parameters, Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(best));
-            TrainingReport report = new TrainingReport(METHOD, device.toString(), config.asMap(), List.copyOf(epochs), bestEpoch,
+            TrainingReport report = new TrainingReport(METHOD, device.toString(), parameters, List.copyOf(epochs), bestEpoch,
                 bestNdcg, seconds(started));
             return new TrainedModel(artifact, report);
         }

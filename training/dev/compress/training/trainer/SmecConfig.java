@@ -31,6 +31,7 @@ public record SmecConfig(
     int memorySize,
     int neighbours,
     double hardNegativeFraction,
+    int maxTripletsPerEpoch,
     long seed,
     String device
 ) {
@@ -43,7 +44,7 @@ public record SmecConfig(
     }
 
     public static SmecConfig defaults(List<Integer> dims) {
-        return new SmecConfig(dims, 0, 1.0, 20, 1.0, 1e-3, 5e-2, 0.01, 128, 20, 5, 1536, 10, 0.5, 0L, "auto");
+        return new SmecConfig(dims, 0, 1.0, 20, 1.0, 1e-3, 5e-2, 0.01, 128, 20, 5, 1536, 10, 0.5, 0, 0L, "auto");
     }
 
     public int hidden(int inputDim) {
@@ -52,27 +53,32 @@ public record SmecConfig(
 
     public SmecConfig withEpochsPerStage(int e) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, e, patience, memorySize, neighbours, hardNegativeFraction, seed, device);
+            batchSize, e, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public SmecConfig withSeed(long s) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, s, device);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, s, device);
     }
 
     public SmecConfig withDevice(String d) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, seed, d);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
     }
 
     public SmecConfig withLearningRate(double lr) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, lr, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, seed, device);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public SmecConfig withPatience(int p) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, p, memorySize, neighbours, hardNegativeFraction, seed, device);
+            batchSize, epochsPerStage, p, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+    }
+
+    public SmecConfig withMaxTripletsPerEpoch(int max) {
+        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, max, seed, device);
     }
 
     public Map<String, Object> asMap() {
@@ -91,6 +97,7 @@ public record SmecConfig(
         m.put("memorySize", memorySize);
         m.put("neighbours", neighbours);
         m.put("hardNegativeFraction", hardNegativeFraction);
+        m.put("maxTripletsPerEpoch", maxTripletsPerEpoch);
         m.put("seed", seed);
         m.put("device", device);
         return m;

@@ -119,7 +119,7 @@ public final class SmecTrainer implements Trainer {
         List<Integer> stages = stages(d, config.dims());
         long started = System.nanoTime();
         Map<Long, Float> gains = TrainerSupport.gains(data);
-        TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.seed());
+        TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
         int totalEpochs = stages.size() * config.epochsPerStage();
         List<EpochStats> epochs = new ArrayList<>();
         List<Map<String, Object>> stageReports = new ArrayList<>();

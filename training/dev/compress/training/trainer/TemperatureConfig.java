@@ -24,6 +24,7 @@ public record TemperatureConfig(
     int epochs,
     int patience,
     double hardNegativeFraction,
+    int maxTripletsPerEpoch,
     long seed,
     String device
 ) {
@@ -50,7 +51,7 @@ public record TemperatureConfig(
     }
 
     public static TemperatureConfig defaults(List<Integer> dims) {
-        return new TemperatureConfig(dims, Variant.TEMP_AGG_MRL, List.of(0.03, 0.06, 0.1), 0, 0.0, 1e-3, 0.01, 128, 30, 8, 0.5,
+        return new TemperatureConfig(dims, Variant.TEMP_AGG_MRL, List.of(0.03, 0.06, 0.1), 0, 0.0, 1e-3, 0.01, 128, 30, 8, 0.5, 0,
             0L, "auto");
     }
 
@@ -60,37 +61,42 @@ public record TemperatureConfig(
 
     public TemperatureConfig withVariant(Variant v) {
         return new TemperatureConfig(dims, v, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, seed, device);
+            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public TemperatureConfig withEpochs(int e) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize, e,
-            patience, hardNegativeFraction, seed, device);
+            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public TemperatureConfig withLearningRate(double lr) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, lr, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, seed, device);
+            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public TemperatureConfig withPatience(int p) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, p, hardNegativeFraction, seed, device);
+            epochs, p, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public TemperatureConfig withRecovery(double w) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, w, learningRate, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, seed, device);
+            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
     }
 
     public TemperatureConfig withSeed(long s) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, patience, hardNegativeFraction, s, device);
+            epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, s, device);
     }
 
     public TemperatureConfig withDevice(String d) {
         return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, patience, hardNegativeFraction, seed, d);
+            epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
+    }
+
+    public TemperatureConfig withMaxTripletsPerEpoch(int max) {
+        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
+            epochs, patience, hardNegativeFraction, max, seed, device);
     }
 
     public Map<String, Object> asMap() {
@@ -106,6 +112,7 @@ public record TemperatureConfig(
         m.put("epochs", epochs);
         m.put("patience", patience);
         m.put("hardNegativeFraction", hardNegativeFraction);
+        m.put("maxTripletsPerEpoch", maxTripletsPerEpoch);
         m.put("seed", seed);
         m.put("device", device);
         return m;

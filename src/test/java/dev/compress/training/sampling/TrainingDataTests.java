@@ -37,7 +37,7 @@ public class TrainingDataTests {
                 assertFalse(data.relevantDocs().get(q).contains(doc));
             }
         }
-        TripletSampler sampler = new TripletSampler(data, 0.5, 1);
+        TripletSampler sampler = new TripletSampler(data, 0.5, 0, 1);
         TripletSampler.Triplets t = sampler.epoch(1);
         assertEquals(data.positives().size(), t.size());
         for (int i = 0; i < t.size(); i++) {
@@ -45,6 +45,7 @@ public class TrainingDataTests {
             assertFalse(data.relevantDocs().get(t.query()[i]).contains(t.negative()[i]));
         }
         assertEquals(java.util.Arrays.toString(t.negative()), java.util.Arrays.toString(sampler.epoch(1).negative()));
+        assertEquals(100, new TripletSampler(data, 0.5, 100, 1).epoch(2).size());
     }
 
     @Test
