@@ -54,7 +54,7 @@ import java.util.Map;
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
  *       [--data DIR]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
- * train ... --method smec --dims 64 [--epochs N (per stage)]
+ * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
  * </pre>
@@ -290,6 +290,9 @@ public final class TrainCli {
         }
         if (opt.containsKey("max-triplets")) {
             c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
+        if (opt.containsKey("adapter-stage1-only")) {
+            c = c.withAdapterInEveryStage(false);
         }
         return c;
     }

@@ -27,6 +27,12 @@ final class LayerNetwork implements AutoCloseable {
     private final Map<String, NDArray> params = new LinkedHashMap<>();
 
     LayerNetwork(NDManager parent, Device device, List<LayerSpec> layers, long seed, Set<String> zeroInit) {
+        this(parent, device, layers, seed, zeroInit, Map.of());
+    }
+
+    /** As above, but tensors present in {@code initial} start from those values (e.g. a previous stage's best). */
+    LayerNetwork(NDManager parent, Device device, List<LayerSpec> layers, long seed, Set<String> zeroInit,
+                 Map<String, float[]> initial) {
         this.manager = parent.newSubManager(device);
         this.layers = List.copyOf(layers);
         Random rnd = new Random(seed);
@@ -37,7 +43,9 @@ final class LayerNetwork implements AutoCloseable {
             for (Map.Entry<String, int[]> t : layer.requiredTensors().entrySet()) {
                 int[] shape = t.getValue();
                 float[] values = new float[shape.length == 2 ? shape[0] * shape[1] : shape[0]];
-                if (!zeroInit.contains(t.getKey())) {
+                if (initial.containsKey(t.getKey())) {
+                    System.arraycopy(initial.get(t.getKey()), 0, values, 0, values.length);
+                } else if (!zeroInit.contains(t.getKey())) {
                     double bound = 1 / Math.sqrt(layer.inputDim());
                     for (int i = 0; i < values.length; i++) {
                         values[i] = (float) ((rnd.nextDouble() * 2 - 1) * bound);

@@ -15,6 +15,11 @@ import java.util.Map;
  * @param selectionLearningRate learning rate of ADS's selection logits (the adapter uses {@code learningRate})
  * @param memorySize        S-XBM FIFO size (frozen embeddings of past batches' queries and documents)
  * @param neighbours        S-XBM top-k neighbours per anchor
+ * @param adapterInEveryStage false: the adapter trains in stage 1 only and every later stage learns only its
+ *                          selection (everything before it frozen); true: the adapter keeps training in every
+ *                          stage (only the earlier stages' selections are frozen), S-XBM's teacher is then the
+ *                          frozen raw embedding. Default true, chosen on scifact's validation slice (bge-small,
+ *                          64 dims, 10 epochs per stage): 0.702 vs 0.638 with the adapter frozen after stage 1
  */
 public record SmecConfig(
     List<Integer> dims,
@@ -32,6 +37,7 @@ public record SmecConfig(
     int neighbours,
     double hardNegativeFraction,
     int maxTripletsPerEpoch,
+    boolean adapterInEveryStage,
     long seed,
     String device
 ) {
@@ -44,7 +50,7 @@ public record SmecConfig(
     }
 
     public static SmecConfig defaults(List<Integer> dims) {
-        return new SmecConfig(dims, 0, 1.0, 20, 1.0, 1e-3, 5e-2, 0.01, 128, 20, 5, 1536, 10, 0.5, 0, 0L, "auto");
+        return new SmecConfig(dims, 0, 1.0, 20, 1.0, 1e-3, 5e-2, 0.01, 128, 20, 5, 1536, 10, 0.5, 0, true, 0L, "auto");
     }
 
     public int hidden(int inputDim) {
@@ -53,32 +59,37 @@ public record SmecConfig(
 
     public SmecConfig withEpochsPerStage(int e) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, e, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+            batchSize, e, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
     }
 
     public SmecConfig withSeed(long s) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, s, device);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, s, device);
     }
 
     public SmecConfig withDevice(String d) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, d);
     }
 
     public SmecConfig withLearningRate(double lr) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, lr, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
     }
 
     public SmecConfig withPatience(int p) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, p, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+            batchSize, epochsPerStage, p, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
     }
 
     public SmecConfig withMaxTripletsPerEpoch(int max) {
         return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, max, seed, device);
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, max, adapterInEveryStage, seed, device);
+    }
+
+    public SmecConfig withAdapterInEveryStage(boolean b) {
+        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
+            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, b, seed, device);
     }
 
     public Map<String, Object> asMap() {
@@ -98,6 +109,7 @@ public record SmecConfig(
         m.put("neighbours", neighbours);
         m.put("hardNegativeFraction", hardNegativeFraction);
         m.put("maxTripletsPerEpoch", maxTripletsPerEpoch);
+        m.put("adapterInEveryStage", adapterInEveryStage);
         m.put("seed", seed);
         m.put("device", device);
         return m;

@@ -39,7 +39,10 @@ import java.util.TreeSet;
  * requested dimension between two halvings becomes a stage of its own (D = 384, dims 64: 384 -> 192 ->
  * 96 -> 64). Stage 1 trains a residual adapter A(e) = e + MLP(e) (last layer zero, so it starts as the
  * identity) together with the first selection; every later stage trains only its own selection over the
- * previous stage's output, with everything before it frozen. A stage ends when its validation nDCG@10
+ * previous stage's output, with everything before it frozen ({@link SmecConfig#adapterInEveryStage()} =
+ * false). The paper fine-tunes its encoder through all stages; with {@code adapterInEveryStage} the
+ * adapter likewise keeps training in every stage (from the previous stage's best weights) while each
+ * earlier stage's selection stays frozen, and S-XBM's teacher is the frozen raw embedding. A stage ends when its validation nDCG@10
  * has not improved for {@code patience} epochs (or its epoch budget is spent) and keeps its best epoch.
  *
  * <p><b>ADS</b> (adaptive dimension selection). Stage s has logits w in R^{d_{s-1}}, one keep/drop decision
@@ -126,45 +129,72 @@ public final class SmecTrainer implements Trainer {
         Map<String, float[]> adapter;
         List<int[]> selections = new ArrayList<>(); // per stage: kept indices into the stage input, ascending
         try (NDManager base = engine.newBaseManager(device)) {
-            // stage 1: adapter + first selection, on the raw vectors
-            Stage first;
-            try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                LayerNetwork.residualZeroInit())) {
-                first = runStage(engine, base, 1, net, data.queries(), data.corpus(), data.validation(), stages.get(0), data,
-                    gains, sampler, listener, totalEpochs, 0);
-                adapter = first.best;
-            }
-            selections.add(first.selection);
-            epochs.addAll(first.result.epochs());
-            stageReports.add(first.report(stages.get(0)));
-            ModelArtifact adapterOnly = adapterArtifact(d, adapter);
-            VectorSet aQueries;
-            VectorSet aCorpus;
-            VectorSet aVal;
-            try (JavaEncoder enc = new JavaEncoder(adapterOnly, d)) {
-                aQueries = ModelEvaluator.encode(enc, data.queries());
-                aCorpus = ModelEvaluator.encode(enc, data.corpus());
-                aVal = ModelEvaluator.encode(enc, data.validation().queries());
-            }
-            int[] kept = first.selection; // indices into D of the current stage output
-            int epochBase = first.result.epochs().get(first.result.epochs().size() - 1).epoch();
-            for (int s = 1; s < stages.size(); s++) {
-                VectorSet zq = columns(aQueries, kept);
-                VectorSet zc = columns(aCorpus, kept);
-                EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
-                Stage st = runStage(engine, base, s + 1, null, zq, zc, val, stages.get(s), data, gains, sampler, listener,
-                    totalEpochs, epochBase);
-                selections.add(st.selection);
-                epochs.addAll(st.result.epochs());
-                stageReports.add(st.report(stages.get(s)));
-                epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
-                int[] next = new int[st.selection.length];
-                for (int i = 0; i < next.length; i++) {
-                    next[i] = kept[st.selection[i]];
+            if (config.adapterInEveryStage()) {
+                // the adapter keeps learning in every stage; each stage's selection is frozen after it
+                Map<String, float[]> weights = Map.of();
+                int[] kept = null; // indices into D of the previous stage's output (null: all of D)
+                int epochBase = 0;
+                for (int s = 0; s < stages.size(); s++) {
+                    try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)),
+                        config.seed(), LayerNetwork.residualZeroInit(), weights)) {
+                        VectorSet energy = data.corpus();
+                        if (kept != null) {
+                            try (JavaEncoder enc = new JavaEncoder(adapterArtifact(d, weights), d)) {
+                                energy = columns(ModelEvaluator.encode(enc, data.corpus()), kept);
+                            }
+                        }
+                        Stage st = runStage(engine, base, s + 1, net, kept, energy, data.queries(), data.corpus(), data.validation(),
+                            stages.get(s), data, gains, sampler, listener, totalEpochs, epochBase);
+                        selections.add(st.selection);
+                        epochs.addAll(st.result.epochs());
+                        stageReports.add(st.report(stages.get(s)));
+                        epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
+                        weights = st.best;
+                        kept = compose(kept, st.selection);
+                    }
                 }
-                kept = next;
+                adapter = weights;
+            } else {
+                // stage 1: adapter + first selection, on the raw vectors
+                Stage first;
+                try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
+                    LayerNetwork.residualZeroInit())) {
+                    first = runStage(engine, base, 1, net, null, data.corpus(), data.queries(), data.corpus(), data.validation(), stages.get(0), data,
+                        gains, sampler, listener, totalEpochs, 0);
+                    adapter = first.best;
+                }
+                selections.add(first.selection);
+                epochs.addAll(first.result.epochs());
+                stageReports.add(first.report(stages.get(0)));
+                ModelArtifact adapterOnly = adapterArtifact(d, adapter);
+                VectorSet aQueries;
+                VectorSet aCorpus;
+                VectorSet aVal;
+                try (JavaEncoder enc = new JavaEncoder(adapterOnly, d)) {
+                    aQueries = ModelEvaluator.encode(enc, data.queries());
+                    aCorpus = ModelEvaluator.encode(enc, data.corpus());
+                    aVal = ModelEvaluator.encode(enc, data.validation().queries());
+                }
+                int[] kept = first.selection; // indices into D of the current stage output
+                int epochBase = first.result.epochs().get(first.result.epochs().size() - 1).epoch();
+                for (int s = 1; s < stages.size(); s++) {
+                    VectorSet zq = columns(aQueries, kept);
+                    VectorSet zc = columns(aCorpus, kept);
+                    EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
+                    Stage st = runStage(engine, base, s + 1, null, null, zc, zq, zc, val, stages.get(s), data, gains, sampler, listener,
+                        totalEpochs, epochBase);
+                    selections.add(st.selection);
+                    epochs.addAll(st.result.epochs());
+                    stageReports.add(st.report(stages.get(s)));
+                    epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
+                    int[] next = new int[st.selection.length];
+                    for (int i = 0; i < next.length; i++) {
+                        next[i] = kept[st.selection[i]];
+                    }
+                    kept = next;
+                }
             }
-        }
+            }
         // nested order: last stage's dims first, then each earlier stage's remaining dims, then the rest of D
         int[] order = nestedOrder(d, selections);
         List<LayerSpec> layers = new ArrayList<>(LayerNetwork.residualAdapter(d, config.hidden(d)));
@@ -255,13 +285,14 @@ public final class SmecTrainer implements Trainer {
      * One stage: selection logits over the stage input (dimension {@code queries.dim()}) keeping {@code k}
      * dims; with {@code adapter} (stage 1) the stage input is adapter(raw) and the adapter trains too.
      */
-    private Stage runStage(Engine engine, NDManager base, int stage, LayerNetwork adapter, VectorSet queries, VectorSet corpus,
+    private Stage runStage(Engine engine, NDManager base, int stage, LayerNetwork adapter, int[] kept, VectorSet energy,
+                           VectorSet queries, VectorSet corpus,
                            EvalSet validation, int k, TrainingData data, Map<Long, Float> gains, TripletSampler sampler,
                            TrainingListener listener, int totalEpochs, int epochBase) {
-        int din = queries.dim();
+        int din = kept == null ? queries.dim() : kept.length;
         NDManager pm = base.newSubManager();
         try {
-            NDArray logits = pm.create(initialLogits(corpus, adapter == null ? null : base, adapter));
+            NDArray logits = pm.create(initialLogits(energy, null, adapter));
             logits.setRequiresGradient(true);
             Map<String, NDArray> selectionParams = Map.of("stage" + stage + ".logits", logits);
             Optimizer adapterOpt = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
@@ -271,15 +302,16 @@ public final class SmecTrainer implements Trainer {
             EpochLoop.Step step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     int mem = memory.size();
-                    float[] x = new float[(3 * n + mem) * din];
+                    int cols = queries.dim();
+                    float[] x = new float[(3 * n + mem) * cols];
                     TrainerSupport.gather(queries, t.query(), start, n, x, 0);
                     TrainerSupport.gather(corpus, t.positive(), start, n, x, n);
                     TrainerSupport.gather(corpus, t.negative(), start, n, x, 2 * n);
                     int r = 3 * n;
                     for (float[] v : memory) {
-                        System.arraycopy(v, 0, x, r++ * din, din);
+                        System.arraycopy(v, 0, x, r++ * cols, cols);
                     }
-                    NDArray input = m.create(x, new Shape(3L * n + mem, din));
+                    NDArray input = m.create(x, new Shape(3L * n + mem, cols));
                     NDArray y = TrainerSupport.batchRelevance(m, t, start, n, gains, corpus.size());
                     float[] noise = new float[din];
                     for (int j = 0; j < din; j++) { // Gumbel(0,1) - Gumbel(0,1) = Logistic(0,1)
@@ -288,7 +320,8 @@ public final class SmecTrainer implements Trainer {
                     }
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
-                        NDArray stageInput = adapter == null ? input : adapter.forward(input);
+                        NDArray stageInput = adapter == null ? input
+                            : kept == null ? adapter.forward(input) : adapter.forward(input).get(indexer(input, kept));
                         NDArray noisy = logits.add(m.create(noise));
                         NDArray soft = ai.djl.nn.Activation.sigmoid(noisy.mul(constant(noisy, (float) (1 / config.gumbelTemperature()))));
                         NDArray hard = m.create(kHot(noisy.toFloatArray(), k));
@@ -299,7 +332,7 @@ public final class SmecTrainer implements Trainer {
                         NDArray rank = AdaptorLosses.pairwiseRank(cq.matMul(cd.transpose()).mul(constant(cq, (float) config.rankScale())), y);
                         NDArray sim = constant(cq, 0f);
                         if (mem >= config.neighbours()) {
-                            NDArray frozen = TrainerSupport.normalisedPrefix(input, din);
+                            NDArray frozen = TrainerSupport.normalisedPrefix(input, cols);
                             NDArray teacher = AdaptorLosses.cosine(frozen.get("0:" + 3 * n), frozen.get(3 * n + ":"));
                             NDArray student = AdaptorLosses.cosine(compressed.get("0:" + 3 * n), compressed.get(3 * n + ":"));
                             NDArray sel = m.create(topKMask(teacher.toFloatArray(), 3 * n, mem, config.neighbours()),
@@ -316,7 +349,7 @@ public final class SmecTrainer implements Trainer {
                     TrainerSupport.update(selectOpt, selectionParams);
                     // enqueue this batch's frozen stage inputs (FIFO)
                     for (int i = 0; i < 3 * n; i++) {
-                        memory.addLast(java.util.Arrays.copyOfRange(x, i * din, (i + 1) * din));
+                        memory.addLast(java.util.Arrays.copyOfRange(x, i * cols, (i + 1) * cols));
                         if (memory.size() > config.memorySize()) {
                             memory.removeFirst();
                         }
@@ -335,7 +368,8 @@ public final class SmecTrainer implements Trainer {
                     return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(z.get(indexer(z, sel)), k),
                         validation);
                 }
-                return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, sel)), k),
+                int[] cols = compose(kept, sel);
+                return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, cols)), k),
                     validation);
             };
             EpochLoop.Result result = EpochLoop.run(epochBase, config.epochsPerStage(), config.patience(), config.batchSize(), sampler,
@@ -383,6 +417,18 @@ public final class SmecTrainer implements Trainer {
             idx[i] = cols[i];
         }
         return new ai.djl.ndarray.index.NDIndex(":, {}", z.getManager().create(idx));
+    }
+
+    /** {@code inner} indexes {@code outer} (null = identity): the composed indices into the original space. */
+    static int[] compose(int[] outer, int[] inner) {
+        if (outer == null) {
+            return inner.clone();
+        }
+        int[] out = new int[inner.length];
+        for (int i = 0; i < inner.length; i++) {
+            out[i] = outer[inner[i]];
+        }
+        return out;
     }
 
     /** The k largest logits' indices, ascending (ties: lower index first). */
