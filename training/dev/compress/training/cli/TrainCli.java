@@ -25,6 +25,7 @@ import dev.compress.training.trainer.SmecConfig;
 import dev.compress.training.trainer.SmecTrainer;
 import dev.compress.training.trainer.QueryMaskConfig;
 import dev.compress.training.trainer.QueryMaskTrainer;
+import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.PcaTrainer;
@@ -217,6 +218,14 @@ public final class TrainCli {
         try (JavaEncoder predictor = new JavaEncoder(trained.artifact(), data.dim())) {
             rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
         }
+        // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments
+        float[][] oracle = QueryMaskTrainer.oracleImportance(test.queries(), test.corpus(), QueryMaskTrainer.gainsOf(test),
+            c.negativePool(), c.negativesSampled(), seed + 7);
+        for (double ratio : ratios) {
+            int k = DimensionMasks.keep(data.dim(), ratio);
+            rows.add(new MaskEvaluation.Row("oracle*", ratio, k, new MaskEvaluation(retrieval).evaluate(test,
+                (i, q) -> DimensionMasks.topK(oracle[i], k))));
+        }
         Scores full = rows.get(0).scores();
         System.out.printf(Locale.ROOT, "%n%-12s %6s %5s %8s %9s %8s %12s%n", "mask", "ratio", "kept", "nDCG@10", "recall@10", "ratio",
             "paired diff");
@@ -227,6 +236,7 @@ public final class TrainCli {
                 r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / full.ndcg(), diff[0], diff[1]);
             table.add(MaskEvaluation.json(r, full));
         }
+        System.out.println("oracle* = upper bound from the held-out judgments themselves (diagnostic, not a method)");
         ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of("dataset", dataset,
             "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(), "rows", table)),
             trained.artifact().tensors());

@@ -292,7 +292,8 @@ public final class QueryMaskTrainer implements Trainer {
         return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores.row(i), k)).ndcg();
     }
 
-    private static List<Map<Integer, Float>> gainsOf(EvalSet set) {
+    /** Gain (2^rating - 1) of each judged relevant corpus row, per query row of {@code set}. */
+    public static List<Map<Integer, Float>> gainsOf(EvalSet set) {
         List<Map<Integer, Float>> out = new ArrayList<>();
         for (String q : set.queries().ids()) {
             Map<Integer, Float> g = new HashMap<>();
