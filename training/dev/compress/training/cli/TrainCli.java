@@ -16,7 +16,17 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.AdaptorConfig;
+import dev.compress.training.trainer.AdaptorTrainer;
 import dev.compress.training.trainer.DiveConfig;
+import dev.compress.training.trainer.TemperatureConfig;
+import dev.compress.training.trainer.TemperatureTrainer;
+import dev.compress.training.trainer.SmecConfig;
+import dev.compress.training.trainer.SmecTrainer;
+import dev.compress.training.trainer.QueryMaskConfig;
+import dev.compress.training.trainer.QueryMaskTrainer;
+import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.TrainedModel;
@@ -44,7 +54,14 @@ import java.util.Map;
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
  *       [--data DIR]
+ * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
+ * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
+ * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
+ * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
  * </pre>
+ * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
+ * serving every {@code --dims}; query_mask prints seed 002's mask table (full, cutoff, norm, DIME-PRF,
+ * Eclipse-PRF, learned) at each ratio instead of the dims table.
  * Run from the repository root after {@code mvn -q compile}:
  * <pre>
  * mvn -q -o dependency:build-classpath -Dmdep.outputFile=target/cp.txt
@@ -56,11 +73,14 @@ import java.util.Map;
  */
 public final class TrainCli {
 
+    static final String METHODS = "dive, pca, truncation, matryoshka_adaptor, search_adaptor, smec, temperature_mrl, query_mask";
+
     private TrainCli() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || !args[0].equals("train")) {
-            System.err.println("usage: train --dataset NAME --model NAME --method dive|pca|truncation --dims D[,D...] [options]");
+            System.err.println("usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
+                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
@@ -71,7 +91,7 @@ public final class TrainCli {
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);
-        List<Integer> dims = Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
+        List<Integer> dims = method.equals(QueryMaskTrainer.METHOD) ? List.of() : Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
         long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
         Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
         String trainSplit = opt.getOrDefault("train-split", "train");
@@ -96,6 +116,10 @@ public final class TrainCli {
         double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
         System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
 
+        if (method.equals(QueryMaskTrainer.METHOD)) {
+            runQueryMask(opt, seed, data, test, retrieval, dataset, model, testSplit, split, prepSeconds, frozenValidation);
+            return;
+        }
         List<Map<String, Object>> trainings = new ArrayList<>();
         Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
         List<TrainedModel> models = new ArrayList<>();
@@ -103,7 +127,11 @@ public final class TrainCli {
             case "dive" -> dims.stream().map(d -> (Trainer) new DiveTrainer(diveConfig(opt, d, seed))).toList();
             case "pca" -> List.of(new PcaTrainer(dims, opt.containsKey("centred-pca")));
             case "truncation" -> List.of(new TruncationTrainer(dims));
-            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (dive, pca, truncation)");
+            case AdaptorTrainer.MATRYOSHKA -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.matryoshkaAdaptor(dims), seed)));
+            case SmecTrainer.METHOD -> List.of(new SmecTrainer(smecConfig(opt, dims, seed)));
+            case TemperatureTrainer.METHOD -> List.of(new TemperatureTrainer(temperatureConfig(opt, dims, seed)));
+            case AdaptorTrainer.SEARCH -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.searchAdaptor(dims), seed)));
+            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (" + METHODS + ")");
         };
         for (Trainer trainer : trainers) {
             TrainedModel trained = trainer.train(data, (stats, total) -> {
@@ -142,7 +170,7 @@ public final class TrainCli {
         report.put("dataset", dataset);
         report.put("model", model);
         report.put("method", method);
-        report.put("engine", method.equals("dive") ? DjlRuntime.status() : null);
+        report.put("engine", method.equals("pca") || method.equals("truncation") ? null : DjlRuntime.status());
         report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
             "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
         report.put("dataPrepSeconds", prepSeconds);
@@ -155,6 +183,149 @@ public final class TrainCli {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
         }
+    }
+
+    /**
+     * The mask predictor: trained on the training queries, tau and epoch chosen on validation, then the
+     * seed-002 table on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
+     * {@code --ratios} value, as ratios of the full 384-d baseline of the same run.
+     */
+    private static void runQueryMask(Map<String, String> opt, long seed, TrainingData data, EvalSet test,
+                                     RetrievalEvaluator retrieval, String dataset, String model, String testSplit, QuerySplit split,
+                                     double prepSeconds, double frozenValidation) throws Exception {
+        List<Double> ratios = Arrays.stream(opt.getOrDefault("ratios", "0.3").split(",")).map(x -> Double.parseDouble(x.trim()))
+            .toList();
+        QueryMaskConfig c = QueryMaskConfig.paper(ratios.get(0)).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("taus")) {
+            c = c.withTaus(Arrays.stream(opt.get("taus").split(",")).map(x -> Double.parseDouble(x.trim())).toList());
+        }
+        TrainedModel trained = new QueryMaskTrainer(c).train(data, (stats, total) -> {
+            if (stats.validationNdcg() != null) {
+                System.out.printf(Locale.ROOT, "  epoch %4d  tau %s  train KL %s  val KL %.5f  val masked nDCG@10 %.4f%n", stats.epoch(),
+                    stats.losses().get("tau"), stats.losses().getOrDefault("total", Double.NaN), stats.losses().get("val_kl"),
+                    stats.validationNdcg());
+            }
+        });
+        System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
+            + trained.report().parameters().get("tauGrid"));
+        List<MaskEvaluation.Row> rows;
+        try (JavaEncoder predictor = new JavaEncoder(trained.artifact(), data.dim())) {
+            rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
+        }
+        // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments
+        float[][] oracle = QueryMaskTrainer.oracleImportance(test.queries(), test.corpus(), QueryMaskTrainer.gainsOf(test),
+            c.negativePool(), c.negativesSampled(), seed + 7);
+        for (double ratio : ratios) {
+            int k = DimensionMasks.keep(data.dim(), ratio);
+            rows.add(new MaskEvaluation.Row("oracle*", ratio, k, new MaskEvaluation(retrieval).evaluate(test,
+                (i, q) -> DimensionMasks.topK(oracle[i], k))));
+        }
+        Scores full = rows.get(0).scores();
+        System.out.printf(Locale.ROOT, "%n%-12s %6s %5s %8s %9s %8s %12s%n", "mask", "ratio", "kept", "nDCG@10", "recall@10", "ratio",
+            "paired diff");
+        List<Map<String, Object>> table = new ArrayList<>();
+        for (MaskEvaluation.Row r : rows) {
+            double[] diff = r.scores().pairedDifference(full);
+            System.out.printf(Locale.ROOT, "%-12s %6.2f %5d %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.mask(), r.ratio(), r.kept(),
+                r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / full.ndcg(), diff[0], diff[1]);
+            table.add(MaskEvaluation.json(r, full));
+        }
+        System.out.println("oracle* = upper bound from the held-out judgments themselves (diagnostic, not a method)");
+        ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of("dataset", dataset,
+            "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(), "rows", table)),
+            trained.artifact().tensors());
+        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
+        if (out != null) {
+            ModelFile.write(withEval, out);
+            System.out.println("model written to " + out + " (" + Files.size(out) + " bytes)");
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("dataset", dataset);
+        report.put("model", model);
+        report.put("method", QueryMaskTrainer.METHOD);
+        report.put("engine", DjlRuntime.status());
+        report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
+            "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
+        report.put("dataPrepSeconds", prepSeconds);
+        report.put("frozenValidationNdcg", frozenValidation);
+        report.put("maskTable", table);
+        report.put("training", trained.report());
+        Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
+            : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
+        if (reportFile != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
+            System.out.println("report written to " + reportFile);
+        }
+    }
+
+    private static TemperatureConfig temperatureConfig(Map<String, String> opt, List<Integer> dims, long seed) {
+        TemperatureConfig c = TemperatureConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("variant")) {
+            c = c.withVariant(TemperatureConfig.Variant.parse(opt.get("variant")));
+        }
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("alpha")) {
+            c = c.withRecovery(Double.parseDouble(opt.get("alpha")));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
+        return c;
+    }
+
+    private static SmecConfig smecConfig(Map<String, String> opt, List<Integer> dims, long seed) {
+        SmecConfig c = SmecConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochsPerStage(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
+        if (opt.containsKey("adapter-stage1-only")) {
+            c = c.withAdapterInEveryStage(false);
+        }
+        return c;
+    }
+
+    private static AdaptorConfig adaptorConfig(Map<String, String> opt, AdaptorConfig c, long seed) {
+        c = c.withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+        if (opt.containsKey("epochs")) {
+            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+        }
+        if (opt.containsKey("patience")) {
+            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        }
+        if (opt.containsKey("lr")) {
+            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
+        }
+        if (opt.containsKey("alpha") || opt.containsKey("beta")) {
+            c = c.withWeights(Double.parseDouble(opt.getOrDefault("alpha", Double.toString(c.recoveryWeight()))),
+                Double.parseDouble(opt.getOrDefault("beta", Double.toString(c.pairWeight()))));
+        }
+        if (opt.containsKey("max-triplets")) {
+            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        }
+        return c;
     }
 
     private static DiveConfig diveConfig(Map<String, String> opt, int dims, long seed) {

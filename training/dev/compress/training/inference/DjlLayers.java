@@ -24,15 +24,17 @@ public final class DjlLayers {
 
     /** Applies {@code layers} to {@code x} ([batch, in]); {@code params} maps tensor names to arrays. */
     public static NDArray forward(List<LayerSpec> layers, Map<String, NDArray> params, NDArray x) {
+        NDArray input = x;
         for (LayerSpec layer : layers) {
-            x = apply(layer, params, x);
+            x = apply(layer, params, x, input);
         }
         return x;
     }
 
-    static NDArray apply(LayerSpec layer, Map<String, NDArray> p, NDArray x) {
+    static NDArray apply(LayerSpec layer, Map<String, NDArray> p, NDArray x, NDArray input) {
         String n = layer.name();
         return switch (layer.type()) {
+            case LayerSpec.ADD_INPUT -> x.add(input);
             case LayerSpec.LINEAR -> linear(x, p.get(n + ".weight"), p.get(n + ".bias"));
             case LayerSpec.BATCH_NORM -> batchNorm(x, p, n, layer.eps().floatValue(), false);
             case LayerSpec.RELU -> Activation.relu(x);

@@ -20,7 +20,8 @@ public final class JavaEncoder implements Encoder {
 
     /** One layer applied to a block of rows. */
     private interface Step {
-        float[][] apply(float[][] rows);
+        /** {@code input} is the block as it entered the stack (for the skip connection of {@code add_input}). */
+        float[][] apply(float[][] rows, float[][] input);
     }
 
     /** Rows per block: each weight row is read once per block instead of once per vector. */
@@ -53,7 +54,7 @@ public final class JavaEncoder implements Encoder {
                 int out = layer.outputDim();
                 float[] wt = transpose(model.tensor(n + ".weight").data(), out, in);
                 float[] b = model.tensor(n + ".bias").data();
-                yield rows -> {
+                yield (rows, input) -> {
                     float[][] y = new float[rows.length][];
                     for (int r = 0; r < rows.length; r++) {
                         y[r] = b.clone();
@@ -84,9 +85,21 @@ public final class JavaEncoder implements Encoder {
                     scale[i] = (float) (gamma[i] / Math.sqrt(var[i] + layer.eps()));
                     shift[i] = beta[i] - mean[i] * scale[i];
                 }
-                yield rows -> map(rows, (x, i) -> x * scale[i] + shift[i]);
+                yield (rows, input) -> map(rows, (x, i) -> x * scale[i] + shift[i]);
             }
-            case LayerSpec.RELU -> rows -> map(rows, (x, i) -> Math.max(0f, x));
+            case LayerSpec.RELU -> (rows, input) -> map(rows, (x, i) -> Math.max(0f, x));
+            case LayerSpec.ADD_INPUT -> (rows, input) -> {
+                float[][] y = new float[rows.length][];
+                for (int r = 0; r < rows.length; r++) {
+                    float[] out = rows[r].clone();
+                    float[] in = input[r];
+                    for (int i = 0; i < out.length; i++) {
+                        out[i] += in[i];
+                    }
+                    y[r] = out;
+                }
+                return y;
+            };
             default -> throw new IllegalArgumentException("unsupported layer type " + layer.type());
         };
     }
@@ -138,9 +151,10 @@ public final class JavaEncoder implements Encoder {
             }
         }
         for (int start = 0; start < batch.length; start += BLOCK) {
-            float[][] x = java.util.Arrays.copyOfRange(batch, start, Math.min(batch.length, start + BLOCK));
+            float[][] input = java.util.Arrays.copyOfRange(batch, start, Math.min(batch.length, start + BLOCK));
+            float[][] x = input;
             for (Step s : steps) {
-                x = s.apply(x);
+                x = s.apply(x, input);
             }
             for (int r = 0; r < x.length; r++) {
                 out[start + r] = finish(x[r], outputDim, l2);

@@ -11,6 +11,9 @@ import java.util.Map;
  *   <li>{@code batch_norm} (inference form, running statistics): {@code <name>.gamma}, {@code .beta},
  *       {@code .running_mean}, {@code .running_var}, all {@code [dim]}; y = (x - mean) / sqrt(var + eps) * gamma + beta</li>
  *   <li>{@code relu}: no tensors</li>
+ *   <li>{@code add_input}: no tensors; y = x + (the stack's input), the skip connection of a residual
+ *       adapter (Matryoshka-Adaptor, Search-Adaptor: f(e) = e + MLP(e)); its dimension must equal the
+ *       model's input dimension</li>
  * </ul>
  */
 public record LayerSpec(String type, String name, int inputDim, int outputDim, Double eps) {
@@ -18,6 +21,7 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
     public static final String LINEAR = "linear";
     public static final String BATCH_NORM = "batch_norm";
     public static final String RELU = "relu";
+    public static final String ADD_INPUT = "add_input";
 
     public static LayerSpec linear(String name, int in, int out) {
         return new LayerSpec(LINEAR, name, in, out, null);
@@ -29,6 +33,10 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
 
     public static LayerSpec relu(String name, int dim) {
         return new LayerSpec(RELU, name, dim, dim, null);
+    }
+
+    public static LayerSpec addInput(String name, int dim) {
+        return new LayerSpec(ADD_INPUT, name, dim, dim, null);
     }
 
     /** Tensor name -> required shape. */
@@ -51,13 +59,13 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
                     t.put(name + "." + s, new int[] {inputDim});
                 }
             }
-            case RELU -> {
+            case RELU, ADD_INPUT -> {
                 if (inputDim != outputDim) {
-                    throw new ModelFormatException("relu layer '" + name + "' must keep its dimension");
+                    throw new ModelFormatException(type + " layer '" + name + "' must keep its dimension");
                 }
             }
             default -> throw new ModelFormatException("unknown layer type '" + type + "' for layer '" + name
-                + "' (known: linear, batch_norm, relu)");
+                + "' (known: linear, batch_norm, relu, add_input)");
         }
         return t;
     }

@@ -49,6 +49,10 @@ public record ModelArtifact(ModelMetadata metadata, Map<String, Tensor> tensors)
                 throw new ModelFormatException("layer '" + layer.name() + "' expects input dim " + layer.inputDim()
                     + " but receives " + dim);
             }
+            if (LayerSpec.ADD_INPUT.equals(layer.type()) && layer.inputDim() != m.inputDim()) {
+                throw new ModelFormatException("add_input layer '" + layer.name() + "' has dim " + layer.inputDim()
+                    + " but the model's input has " + m.inputDim());
+            }
             for (Map.Entry<String, int[]> e : layer.requiredTensors().entrySet()) {
                 if (required.put(e.getKey(), e.getValue()) != null) {
                     throw new ModelFormatException("tensor '" + e.getKey() + "' is required twice (duplicate layer name?)");

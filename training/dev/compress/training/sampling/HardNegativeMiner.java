@@ -5,7 +5,9 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ExactSearch;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Hard negatives from the frozen embeddings: for each query, the top-K corpus documents that are not
@@ -34,6 +36,30 @@ public final class HardNegativeMiner {
                     break;
                 }
                 if (judged.getOrDefault(corpus.id(row), 0) <= 0) {
+                    kept[n++] = row;
+                }
+            }
+            out[i] = Arrays.copyOf(kept, n);
+        }
+        return out;
+    }
+
+    /**
+     * The same with relevance given as corpus-row sets ({@code relevant.get(i)} for query row i): the
+     * top-k documents outside the set, hardest first.
+     */
+    public static int[][] mine(VectorSet queries, VectorSet corpus, List<Set<Integer>> relevant, int k) {
+        int maxRelevant = relevant.stream().mapToInt(Set::size).max().orElse(0);
+        int[][] ranked = ExactSearch.search(queries, corpus, Math.min(corpus.size(), k + maxRelevant));
+        int[][] out = new int[queries.size()][];
+        for (int i = 0; i < queries.size(); i++) {
+            int[] kept = new int[k];
+            int n = 0;
+            for (int row : ranked[i]) {
+                if (n == k) {
+                    break;
+                }
+                if (!relevant.get(i).contains(row)) {
                     kept[n++] = row;
                 }
             }

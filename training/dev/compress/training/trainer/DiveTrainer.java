@@ -173,21 +173,9 @@ public final class DiveTrainer implements Trainer {
                 }
                 active = (long) triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat();
             }
-            update(optimizer, net);
+            TrainerSupport.update(optimizer, net.trainable());
         }
         return active;
-    }
-
-    /**
-     * One AdamW update per parameter through DJL's optimizer, which also zeroes the gradient (DJL
-     * accumulates otherwise); the gradient wrapper is closed afterwards, as DJL's parameter server does.
-     */
-    private static void update(Optimizer optimizer, DiveNetwork net) {
-        for (Map.Entry<String, NDArray> e : net.trainable().entrySet()) {
-            NDArray grad = e.getValue().getGradient();
-            optimizer.update(e.getKey(), e.getValue(), grad);
-            grad.close();
-        }
     }
 
     /** [2n, 3n] mask: pseudo-query i (anchor n + i) is pool entry 2n + i and must not score itself. */
@@ -204,9 +192,7 @@ public final class DiveTrainer implements Trainer {
     }
 
     private double validate(NDManager base, DiveNetwork net, EvalSet validation) {
-        VectorSet q = BatchEncoding.encode(base, net::forwardHead1, validation.queries());
-        VectorSet c = BatchEncoding.encode(base, net::forwardHead1, validation.corpus());
-        return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT).ndcg();
+        return TrainerSupport.validate(base, net::forwardHead1, validation);
     }
 
     private static double seconds(long since) {

@@ -47,36 +47,8 @@ public final class PcaTrainer implements Trainer {
         if (k > d) {
             throw new IllegalArgumentException("PCA dims " + k + " exceed the input dimension " + d);
         }
-        double[] mean = new double[d];
-        float[] x = corpus.data();
-        for (int i = 0; i < corpus.size(); i++) {
-            for (int j = 0; j < d; j++) {
-                mean[j] += x[i * d + j];
-            }
-        }
-        for (int j = 0; j < d; j++) {
-            mean[j] /= corpus.size();
-        }
-        double[][] cov = new double[d][d];
-        double[] row = new double[d];
-        for (int i = 0; i < corpus.size(); i++) {
-            for (int j = 0; j < d; j++) {
-                row[j] = x[i * d + j] - mean[j];
-            }
-            for (int a = 0; a < d; a++) {
-                double ra = row[a];
-                double[] ca = cov[a];
-                for (int b = a; b < d; b++) {
-                    ca[b] += ra * row[b];
-                }
-            }
-        }
-        for (int a = 0; a < d; a++) {
-            for (int b = a; b < d; b++) {
-                cov[a][b] /= corpus.size() - 1;
-                cov[b][a] = cov[a][b];
-            }
-        }
+        double[] mean = mean(corpus);
+        double[][] cov = covariance(corpus, mean);
         SymmetricEigen eig = SymmetricEigen.of(cov);
         float[] weight = new float[k * d];
         float[] bias = new float[k];
@@ -103,6 +75,53 @@ public final class PcaTrainer implements Trainer {
         listener.onEpoch(fit, 1);
         return new TrainedModel(new ModelArtifact(metadata, tensors),
             new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds));
+    }
+
+    static double[] mean(VectorSet v) {
+        int d = v.dim();
+        double[] mean = new double[d];
+        float[] x = v.data();
+        for (int i = 0; i < v.size(); i++) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += x[i * d + j];
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            mean[j] /= v.size();
+        }
+        return mean;
+    }
+
+    /** Sample covariance of the rows of {@code v} around {@code mean}. */
+    static double[][] covariance(VectorSet v, double[] mean) {
+        int d = v.dim();
+        float[] x = v.data();
+        double[][] cov = new double[d][d];
+        double[] row = new double[d];
+        for (int i = 0; i < v.size(); i++) {
+            for (int j = 0; j < d; j++) {
+                row[j] = x[i * d + j] - mean[j];
+            }
+            for (int a = 0; a < d; a++) {
+                double ra = row[a];
+                double[] ca = cov[a];
+                for (int b = a; b < d; b++) {
+                    ca[b] += ra * row[b];
+                }
+            }
+        }
+        for (int a = 0; a < d; a++) {
+            for (int b = a; b < d; b++) {
+                cov[a][b] /= v.size() - 1;
+                cov[b][a] = cov[a][b];
+            }
+        }
+        return cov;
+    }
+
+    /** Intrinsic dimensionality of a vector set: PCA components (centred) explaining {@code fraction} of the variance. */
+    public static int intrinsicDimension(VectorSet v, double fraction) {
+        return intrinsicDimension(SymmetricEigen.of(covariance(v, mean(v))).values, fraction);
     }
 
     /** Smallest number of leading components whose eigenvalues reach {@code fraction} of the total variance. */

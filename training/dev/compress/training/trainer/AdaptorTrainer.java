@@ -1,0 +1,153 @@
+package dev.compress.training.trainer;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.optimizer.Optimizer;
+import dev.compress.training.engine.DeviceChoice;
+import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.sampling.TripletSampler;
+
+import static dev.compress.training.inference.DjlLayers.constant;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (seed 000 appendix F, seed 003's baseline;
+ * Yoon et al. 2024) and Search-Adaptor (Yoon et al. 2023).
+ *
+ * <p>Network: f(e) = e + W2 relu(W1 e + b1) + b2 with W2, b2 = 0 at the start, so training starts from
+ * the frozen space (epoch 0 = frozen prefixes). The exported layer stack is fc1, relu, fc2, add_input;
+ * a d-dimensional output is the first d values of f(e), L2-normalised.
+ *
+ * <p>Loss, per batch of B triplets (q_i, p_i, n_i) whose 2B documents are every query's candidates:
+ * <pre>
+ *   L = sum_{m in M} L_rank(m) + beta * sum_{m in M} L_pair(m) + alpha * L_rec
+ *   L_rank(m) = sum_i sum_{j,k: y_ij > y_ik} (y_ij - y_ik) log(1 + exp(s_ik(m) - s_ij(m))) / sum (y_ij - y_ik)
+ *   s_ij(m)   = c * cos(f(q_i)[:m], f(d_j)[:m])
+ *   L_pair(m) = mean_{a,b in batch} |cos(e_a, e_b) - cos(f(e_a)[:m], f(e_b)[:m])|
+ *   L_rec     = mean_a ||f(e_a) - e_a||_1
+ * </pre>
+ * Matryoshka-Adaptor: M = dims + {D} and beta > 0; Search-Adaptor: M = {D}, beta = 0 (its paper has
+ * no nested dimensions; the served dims are then plain prefixes of its output).
+ *
+ * <p>Choices where the papers are vague: (1) y is the gain 2^rating - 1 (binary judgments: 1), and
+ * in-batch documents judged relevant to a query count as relevant, others as 0; (2) the cosine is scaled
+ * by c = {@link AdaptorConfig#rankScale()} (default 20, i.e. a temperature of 0.05): with unit-norm
+ * scores the differences stay within [-2, 2] where log(1 + exp(.)) is nearly linear and the loss barely
+ * separates pairs; (3) losses are normalised means rather than sums, so weights do not depend on batch
+ * size; (4) Matryoshka-Adaptor's top-k similarity term is subsumed by the pairwise term over the batch
+ * (the batch's hard negatives are the query's nearest documents); (5) the epoch kept is the one with the
+ * best mean validation nDCG@10 over the served dims (early stopping with patience).
+ */
+public final class AdaptorTrainer implements Trainer {
+
+    public static final String MATRYOSHKA = "matryoshka_adaptor";
+    public static final String SEARCH = "search_adaptor";
+
+    private final AdaptorConfig config;
+
+    public AdaptorTrainer(AdaptorConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public String method() {
+        return config.nested() ? MATRYOSHKA : SEARCH;
+    }
+
+    @Override
+    public TrainedModel train(TrainingData data, TrainingListener listener) {
+        Device device = DeviceChoice.parse(config.device()).resolve();
+        Engine engine = DjlRuntime.engine();
+        int d = data.dim();
+        for (int m : config.dims()) {
+            if (m > d) {
+                throw new IllegalArgumentException("dims " + m + " exceed the input dimension " + d);
+            }
+        }
+        List<Integer> lossDims = config.nested() ? new ArrayList<>(new TreeSet<>(concat(config.dims(), d))) : List.of(d);
+        long started = System.nanoTime();
+        Map<Long, Float> gains = TrainerSupport.gains(data);
+        try (NDManager base = engine.newBaseManager(device);
+             LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
+                 LayerNetwork.residualZeroInit())) {
+            Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
+            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+            EpochLoop.Step step = (t, start, n) -> {
+                try (NDManager m = base.newSubManager()) {
+                    float[] x = new float[3 * n * d];
+                    TrainerSupport.gather(data.queries(), t.query(), start, n, x, 0);
+                    TrainerSupport.gather(data.corpus(), t.positive(), start, n, x, n);
+                    TrainerSupport.gather(data.corpus(), t.negative(), start, n, x, 2 * n);
+                    NDArray input = m.create(x, new Shape(3L * n, d));
+                    NDArray y = TrainerSupport.batchRelevance(m, t, start, n, gains, data.corpus().size());
+                    double[] out;
+                    try (GradientCollector c = engine.newGradientCollector()) {
+                        NDArray[] l = loss(net.forward(input), input, y, n, lossDims);
+                        c.backward(l[0]);
+                        out = new double[] {l[0].getFloat(), l[1].getFloat(), l[2].getFloat(), l[3].getFloat()};
+                    }
+                    TrainerSupport.update(optimizer, net.trainable());
+                    return out;
+                }
+            };
+            EpochLoop.Result r = EpochLoop.run(0, config.epochs(), config.patience(), config.batchSize(), sampler, listener,
+                config.epochs(), List.of("total", "rank", "pair", "recovery"), step,
+                () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()), net::snapshot);
+            ModelMetadata metadata = new ModelMetadata(method(), d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), config.asMap(), Map.of());
+            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.best()));
+            TrainingReport report = new TrainingReport(method(), device.toString(), config.asMap(), r.epochs(), r.bestEpoch(),
+                r.bestNdcg(), TrainerSupport.seconds(started));
+            return new TrainedModel(artifact, report);
+        }
+    }
+
+    /** {total, rank, pair, recovery} for adapted rows {@code out} = f(input), input rows [q; p; n]. */
+    private NDArray[] loss(NDArray out, NDArray input, NDArray relevance, int n, List<Integer> lossDims) {
+        NDArray rank = null;
+        NDArray pair = null;
+        NDArray teacher = null;
+        NDArray ones = null;
+        if (config.pairWeight() > 0) {
+            NDArray e = TrainerSupport.normalisedPrefix(input, (int) input.getShape().get(1));
+            teacher = AdaptorLosses.cosine(e, e);
+            ones = teacher.onesLike();
+        }
+        for (int m : lossDims) {
+            NDArray z = TrainerSupport.normalisedPrefix(out, m);
+            NDArray q = z.get("0:" + n);
+            NDArray docs = z.get(n + ":" + 3 * n);
+            NDArray scores = q.matMul(docs.transpose()).mul(constant(out, (float) config.rankScale()));
+            NDArray r = AdaptorLosses.pairwiseRank(scores, relevance);
+            rank = rank == null ? r : rank.add(r);
+            if (teacher != null) {
+                NDArray p = AdaptorLosses.similarityPreservation(AdaptorLosses.cosine(z, z), teacher, ones);
+                pair = pair == null ? p : pair.add(p);
+            }
+        }
+        if (pair == null) {
+            pair = constant(out, 0f);
+        }
+        NDArray rec = AdaptorLosses.l1Recovery(out, input);
+        NDArray total = rank.add(pair.mul(constant(out, (float) config.pairWeight())))
+            .add(rec.mul(constant(out, (float) config.recoveryWeight())));
+        return new NDArray[] {total, rank, pair, rec};
+    }
+
+    private static List<Integer> concat(List<Integer> a, int b) {
+        List<Integer> l = new ArrayList<>(a);
+        l.add(b);
+        return l;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.compress.training.trainer;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.Tracker;
+import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.eval.Encoding;
+import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.inference.DjlLayers;
+import dev.compress.training.sampling.PositivePair;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.sampling.TripletSampler;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/** Pieces every DJL trainer needs: the optimiser step, validation, batch gathering, timing. */
+final class TrainerSupport {
+
+    private TrainerSupport() {}
+
+    static Optimizer adamW(double learningRate, double weightDecay) {
+        return Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) learningRate))
+            .optWeightDecays((float) weightDecay).build();
+    }
+
+    /**
+     * One AdamW update per parameter through DJL's optimizer, which also zeroes the gradient (DJL
+     * accumulates otherwise); the gradient wrapper is closed afterwards, as DJL's parameter server does.
+     */
+    static void update(Optimizer optimizer, Map<String, NDArray> trainable) {
+        for (Map.Entry<String, NDArray> e : trainable.entrySet()) {
+            NDArray grad = e.getValue().getGradient();
+            optimizer.update(e.getKey(), e.getValue(), grad);
+            grad.close();
+        }
+    }
+
+    /** Validation nDCG@10 (exact float search) of the space {@code f} maps vectors into. */
+    static double validate(NDManager base, UnaryOperator<NDArray> f, EvalSet validation) {
+        VectorSet q = BatchEncoding.encode(base, f, validation.queries());
+        VectorSet c = BatchEncoding.encode(base, f, validation.corpus());
+        return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT).ndcg();
+    }
+
+    /** Mean validation nDCG@10 over prefixes of {@code f}'s output, each L2-normalised. */
+    static double validatePrefixes(NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
+        VectorSet q = BatchEncoding.encode(base, f, validation.queries());
+        VectorSet c = BatchEncoding.encode(base, f, validation.corpus());
+        double sum = 0;
+        for (int d : dims) {
+            sum += RetrievalEvaluator.standard().evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT).ndcg();
+        }
+        return sum / dims.size();
+    }
+
+    /** The first {@code d} values of each row, L2-normalised. */
+    static VectorSet prefix(VectorSet v, int d) {
+        float[] out = new float[v.size() * d];
+        for (int i = 0; i < v.size(); i++) {
+            double norm = 0;
+            for (int j = 0; j < d; j++) {
+                float x = v.data()[i * v.dim() + j];
+                out[i * d + j] = x;
+                norm += (double) x * x;
+            }
+            float inv = norm > 0 ? (float) (1 / Math.sqrt(norm)) : 0f;
+            for (int j = 0; j < d; j++) {
+                out[i * d + j] *= inv;
+            }
+        }
+        return new VectorSet(v.ids(), out, d);
+    }
+
+    /** Rows of {@code from} stacked into {@code to} starting at row {@code toRow}. */
+    static void gather(VectorSet from, int[] rows, int offset, int n, float[] to, int toRow) {
+        int d = from.dim();
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(from.data(), rows[offset + i] * d, to, (toRow + i) * d, d);
+        }
+    }
+
+    /** Gain of every judged (query row, corpus row) pair of the training data. */
+    static Map<Long, Float> gains(TrainingData data) {
+        Map<Long, Float> g = new HashMap<>();
+        for (PositivePair p : data.positives()) {
+            g.put(key(p.query(), p.doc(), data.corpus().size()), p.gain());
+        }
+        return g;
+    }
+
+    static long key(int query, int doc, int corpusSize) {
+        return (long) query * corpusSize + doc;
+    }
+
+    /**
+     * Relevance of each candidate document to each query of a triplet batch: [n, 2n] over the columns
+     * (positives of the batch, then negatives), gain where judged relevant, else 0. Other queries'
+     * positives that are also relevant to query i count as relevant (no false negatives in batch).
+     */
+    static NDArray batchRelevance(NDManager m, TripletSampler.Triplets t, int start, int n, Map<Long, Float> gains, int corpusSize) {
+        float[] y = new float[n * 2 * n];
+        for (int i = 0; i < n; i++) {
+            int q = t.query()[start + i];
+            for (int j = 0; j < 2 * n; j++) {
+                int doc = j < n ? t.positive()[start + j] : t.negative()[start + j - n];
+                y[i * 2 * n + j] = gains.getOrDefault(key(q, doc, corpusSize), 0f);
+            }
+        }
+        return m.create(y, new Shape(n, 2L * n));
+    }
+
+    /** Row-wise L2 normalisation of the first {@code d} columns. */
+    static NDArray normalisedPrefix(NDArray x, int d) {
+        return DjlLayers.finish(x, d, true);
+    }
+
+    static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}
