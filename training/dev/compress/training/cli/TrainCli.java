@@ -12,6 +12,7 @@ import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.job.EvaluationTable;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
@@ -155,7 +156,7 @@ public final class TrainCli {
         }
 
         printTable(rows, baseline);
-        List<Map<String, Object>> table = tableJson(rows, baseline);
+        List<Map<String, Object>> table = EvaluationTable.toJson(rows, baseline);
         for (TrainedModel trained : models) {
             ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of(
                 "dataset", dataset, "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(),
@@ -357,24 +358,6 @@ public final class TrainCli {
             System.out.printf(Locale.ROOT, "%-12s %5d %-15s %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.method(), r.dims(),
                 r.encoding().label(), r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / baseline.ndcg(), diff[0], diff[1]);
         }
-    }
-
-    private static List<Map<String, Object>> tableJson(List<ModelEvaluator.Row> rows, Scores baseline) {
-        List<Map<String, Object>> table = new ArrayList<>();
-        for (ModelEvaluator.Row r : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("method", r.method());
-            m.put("dims", r.dims());
-            m.put("encoding", r.encoding().label());
-            m.put("ndcg@10", r.scores().ndcg());
-            m.put("recall@10", r.scores().recall());
-            m.put("ratioToFrozen", r.scores().ndcg() / baseline.ndcg());
-            double[] diff = r.scores().pairedDifference(baseline);
-            m.put("pairedDiffToFrozen", diff[0]);
-            m.put("pairedDiffStdErr", diff[1]);
-            table.add(m);
-        }
-        return table;
     }
 
     private static Path suffixed(Path out, int dims) {

@@ -10,7 +10,15 @@ import java.util.Set;
  */
 public final class TrainerFactory {
 
-    public static final List<String> METHODS = List.of(DiveTrainer.METHOD, PcaTrainer.METHOD, TruncationTrainer.METHOD);
+    public static final List<String> METHODS = List.of(
+        DiveTrainer.METHOD,
+        AdaptorTrainer.MATRYOSHKA,
+        AdaptorTrainer.SEARCH,
+        SmecTrainer.METHOD,
+        TemperatureTrainer.METHOD,
+        PcaTrainer.METHOD,
+        TruncationTrainer.METHOD
+    );
     public static final int MAX_EPOCHS = 1000;
 
     private TrainerFactory() {}
@@ -31,6 +39,10 @@ public final class TrainerFactory {
                 }
                 yield new DiveTrainer(diveConfig(p, dims.get(0), seed, device));
             }
+            case AdaptorTrainer.MATRYOSHKA -> new AdaptorTrainer(adaptorConfig(p, AdaptorConfig.matryoshkaAdaptor(dims), seed, device));
+            case AdaptorTrainer.SEARCH -> new AdaptorTrainer(adaptorConfig(p, AdaptorConfig.searchAdaptor(dims), seed, device));
+            case SmecTrainer.METHOD -> new SmecTrainer(smecConfig(p, SmecConfig.defaults(dims), seed, device));
+            case TemperatureTrainer.METHOD -> new TemperatureTrainer(temperatureConfig(p, TemperatureConfig.defaults(dims), seed, device));
             case PcaTrainer.METHOD -> new PcaTrainer(dims, p.choice("centred", "false", Set.of("true", "false")).equals("true"));
             case TruncationTrainer.METHOD -> new TruncationTrainer(dims);
             default -> throw new IllegalArgumentException("[method] must be one of " + METHODS + ", got [" + method + "]");
@@ -60,6 +72,70 @@ public final class TrainerFactory {
             p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
             p.real("preserve_weight", base.preserveWeight(), 0.0, 100.0),
             p.real("preserve_temperature", base.preserveTemperature(), 1e-3, 10.0),
+            seed,
+            device
+        );
+    }
+
+    private static AdaptorConfig adaptorConfig(TrainingParameters p, AdaptorConfig base, long seed, String device) {
+        return new AdaptorConfig(
+            base.dims(),
+            base.nested(),
+            base.hidden(),
+            base.rankScale(),
+            p.real("recovery_weight", base.recoveryWeight(), 0.0, 100.0),
+            p.real("pair_weight", base.pairWeight(), 0.0, 100.0),
+            p.real("learning_rate", base.learningRate(), 1e-7, 1.0),
+            p.real("weight_decay", base.weightDecay(), 0.0, 1.0),
+            p.integer("batch_size", base.batchSize(), 2, 8192),
+            p.integer("epochs", base.epochs(), 1, MAX_EPOCHS),
+            p.integer("patience", base.patience(), 0, MAX_EPOCHS),
+            p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
+            p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
+            seed,
+            device
+        );
+    }
+
+    private static SmecConfig smecConfig(TrainingParameters p, SmecConfig base, long seed, String device) {
+        return new SmecConfig(
+            base.dims(),
+            base.hidden(),
+            p.real("alpha", base.alpha(), 0.0, 100.0),
+            base.rankScale(),
+            p.real("gumbel_temperature", base.gumbelTemperature(), 1e-3, 10.0),
+            p.real("learning_rate", base.learningRate(), 1e-7, 1.0),
+            p.real("selection_learning_rate", base.selectionLearningRate(), 1e-7, 1.0),
+            p.real("weight_decay", base.weightDecay(), 0.0, 1.0),
+            p.integer("batch_size", base.batchSize(), 2, 8192),
+            p.integer("epochs_per_stage", base.epochsPerStage(), 1, MAX_EPOCHS),
+            p.integer("patience", base.patience(), 0, MAX_EPOCHS),
+            p.integer("memory_size", base.memorySize(), 1, 1_000_000),
+            p.integer("neighbours", base.neighbours(), 1, 1000),
+            p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
+            p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
+            p.choice("adapter_in_every_stage", String.valueOf(base.adapterInEveryStage()), Set.of("true", "false")).equals("true"),
+            seed,
+            device
+        );
+    }
+
+    private static TemperatureConfig temperatureConfig(TrainingParameters p, TemperatureConfig base, long seed, String device) {
+        String variant = p.choice("variant", base.variant().name().toLowerCase(java.util.Locale.ROOT),
+            Set.of("temp_agg", "temp_agg_mrl", "temp_spec_mrl"));
+        return new TemperatureConfig(
+            base.dims(),
+            TemperatureConfig.Variant.valueOf(variant.toUpperCase(java.util.Locale.ROOT)),
+            base.temperatures(),
+            base.hidden(),
+            p.real("recovery_weight", base.recoveryWeight(), 0.0, 100.0),
+            p.real("learning_rate", base.learningRate(), 1e-7, 1.0),
+            p.real("weight_decay", base.weightDecay(), 0.0, 1.0),
+            p.integer("batch_size", base.batchSize(), 2, 8192),
+            p.integer("epochs", base.epochs(), 1, MAX_EPOCHS),
+            p.integer("patience", base.patience(), 0, MAX_EPOCHS),
+            p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
+            p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
             seed,
             device
         );

@@ -94,6 +94,8 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[32,64]", "{}")).contains("trains one output dimension per model"));
         assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"margin\":5}")).contains("[parameters.margin] must be in [0.0, 2.0], got [5]"));
         assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"epoch\":5}")).contains("[parameters.epoch] is not a parameter of method [dive]"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("smec", 64, "{\"margin\":1}")).contains("[parameters.margin] is not a parameter of method [smec]"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
         assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
         assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
         client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
