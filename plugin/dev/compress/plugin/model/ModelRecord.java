@@ -18,6 +18,10 @@ public record ModelRecord(String id, Map<String, Object> source) {
         return (String) source.get("node_id");
     }
 
+    public long createdAtMillis() {
+        return ((Number) source.get("created_at")).longValue();
+    }
+
     public int inputDimension() {
         return ((Number) source.get("input_dimension")).intValue();
     }

@@ -52,6 +52,8 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ThreadPool threadPool;
     private final ModelIndex models;
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
+    /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
+    private final long startedAtMillis = System.currentTimeMillis();
     private volatile boolean ownModelsSwept;
 
     public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models) {
@@ -194,7 +196,7 @@ public final class TrainingJobs implements ClusterStateListener {
                 String node = model.nodeId();
                 if (sweepOthers && nodes.contains(node) == false) {
                     fail(model.id(), "node [" + node + "] left the cluster while training");
-                } else if (sweepOwn && local.equals(node) && running.containsKey(model.id()) == false) {
+                } else if (sweepOwn && local.equals(node) && model.createdAtMillis() < startedAtMillis && running.containsKey(model.id()) == false) {
                     fail(model.id(), "node [" + node + "] restarted while training");
                 }
             }
