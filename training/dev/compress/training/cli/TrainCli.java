@@ -17,22 +17,16 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-import dev.compress.training.trainer.AdaptorConfig;
-import dev.compress.training.trainer.AdaptorTrainer;
-import dev.compress.training.trainer.DiveConfig;
 import dev.compress.training.trainer.TemperatureConfig;
-import dev.compress.training.trainer.TemperatureTrainer;
-import dev.compress.training.trainer.SmecConfig;
 import dev.compress.training.trainer.SmecTrainer;
 import dev.compress.training.trainer.QueryMaskConfig;
 import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.trainer.DiveTrainer;
-import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.Trainer;
-import dev.compress.training.trainer.TruncationTrainer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,16 +118,12 @@ public final class TrainCli {
         List<Map<String, Object>> trainings = new ArrayList<>();
         Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
         List<TrainedModel> models = new ArrayList<>();
-        List<Trainer> trainers = switch (method) {
-            case "dive" -> dims.stream().map(d -> (Trainer) new DiveTrainer(diveConfig(opt, d, seed))).toList();
-            case "pca" -> List.of(new PcaTrainer(dims, opt.containsKey("centred-pca")));
-            case "truncation" -> List.of(new TruncationTrainer(dims));
-            case AdaptorTrainer.MATRYOSHKA -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.matryoshkaAdaptor(dims), seed)));
-            case SmecTrainer.METHOD -> List.of(new SmecTrainer(smecConfig(opt, dims, seed)));
-            case TemperatureTrainer.METHOD -> List.of(new TemperatureTrainer(temperatureConfig(opt, dims, seed)));
-            case AdaptorTrainer.SEARCH -> List.of(new AdaptorTrainer(adaptorConfig(opt, AdaptorConfig.searchAdaptor(dims), seed)));
-            default -> throw new IllegalArgumentException("unknown --method '" + method + "' (" + METHODS + ")");
-        };
+        Map<String, Object> parameters = parameters(opt, method);
+        String device = opt.getOrDefault("device", "auto");
+        // DIVE trains one output size per model; the others serve every requested size from one model
+        List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
+            ? dims.stream().map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device)).toList()
+            : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
         for (Trainer trainer : trainers) {
             TrainedModel trained = trainer.train(data, (stats, total) -> {
                 if (stats.validationNdcg() != null) {
@@ -265,89 +255,45 @@ public final class TrainCli {
         }
     }
 
-    private static TemperatureConfig temperatureConfig(Map<String, String> opt, List<Integer> dims, long seed) {
-        TemperatureConfig c = TemperatureConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
-        if (opt.containsKey("variant")) {
-            c = c.withVariant(TemperatureConfig.Variant.parse(opt.get("variant")));
-        }
-        if (opt.containsKey("epochs")) {
-            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
-        }
-        if (opt.containsKey("patience")) {
-            c = c.withPatience(Integer.parseInt(opt.get("patience")));
-        }
-        if (opt.containsKey("lr")) {
-            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
-        }
-        if (opt.containsKey("alpha")) {
-            c = c.withRecovery(Double.parseDouble(opt.get("alpha")));
-        }
-        if (opt.containsKey("max-triplets")) {
-            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
-        }
-        return c;
-    }
 
-    private static SmecConfig smecConfig(Map<String, String> opt, List<Integer> dims, long seed) {
-        SmecConfig c = SmecConfig.defaults(dims).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
-        if (opt.containsKey("epochs")) {
-            c = c.withEpochsPerStage(Integer.parseInt(opt.get("epochs")));
+
+
+
+    /** The CLI's flags under the {@code _train} API's parameter names, so both build trainers alike. */
+    private static Map<String, Object> parameters(Map<String, String> opt, String method) {
+        Map<String, Object> p = new HashMap<>();
+        copyInt(opt, "epochs", p, method.equals(SmecTrainer.METHOD) ? "epochs_per_stage" : "epochs");
+        copyInt(opt, "patience", p, "patience");
+        copyInt(opt, "max-triplets", p, "max_triplets_per_epoch");
+        copyReal(opt, "lr", p, "learning_rate");
+        copyReal(opt, "preserve", p, "preserve_weight");
+        copyReal(opt, "alpha", p, "recovery_weight");
+        copyReal(opt, "beta", p, "pair_weight");
+        if (opt.containsKey("paper")) {
+            p.put("recipe", "paper");
         }
-        if (opt.containsKey("patience")) {
-            c = c.withPatience(Integer.parseInt(opt.get("patience")));
+        if (opt.containsKey("centred-pca")) {
+            p.put("centred", "true");
         }
-        if (opt.containsKey("lr")) {
-            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
-        }
-        if (opt.containsKey("max-triplets")) {
-            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
+        if (opt.containsKey("variant")) {
+            p.put("variant", TemperatureConfig.Variant.parse(opt.get("variant")).name().toLowerCase(Locale.ROOT));
         }
         if (opt.containsKey("adapter-stage1-only")) {
-            c = c.withAdapterInEveryStage(false);
+            p.put("adapter_in_every_stage", "false");
         }
-        return c;
+        return p;
     }
 
-    private static AdaptorConfig adaptorConfig(Map<String, String> opt, AdaptorConfig c, long seed) {
-        c = c.withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
-        if (opt.containsKey("epochs")) {
-            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+    private static void copyInt(Map<String, String> opt, String flag, Map<String, Object> p, String parameter) {
+        if (opt.containsKey(flag)) {
+            p.put(parameter, Integer.parseInt(opt.get(flag)));
         }
-        if (opt.containsKey("patience")) {
-            c = c.withPatience(Integer.parseInt(opt.get("patience")));
-        }
-        if (opt.containsKey("lr")) {
-            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
-        }
-        if (opt.containsKey("alpha") || opt.containsKey("beta")) {
-            c = c.withWeights(Double.parseDouble(opt.getOrDefault("alpha", Double.toString(c.recoveryWeight()))),
-                Double.parseDouble(opt.getOrDefault("beta", Double.toString(c.pairWeight()))));
-        }
-        if (opt.containsKey("max-triplets")) {
-            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
-        }
-        return c;
     }
 
-    private static DiveConfig diveConfig(Map<String, String> opt, int dims, long seed) {
-        DiveConfig c = opt.containsKey("paper") ? DiveConfig.paper(dims) : DiveConfig.regularised(dims);
-        c = c.withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
-        if (opt.containsKey("epochs")) {
-            c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
+    private static void copyReal(Map<String, String> opt, String flag, Map<String, Object> p, String parameter) {
+        if (opt.containsKey(flag)) {
+            p.put(parameter, Double.parseDouble(opt.get(flag)));
         }
-        if (opt.containsKey("preserve")) {
-            c = c.withPreserve(Double.parseDouble(opt.get("preserve")));
-        }
-        if (opt.containsKey("patience")) {
-            c = c.withPatience(Integer.parseInt(opt.get("patience")));
-        }
-        if (opt.containsKey("max-triplets")) {
-            c = c.withMaxTripletsPerEpoch(Integer.parseInt(opt.get("max-triplets")));
-        }
-        if (opt.containsKey("lr")) {
-            c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
-        }
-        return c;
     }
 
     private static void printTable(List<ModelEvaluator.Row> rows, Scores baseline) {
