@@ -11,7 +11,8 @@ import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.job.EvaluationTable;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
@@ -139,7 +140,7 @@ public final class TrainCli {
             t.put("report", trained.report());
             trainings.add(t);
             for (int d : trained.artifact().metadata().outputDims()) {
-                try (JavaEncoder encoder = new JavaEncoder(trained.artifact(), d)) {
+                try (Encoder encoder = CpuEncoders.forServing(trained.artifact(), d)) {
                     rows.addAll(evaluator.evaluate(method, encoder, test));
                 }
             }
@@ -206,7 +207,7 @@ public final class TrainCli {
         System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
             + trained.report().parameters().get("tauGrid"));
         List<MaskEvaluation.Row> rows;
-        try (JavaEncoder predictor = new JavaEncoder(trained.artifact(), data.dim())) {
+        try (Encoder predictor = CpuEncoders.forServing(trained.artifact(), data.dim())) {
             rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
         }
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments

@@ -7,7 +7,8 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
@@ -57,7 +58,7 @@ public final class TrainingRun {
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
         Scores baseline = rows.get(0).scores();
         for (int d : model.metadata().outputDims()) {
-            try (JavaEncoder encoder = new JavaEncoder(model, d)) {
+            try (Encoder encoder = CpuEncoders.forServing(model, d)) {
                 rows.addAll(evaluator.evaluate(method, encoder, test));
             }
         }
