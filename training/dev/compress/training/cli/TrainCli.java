@@ -54,6 +54,8 @@ import java.util.Map;
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
+ * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
+ *            [--step 0.02] [--out table.md] [--report table.json]      (seed 002's Table 1: {@link MaskTableCommand})
  * </pre>
  * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
  * serving every {@code --dims}; query_mask prints seed 002's mask table (full, cutoff, norm, DIME-PRF,
@@ -74,9 +76,10 @@ public final class TrainCli {
     private TrainCli() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || !args[0].equals("train")) {
+        if (args.length == 0 || !(args[0].equals("train") || args[0].equals("mask-table"))) {
             System.err.println("usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
-                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]");
+                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]\n"
+                + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
@@ -84,6 +87,10 @@ public final class TrainCli {
         DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
             Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
             Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
+        if (args[0].equals("mask-table")) {
+            MaskTableCommand.run(opt);
+            return;
+        }
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);

@@ -39,7 +39,7 @@ public record QueryMaskConfig(
     }
 
     public static QueryMaskConfig paper(double ratio) {
-        return new QueryMaskConfig(ratio, List.of(0.01, 0.003, 0.03, 0.1), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto");
+        return new QueryMaskConfig(ratio, List.of(0.01, 0.003, 0.001, 0.0003, 0.03, 0.1), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto");
     }
 
     public QueryMaskConfig withEpochs(int e) {

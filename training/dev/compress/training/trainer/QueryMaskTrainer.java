@@ -17,6 +17,9 @@ import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.model.Tensor;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.sampling.HardNegativeMiner;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
@@ -177,8 +180,7 @@ public final class QueryMaskTrainer implements Trainer {
                     double bestKl = validationKl(base, net, validation.queries(), tVal);
                     Map<String, float[]> best = net.snapshot();
                     int bestTauEpoch = 0;
-                    double maskedAtBest = maskedNdcg(masks, validation, base, net, k);
-                    EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, maskedAtBest, 0, 0);
+                    EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
                     allEpochs.add(s0);
                     listener.onEpoch(s0, config.epochs() * config.taus().size());
                     for (int epoch = 1; epoch <= config.epochs() && !listener.stopRequested(); epoch++) {
@@ -187,22 +189,25 @@ public final class QueryMaskTrainer implements Trainer {
                         double trainSeconds = TrainerSupport.seconds(te);
                         long tv = System.nanoTime();
                         double kl = validationKl(base, net, validation.queries(), tVal);
-                        Double masked = null;
                         if (kl < bestKl) {
                             bestKl = kl;
                             bestTauEpoch = epoch;
                             best = net.snapshot();
-                            maskedAtBest = maskedNdcg(masks, validation, base, net, k);
-                            masked = maskedAtBest;
                         }
                         Map<String, Double> losses = new LinkedHashMap<>();
                         losses.put("total", trainKl);
                         losses.put("val_kl", kl);
                         losses.put("tau", tau);
-                        EpochStats s = new EpochStats(epochBase + epoch, losses, null, masked, trainSeconds, TrainerSupport.seconds(tv));
+                        EpochStats s = new EpochStats(epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
                         allEpochs.add(s);
                         listener.onEpoch(s, config.epochs() * config.taus().size());
                     }
+                    // the masked nDCG@10 only compares taus (KL at different tau is not comparable): once per tau
+                    double maskedAtBest = maskedNdcg(masks, validation, artifact(d, best, Map.of()), k);
+                    EpochStats summary = new EpochStats(epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null,
+                        maskedAtBest, 0, 0);
+                    allEpochs.add(summary);
+                    listener.onEpoch(summary, config.epochs() * config.taus().size());
                     grid.put(Double.toString(tau), Map.of("bestEpoch", bestTauEpoch, "validationKl", bestKl,
                         "validationMaskedNdcg", maskedAtBest));
                     if (maskedAtBest > bestMaskedNdcg) {
@@ -220,16 +225,9 @@ public final class QueryMaskTrainer implements Trainer {
         params.put("tauGrid", grid);
         params.put("validationMaskedNdcgFull", RetrievalEvaluator.standard().evaluate(validation,
             dev.compress.training.eval.Encoding.FLOAT).ndcg());
-        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", d, d));
-        ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_DIMENSION_SCORES,
-            ModelMetadata.NORM_NONE, 1, layers, Map.of(), params, Map.of());
-        Map<String, dev.compress.training.model.Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new dev.compress.training.model.Tensor("scores.weight", new int[] {d, d},
-            bestWeights.get("scores.weight")));
-        tensors.put("scores.bias", new dev.compress.training.model.Tensor("scores.bias", new int[] {d}, bestWeights.get("scores.bias")));
         TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(allEpochs), bestEpoch,
             bestMaskedNdcg, TrainerSupport.seconds(started));
-        return new TrainedModel(new ModelArtifact(metadata, tensors), report);
+        return new TrainedModel(artifact(d, bestWeights, params), report);
     }
 
     private double epoch(Engine engine, NDManager base, LayerNetwork net, Optimizer optimizer, VectorSet queries,
@@ -287,9 +285,22 @@ public final class QueryMaskTrainer implements Trainer {
         }
     }
 
-    private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, NDManager base, LayerNetwork net, int k) {
-        VectorSet scores = BatchEncoding.encode(base, net::forward, validation.queries());
-        return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores.row(i), k)).ndcg();
+    private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, ModelArtifact predictor, int k) {
+        try (Encoder encoder = CpuEncoders.forServing(predictor, predictor.metadata().inputDim())) {
+            float[][] scores = encoder.encode(MaskEvaluation.rowsOf(validation.queries()));
+            return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k)).ndcg();
+        }
+    }
+
+    /** The predictor as a model file: one linear layer D -> D whose output is D dimension scores. */
+    private static ModelArtifact artifact(int d, Map<String, float[]> weights, Map<String, Object> params) {
+        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", d, d));
+        ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_DIMENSION_SCORES,
+            ModelMetadata.NORM_NONE, 1, layers, Map.of(), params, Map.of());
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {d, d}, weights.get("scores.weight")));
+        tensors.put("scores.bias", new Tensor("scores.bias", new int[] {d}, weights.get("scores.bias")));
+        return new ModelArtifact(metadata, tensors);
     }
 
     /** Gain (2^rating - 1) of each judged relevant corpus row, per query row of {@code set}. */
