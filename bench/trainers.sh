@@ -1,8 +1,8 @@
 #!/bin/bash
-# Trains and evaluates the adaptor-family trainers and the query-mask predictor through the CLI, on the
+# Trains and evaluates DIVE, truncation, PCA and the adaptor-family trainers through the CLI, on the
 # held-out split of each data set (scifact test, nfcorpus dev), printing the evaluation tables (ratios to
 # the frozen 384-d float baseline of the same run). nfcorpus has 110k judged pairs, so its runs cap the
-# triplets per epoch (4096) and the epochs (12, patience 4).
+# triplets per epoch (4096) and the epochs (12, patience 4). Query masks: bench/masks.sh.
 # Usage: [MODEL=all-MiniLM-L6-v2] [DIVE_SEEDS="0 1 2"] bench/trainers.sh [scifact] [nfcorpus]
 #   (from the repository root, after mvn -q compile; MODEL defaults to bge-small-en-v1.5)
 # Copy target/classes elsewhere first if you compile while it runs (a JVM loading half-written classes fails).
@@ -35,5 +35,4 @@ for ds in "${@:-scifact}"; do
   smec=(--epochs 10)
   [ "$ds" = nfcorpus ] && smec=(--max-triplets 4096 --epochs 5 --patience 3)
   run --dataset "$ds" --model "$MODEL" --method smec --dims 64 "${smec[@]}" --report "$OUT/$ds-smec.json"
-  run --dataset "$ds" --model "$MODEL" --method query_mask --ratios 0.3 --report "$OUT/$ds-query_mask.json"
 done

@@ -58,6 +58,9 @@ public final class QueryMaskTrainer implements Trainer {
 
     public static final String METHOD = "query_mask";
 
+    /** A tau's training stops after this many epochs without a lower validation KL (its best epoch is kept). */
+    static final int PATIENCE = 30;
+
     private final QueryMaskConfig config;
 
     public QueryMaskTrainer(QueryMaskConfig config) {
@@ -183,7 +186,8 @@ public final class QueryMaskTrainer implements Trainer {
                     EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
                     allEpochs.add(s0);
                     listener.onEpoch(s0, config.epochs() * config.taus().size());
-                    for (int epoch = 1; epoch <= config.epochs() && !listener.stopRequested(); epoch++) {
+                    for (int epoch = 1; epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
+                         epoch++) {
                         long te = System.nanoTime();
                         double trainKl = epoch(engine, base, net, optimizer, data.queries(), tTrain, rnd);
                         double trainSeconds = TrainerSupport.seconds(te);
