@@ -47,12 +47,14 @@ import java.util.Set;
  *
  * <p>Choices where the paper is vague: (1) the M negatives are drawn once per query (seeded) so the
  * target is fixed across epochs; (2) the tau grid is judged by validation masked nDCG@10 at
- * {@link QueryMaskConfig#ratio()} (KL values at different tau are not comparable) and, within one tau,
- * the epoch by validation KL as the paper says; (3) the validation targets are built the same way from
+ * {@link QueryMaskConfig#ratio()} (KL values at different tau are not comparable), computed once per tau
+ * on its best epoch, and, within one tau, the epoch by validation KL as the paper says, each tau stopping
+ * after {@value #PATIENCE} epochs without improvement; (3) the validation targets are built the same way from
  * the validation queries' judgments; (4) dropout acts on the input vector with a seeded Java mask
  * (inverted dropout), so runs are reproducible; (5) the weight starts from PyTorch's default uniform
- * init. The grid includes values below 0.01 because with unit-norm 384-d vectors r is of order 1e-4 and
- * softmax(r / 0.01) is nearly uniform.
+ * init. With unit-norm 384-d vectors r is of order 1e-4 to 1e-3, so softmax(r / tau) is nearly uniform
+ * for every tau of the grid and the KL acts as a least-squares fit of r / tau; taus below 0.01 (a peaked
+ * target) scored lower on validation ({@link QueryMaskConfig}).
  */
 public final class QueryMaskTrainer implements Trainer {
 
