@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.compress.training.data.DataDirectory;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -90,22 +91,30 @@ public final class BeirTextEmbedder {
   /** Embeds the rows of one file not written yet; returns the rate of this run (rows/s). */
   private double embedFile(String label, BeirTexts texts, boolean queries, Path out, String name) throws IOException {
     try (ResumableVectorFile file = ResumableVectorFile.open(out, name, texts.ids(), SentenceModel.DIMENSION)) {
-      ProgressBar progress = ProgressBar.onStderr(label, texts.size(), file.rows());
+      OnnxTextEncoder enc = encoder(); // loaded before the clock starts, so the rate is the encoder's
+      int resumedAt = file.rows();
+      long cpuStart = processCpuNanos();
+      ProgressBar progress = ProgressBar.onStderr(label, texts.size(), resumedAt);
       while (file.rows() < texts.size()) {
         int from = file.rows();
         int to = Math.min(texts.size(), from + CHUNK_ROWS);
-        file.append(embedChunk(texts.texts().subList(from, to), queries, progress));
+        file.append(embedChunk(enc, texts.texts().subList(from, to), queries, progress));
       }
       progress.finish();
       double rate = progress.rate();
+      double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
+      int embedded = texts.size() - resumedAt;
+      // CPU time makes runs on a shared, busy machine comparable: wall-clock rate depends on the neighbours
+      System.err.printf(Locale.ROOT, "%s: %,d embedded at %.1f docs/s, %.0f CPU-s (%.2f docs per CPU-second)%n",
+          label, embedded, rate, cpuSeconds, embedded / cpuSeconds);
       file.complete();
       return rate;
     }
   }
 
   /** Embeds texts longest first in batches, so each batch pads to a similar length; returns rows in input order. */
-  private float[][] embedChunk(List<String> texts, boolean queries, ProgressBar progress) throws IOException {
-    OnnxTextEncoder enc = encoder();
+  private float[][] embedChunk(OnnxTextEncoder enc, List<String> texts, boolean queries, ProgressBar progress)
+      throws IOException {
     int[] order = IntStream.range(0, texts.size()).boxed()
         .sorted(Comparator.comparingInt((Integer i) -> texts.get(i).length()).reversed())
         .mapToInt(Integer::intValue).toArray();
@@ -123,6 +132,11 @@ public final class BeirTextEmbedder {
       progress.advance(end - start);
     }
     return rows;
+  }
+
+  /** CPU time of the whole process, onnxruntime's native threads included. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private OnnxTextEncoder encoder() throws IOException {

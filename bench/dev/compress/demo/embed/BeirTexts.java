@@ -59,14 +59,16 @@ public record BeirTexts(List<String> ids, List<String> texts) {
          InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
          BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
+      int lineNumber = 0;
       while ((line = reader.readLine()) != null) {
+        lineNumber++;
         if (line.isBlank()) {
           continue;
         }
         JsonNode node = JSON.readTree(line);
         JsonNode id = node.get("_id");
         if (id == null) {
-          throw new IOException(file + " line " + (ids.size() + 1) + " has no _id");
+          throw new IOException(file + " line " + lineNumber + " has no _id");
         }
         ids.add(id.asText());
         texts.add(text.apply(node));
