@@ -40,6 +40,8 @@ public final class OnnxTextEncoder implements AutoCloseable {
       options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
       options.setIntraOpNumThreads(threads);
       options.setInterOpNumThreads(1);
+      // idle worker threads sleep instead of spinning: the machine is shared with a node and builds
+      options.addConfigEntry("session.intra_op.allow_spinning", "0");
       this.session = environment.createSession(onnx.readAllBytes(), options);
       this.takesTokenTypes = session.getInputNames().contains("token_type_ids");
     } catch (OrtException e) {
