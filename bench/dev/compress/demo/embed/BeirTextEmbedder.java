@@ -187,6 +187,9 @@ public final class BeirTextEmbedder {
           + " [--threads N (default: cores)] [--batch N (default 32)]");
       System.exit(2);
     }
+    if (System.getProperty("ai.djl.offline") == null) {
+      System.setProperty("ai.djl.offline", "true"); // the tokenizer's native library comes from its jar, never a download
+    }
     String dataset = args[0];
     SentenceModel model = SentenceModel.BGE_SMALL_EN_V15;
     Path beir = DataDirectory.resolve().resolve("beir");
