@@ -47,11 +47,10 @@ public final class OnnxTextEncoder implements AutoCloseable {
     } catch (OrtException e) {
       tokenizer.close();
       throw new IOException("cannot load " + model.onnxResource() + " into onnxruntime", e);
+    } catch (IOException | RuntimeException e) {
+      tokenizer.close();
+      throw e;
     }
-  }
-
-  public SentenceModel model() {
-    return model;
   }
 
   /** Documents are embedded as they are. */
