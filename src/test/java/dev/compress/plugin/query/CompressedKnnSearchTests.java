@@ -130,6 +130,7 @@ public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, DOCS, 64);
         createAndIndex("bits", "{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}", vectors, 4);
+        int found = 0;
         for (float[] q : unitVectors(random, 5, 64)) {
             List<String> exact = bruteForce(vectors, q, 10, i -> true);
             assertEquals(exact, search("bits", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
@@ -137,8 +138,11 @@ public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
             assertEquals(10, hamming.size());
             Set<String> overlap = new HashSet<>(hamming);
             overlap.retainAll(exact);
-            assertTrue("1-bit ranking should find some true neighbours: " + hamming + " vs " + exact, overlap.size() >= 2);
+            found += overlap.size();
         }
+        // Summed over the 5 queries: a single query's overlap dips below 2 in about 4% of random
+        // corpora, the sum below 12 in none of 2,000 simulated ones (mean 23); chance alone gives about 2.
+        assertTrue("1-bit ranking should find true neighbours: " + found + " of 50", found >= 12);
     }
 
     public void testFilterIsAppliedBeforeTopK() {
