@@ -57,7 +57,8 @@ public final class BinaryHnswVectorsFormat extends KnnVectorsFormat {
 
   @Override
   public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
+    BinaryFlatVectorsReader flat = flatFormat.fieldsReader(state);
+    return new BinaryHnswVectorsReader(new Lucene99HnswVectorsReader(state, flat), flat);
   }
 
   @Override
