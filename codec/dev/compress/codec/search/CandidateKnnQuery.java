@@ -3,7 +3,10 @@ package dev.compress.codec.search;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Comparator;
+import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import java.util.List;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.AcceptDocs;
@@ -45,12 +48,20 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
     this.mask = mask;
   }
 
-  /** The field's masked reader when this query has a mask and the field's format needs it. */
+  /**
+   * The field's masked reader when this query has a mask and the field's format needs it. A binary
+   * field whose reader cannot be reached fails rather than silently scoring on every bit.
+   */
   private MaskedVectorsReader maskedReader(LeafReaderContext context) {
-    if (mask == null || context.reader().getFieldInfos().fieldInfo(field) == null) {
+    FieldInfo info = mask == null ? null : context.reader().getFieldInfos().fieldInfo(field);
+    if (info == null) {
       return null;
     }
-    return MaskedVectorsReader.find(context.reader(), field);
+    MaskedVectorsReader masked = MaskedVectorsReader.find(context.reader(), field);
+    if (masked == null && BinaryHnswVectorsFormat.NAME.equals(info.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY))) {
+      throw new IllegalStateException("field [" + field + "] holds sign codes but its reader is wrapped out of reach of a masked search");
+    }
+    return masked;
   }
 
   @Override
