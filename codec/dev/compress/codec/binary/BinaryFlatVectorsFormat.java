@@ -55,7 +55,7 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
   }
 
   @Override
-  public BinaryFlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+  public FlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
     return new BinaryFlatVectorsReader(state, rawFormat.fieldsReader(state), scorer);
   }
 

@@ -141,19 +141,13 @@ final class BinaryFlatVectorsReader extends FlatVectorsReader {
   }
 
   /** The field's codes; null for fields this format does not binarise (byte vectors). */
-  BinarizedVectorValues codes(String field) throws IOException {
+  private BinarizedVectorValues codes(String field) throws IOException {
     BinaryFieldEntry entry = fields.get(field);
     if (entry == null) {
       return null;
     }
     FieldInfo info = fieldInfos.fieldInfo(field);
     return OffHeapBinarizedVectorValues.load(entry, info.getVectorSimilarityFunction(), data);
-  }
-
-  /** The field's stored float32 vectors; null when the segment keeps codes only or the field has no codes. */
-  FloatVectorValues storedFloats(String field) throws IOException {
-    BinaryFieldEntry entry = fields.get(field);
-    return entry == null || entry.storeFloats() == false ? null : rawReader.getFloatVectorValues(field);
   }
 
   @Override

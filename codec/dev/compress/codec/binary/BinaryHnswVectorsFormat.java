@@ -57,8 +57,7 @@ public final class BinaryHnswVectorsFormat extends KnnVectorsFormat {
 
   @Override
   public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    BinaryFlatVectorsReader flat = flatFormat.fieldsReader(state);
-    return new BinaryHnswVectorsReader(new Lucene99HnswVectorsReader(state, flat), flat);
+    return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
   }
 
   @Override

@@ -32,11 +32,6 @@ import org.apache.lucene.search.QueryVisitor;
  * </ul>
  *
  * All are monotonic in their underlying (exact or estimated) similarity.
- *
- * <p>With a {@link QueryMask}, the query's dropped dimensions are zeroed and every score above is
- * that of the masked similarity (the inner product over the kept dimensions; for cosine, the
- * cosine of the masked query). Binary fields then estimate on the kept dimensions' bits only
- * ({@link MaskedVectorsReader}); float fields need nothing beyond the zeroed query.
  */
 public final class RescoringKnnQuery extends Query {
 
@@ -46,12 +41,6 @@ public final class RescoringKnnQuery extends Query {
   private final float oversample;
   private final Query filter;
   private final boolean rescore;
-  private final QueryMask mask;
-
-  public RescoringKnnQuery(
-      String field, float[] target, int k, float oversample, Query filter, boolean rescore) {
-    this(field, target, k, oversample, filter, rescore, null);
-  }
 
   /**
    * @param field the vector field
@@ -60,10 +49,9 @@ public final class RescoringKnnQuery extends Query {
    * @param oversample candidates per segment as a multiple of k (>= 1)
    * @param filter documents allowed to match, or null for all
    * @param rescore whether to rescore candidates with full-fidelity vectors
-   * @param mask the query dimensions to keep, or null for all
    */
   public RescoringKnnQuery(
-      String field, float[] target, int k, float oversample, Query filter, boolean rescore, QueryMask mask) {
+      String field, float[] target, int k, float oversample, Query filter, boolean rescore) {
     if (k < 1) {
       throw new IllegalArgumentException("k must be at least 1, got " + k);
     }
@@ -71,12 +59,11 @@ public final class RescoringKnnQuery extends Query {
       throw new IllegalArgumentException("oversample must be a finite number >= 1, got " + oversample);
     }
     this.field = Objects.requireNonNull(field, "field");
-    this.target = mask == null ? target.clone() : mask.apply(target);
+    this.target = target.clone();
     this.k = k;
     this.oversample = oversample;
     this.filter = filter;
     this.rescore = rescore;
-    this.mask = mask;
   }
 
   /** Candidates searched per segment: {@code ceil(k * oversample)}. */
@@ -86,7 +73,7 @@ public final class RescoringKnnQuery extends Query {
 
   @Override
   public Query rewrite(IndexSearcher searcher) throws IOException {
-    return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore, mask)
+    return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore)
         .rewrite(searcher);
   }
 
@@ -108,7 +95,6 @@ public final class RescoringKnnQuery extends Query {
         + ", rescore="
         + rescore
         + (filter == null ? "" : ", filter=" + filter)
-        + (mask == null ? "" : ", mask=" + mask)
         + ")";
   }
 
@@ -120,12 +106,11 @@ public final class RescoringKnnQuery extends Query {
         && k == ((RescoringKnnQuery) other).k
         && oversample == ((RescoringKnnQuery) other).oversample
         && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
-        && rescore == ((RescoringKnnQuery) other).rescore
-        && Objects.equals(mask, ((RescoringKnnQuery) other).mask);
+        && rescore == ((RescoringKnnQuery) other).rescore;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, mask);
+    return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore);
   }
 }

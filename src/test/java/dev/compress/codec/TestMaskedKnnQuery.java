@@ -3,8 +3,6 @@ package dev.compress.codec;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.floats.FloatHnswVectorsFormat;
-import dev.compress.codec.search.MaskedVectorsReader;
-import dev.compress.codec.search.QueryMask;
 import dev.compress.codec.search.RescoringKnnQuery;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,7 +20,6 @@ import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.IndexSearcher;
@@ -35,8 +32,9 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.VectorUtil;
 
 /**
- * {@link RescoringKnnQuery} with a {@link QueryMask} against brute-force masked scoring (the inner
- * product over the kept dimensions), on float and binary formats, one segment and several.
+ * {@link RescoringKnnQuery} with a masked query (the dropped dimensions zeroed, as {@code
+ * compressed_knn}'s {@code mask} sends it) against brute-force masked scoring, the inner product over
+ * the kept dimensions, on float and binary formats, one segment and several.
  */
 public class TestMaskedKnnQuery extends LuceneTestCase {
 
@@ -78,7 +76,7 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
   }
 
   /** The 30% of dimensions where the query is largest in magnitude (the norm mask). */
-  private static QueryMask normMask(float[] query) {
+  private static int[] normMask(float[] query) {
     Integer[] order = new Integer[DIMS];
     for (int i = 0; i < DIMS; i++) {
       order[i] = i;
@@ -88,18 +86,26 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
     for (int i = 0; i < kept.length; i++) {
       kept[i] = order[i];
     }
-    return QueryMask.of(DIMS, kept);
+    return kept;
   }
 
-  private static float maskedScore(float[] query, QueryMask mask, float[] doc) {
+  private static float[] zeroed(float[] query, int[] kept) {
+    float[] out = new float[query.length];
+    for (int j : kept) {
+      out[j] = query[j];
+    }
+    return out;
+  }
+
+  private static float maskedScore(float[] query, int[] mask, float[] doc) {
     float ip = 0;
-    for (int j : mask.keptDimensions()) {
+    for (int j : mask) {
       ip += query[j] * doc[j];
     }
     return Math.max((1 + ip) / 2, 0);
   }
 
-  private static int[] exactTopK(float[][] docs, float[] query, QueryMask mask, java.util.function.IntPredicate allowed) {
+  private static int[] exactTopK(float[][] docs, float[] query, int[] mask, java.util.function.IntPredicate allowed) {
     List<Integer> ids = new ArrayList<>();
     for (int id = 0; id < docs.length; id++) {
       if (allowed.test(id)) {
@@ -149,23 +155,20 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
    * Rescored masked hits carry the exact masked score (floats kept) and reach {@code minRecall} of
    * the brute-force masked top k; a filter smaller than the candidate list gives the exact top k.
    */
-  private void check(KnnVectorsFormat format, boolean exactScores, double minRecall, boolean binary) throws IOException {
+  private void check(KnnVectorsFormat format, boolean exactScores, double minRecall) throws IOException {
     try (Directory dir = newDirectory()) {
       float[][] docs = index(dir, format, random().nextBoolean() ? DOCS : 500);
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        for (LeafReaderContext leaf : reader.leaves()) {
-          assertEquals("binary fields search through the masked reader",
-              binary, MaskedVectorsReader.find(leaf.reader(), FIELD) != null);
-        }
         IndexSearcher searcher = new IndexSearcher(reader);
         double recall = 0, unrescored = 0;
         int queries = 20;
         for (int q = 0; q < queries; q++) {
           float[] query = vector();
-          QueryMask mask = normMask(query);
+          int[] mask = normMask(query);
+          float[] masked = zeroed(query, mask);
           int[] truth = exactTopK(docs, query, mask, id -> true);
 
-          TopDocs hits = searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, true, mask), K);
+          TopDocs hits = searcher.search(new RescoringKnnQuery(FIELD, masked, K, 5f, null, true), K);
           int[] found = ids(searcher, hits);
           assertEquals(K, found.length);
           if (exactScores) {
@@ -175,7 +178,7 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
           }
           recall += overlap(truth, found);
           unrescored += overlap(truth,
-              ids(searcher, searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, false, mask), K)));
+              ids(searcher, searcher.search(new RescoringKnnQuery(FIELD, masked, K, 5f, null, false), K)));
 
           // fewer allowed documents than candidates: the exact path scores every one of them
           Set<Integer> allowed = new HashSet<>();
@@ -186,7 +189,7 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
             terms.add(new BytesRef(Integer.toString(id)));
           }
           TopDocs few = searcher.search(
-              new RescoringKnnQuery(FIELD, query, K, 5f, new TermInSetQuery("id", terms), true, mask), K);
+              new RescoringKnnQuery(FIELD, masked, K, 5f, new TermInSetQuery("id", terms), true), K);
           if (exactScores) {
             assertArrayEquals(exactTopK(docs, query, mask, allowed::contains), ids(searcher, few));
           } else {
@@ -202,33 +205,14 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
   }
 
   public void testFloat() throws IOException {
-    check(new FloatHnswVectorsFormat(), true, 0.95, false);
+    check(new FloatHnswVectorsFormat(), true, 0.95);
   }
 
   public void testBinaryWithStoredFloats() throws IOException {
-    check(new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(true, true)), true, 0.9, true);
+    check(new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(true, true)), true, 0.9);
   }
 
   public void testBinaryCodesOnly() throws IOException {
-    check(new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true)), false, 0.45, true);
-  }
-
-  public void testMaskKeepingEveryDimensionMatchesTheUnmaskedQuery() throws IOException {
-    try (Directory dir = newDirectory()) {
-      float[][] docs = index(dir, new BinaryHnswVectorsFormat(), DOCS);
-      try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        IndexSearcher searcher = new IndexSearcher(reader);
-        boolean[] all = new boolean[DIMS];
-        Arrays.fill(all, true);
-        float[] query = vector();
-        TopDocs masked = searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, true, QueryMask.of(all)), K);
-        TopDocs plain = searcher.search(new RescoringKnnQuery(FIELD, query, K, 5f, null, true), K);
-        assertEquals(K, masked.scoreDocs.length);
-        for (int i = 0; i < K; i++) {
-          assertEquals(SIMILARITY.compare(query, docs[ids(searcher, masked)[i]]), masked.scoreDocs[i].score, 1e-5f);
-        }
-        assertTrue(overlap(ids(searcher, plain), ids(searcher, masked)) >= 0.8);
-      }
-    }
+    check(new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true)), false, 0.45);
   }
 }
