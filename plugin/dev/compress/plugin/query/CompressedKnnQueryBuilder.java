@@ -47,6 +47,10 @@ import java.util.function.Supplier;
  * <p>With {@code model_id}, {@code vector} is a raw vector of the model's input dimension: the
  * coordinating node's rewrite passes it through the model ({@link AdaptQueryVectorAction}, cached
  * per node) and the shards search with the adapted vector.
+ *
+ * <p>With {@code mask} ({@link MaskSpec}), the rewrite then turns the mask into an explicit list of kept
+ * dimensions of the (adapted) vector, once per request on the coordinating node; shards zero the other
+ * dimensions and search with that vector, so scores are those of the masked query.
  */
 public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
 
@@ -412,9 +416,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     );
                 }
                 mask.keep(vector.length);
-                int depth = FeedbackMask.depth(mask);
-                Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, depth);
-                QueryBuilder firstPass = new CompressedKnnQueryBuilder(field, vector, depth, firstPassCandidates, rescore, filter, ignoreUnmapped);
+                // at least as deep as this query: its top hits are the feedback, not those of a narrower search
+                int firstPassK = Math.max(FeedbackMask.depth(mask), k);
+                Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
+                QueryBuilder firstPass = new CompressedKnnQueryBuilder(field, vector, firstPassK, firstPassCandidates, rescore, filter, ignoreUnmapped);
                 SetOnce<int[]> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
                 context.registerAsyncAction(

@@ -36,7 +36,7 @@ public final class FeedbackMask {
 
     /**
      * @param request   the search request whose indices the first pass searches
-     * @param firstPass the unmasked {@code compressed_knn} query, asking for {@link #depth} hits per shard
+     * @param firstPass the unmasked {@code compressed_knn} query, asking for at least {@link #depth} hits per shard
      */
     public static void compute(
         Client client,
