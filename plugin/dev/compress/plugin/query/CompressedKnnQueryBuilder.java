@@ -415,7 +415,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and needs a search request's indices"
                     );
                 }
-                mask.keep(vector.length);
+                mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs
                 // at least as deep as this query: its top hits are the feedback, not those of a narrower search
                 int firstPassK = Math.max(FeedbackMask.depth(mask), k);
                 Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
