@@ -24,6 +24,8 @@ import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
+import dev.compress.plugin.query.mask.LearnedMaskAction;
+import dev.compress.plugin.query.mask.TransportLearnedMaskAction;
 import dev.compress.training.engine.DjlRuntime;
 
 import org.opensearch.action.ActionRequest;
@@ -128,7 +130,8 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     private static List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> inferenceActions() {
         return List.of(
             new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
-            new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class)
+            new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class),
+            new ActionHandler<>(LearnedMaskAction.INSTANCE, TransportLearnedMaskAction.class)
         );
     }
 

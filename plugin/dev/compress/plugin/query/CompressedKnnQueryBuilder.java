@@ -4,6 +4,11 @@ import dev.compress.plugin.mapper.CompressedVectorFieldType;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.plugin.query.mask.FeedbackMask;
+import dev.compress.plugin.query.mask.LearnedMaskAction;
+import dev.compress.plugin.query.mask.LearnedMaskRequest;
+import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.training.mask.DimensionMasks;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -17,6 +22,7 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -41,6 +47,10 @@ import java.util.function.Supplier;
  * <p>With {@code model_id}, {@code vector} is a raw vector of the model's input dimension: the
  * coordinating node's rewrite passes it through the model ({@link AdaptQueryVectorAction}, cached
  * per node) and the shards search with the adapted vector.
+ *
+ * <p>With {@code mask} ({@link MaskSpec}), the rewrite then turns the mask into an explicit list of kept
+ * dimensions of the (adapted) vector, once per request on the coordinating node; shards zero the other
+ * dimensions and search with that vector, so scores are those of the masked query.
  */
 public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
 
@@ -57,8 +67,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final boolean ignoreUnmapped;
     private final String modelId;
     private final Integer modelDimension;
+    private final MaskSpec mask;
     /** Set between registering the model fetch and its answer during rewrite; never serialised. */
     private final Supplier<float[]> adaptedVector;
+    /** Set between registering a mask computation and its answer during rewrite; never serialised. */
+    private final Supplier<int[]> pendingMask;
 
     public CompressedKnnQueryBuilder(String field, float[] vector, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter, boolean ignoreUnmapped) {
         this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, null, null);
@@ -82,6 +95,22 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, null);
     }
 
+    /** @param mask which of the (adapted) query's dimensions to keep, or null for all */
+    public CompressedKnnQueryBuilder(
+        String field,
+        float[] vector,
+        int k,
+        Integer numCandidates,
+        RescoreOptions rescore,
+        QueryBuilder filter,
+        boolean ignoreUnmapped,
+        String modelId,
+        Integer modelDimension,
+        MaskSpec mask
+    ) {
+        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask, null, null);
+    }
+
     private CompressedKnnQueryBuilder(
         String field,
         float[] vector,
@@ -92,7 +121,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         boolean ignoreUnmapped,
         String modelId,
         Integer modelDimension,
-        Supplier<float[]> adaptedVector
+        MaskSpec mask,
+        Supplier<float[]> adaptedVector,
+        Supplier<int[]> pendingMask
     ) {
         if (field == null || field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires [field]");
@@ -129,7 +160,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         this.modelId = modelId;
         this.modelDimension = modelDimension;
+        this.mask = mask;
         this.adaptedVector = adaptedVector;
+        this.pendingMask = pendingMask;
     }
 
     public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
@@ -143,13 +176,15 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         ignoreUnmapped = in.readBoolean();
         modelId = in.readOptionalString();
         modelDimension = in.readOptionalVInt();
+        mask = in.readOptionalWriteable(MaskSpec::new);
         adaptedVector = null;
+        pendingMask = null;
     }
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (adaptedVector != null) {
-            throw new IllegalStateException("[" + NAME + "] cannot be sent while its model is being applied: rewrite it first");
+        if (adaptedVector != null || pendingMask != null) {
+            throw new IllegalStateException("[" + NAME + "] cannot be sent while its model or mask is being applied: rewrite it first");
         }
         out.writeString(field);
         out.writeFloatArray(vector);
@@ -160,6 +195,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         out.writeBoolean(ignoreUnmapped);
         out.writeOptionalString(modelId);
         out.writeOptionalVInt(modelDimension);
+        out.writeOptionalWriteable(mask);
     }
 
     public String field() {
@@ -176,6 +212,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     public String modelId() {
         return modelId;
+    }
+
+    public MaskSpec mask() {
+        return mask;
     }
 
     @Override
@@ -207,6 +247,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (modelDimension != null) {
             builder.field("model_dimension", modelDimension);
         }
+        if (mask != null) {
+            mask.toXContent(builder);
+        }
         printBoostAndQueryName(builder);
         builder.endObject();
     }
@@ -221,6 +264,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         boolean ignoreUnmapped = false;
         String modelId = null;
         Integer modelDimension = null;
+        MaskSpec mask = null;
         float boost = DEFAULT_BOOST;
         String queryName = null;
         XContentParser.Token token;
@@ -241,6 +285,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
                     case "model_id" -> modelId = parser.text();
                     case "model_dimension" -> modelDimension = parser.intValue(false);
+                    case "mask" -> mask = MaskSpec.parse(parser);
                     case "boost" -> boost = parser.floatValue();
                     case "_name" -> queryName = parser.text();
                     default -> throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
@@ -253,7 +298,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
         }
         try {
-            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension).boost(boost)
+            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask)
+                .boost(boost)
                 .queryName(queryName);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
@@ -265,6 +311,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (modelId != null) {
             return adaptVector(context);
         }
+        if (mask != null && mask.isResolved() == false) {
+            return resolveMask(context);
+        }
         if (filter == null) {
             return this;
         }
@@ -272,13 +321,39 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (rewrittenFilter == filter) {
             return this;
         }
-        return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, rewrittenFilter, ignoreUnmapped).boost(boost).queryName(queryName);
+        return copy(vector, rewrittenFilter, null, null, mask, null, null);
+    }
+
+    /** A copy with the given state and this query's other parameters, boost and name. */
+    private CompressedKnnQueryBuilder copy(
+        float[] newVector,
+        QueryBuilder newFilter,
+        String newModelId,
+        Integer newModelDimension,
+        MaskSpec newMask,
+        Supplier<float[]> newAdaptedVector,
+        Supplier<int[]> newPendingMask
+    ) {
+        return new CompressedKnnQueryBuilder(
+            field,
+            newVector,
+            k,
+            numCandidates,
+            rescore,
+            newFilter,
+            ignoreUnmapped,
+            newModelId,
+            newModelDimension,
+            newMask,
+            newAdaptedVector,
+            newPendingMask
+        ).boost(boost).queryName(queryName);
     }
 
     /**
      * First rewrite: registers the model call and answers a copy waiting for it. Once the rewrite
-     * loop has run the call, that copy rewrites to a plain query on the adapted vector, so shards
-     * receive a ready vector and no model id.
+     * loop has run the call, that copy rewrites to a query on the adapted vector without model id
+     * (its mask, if any, is resolved next), so shards receive a ready vector.
      */
     private QueryBuilder adaptVector(QueryRewriteContext context) {
         if (adaptedVector == null) {
@@ -294,21 +369,78 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     }, listener::onFailure)
                 )
             );
-            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, adapted::get)
-                .boost(boost)
-                .queryName(queryName);
+            return copy(vector, filter, modelId, modelDimension, mask, adapted::get, null);
         }
         float[] adapted = adaptedVector.get();
         if (adapted == null) {
             return this;
         }
-        return new CompressedKnnQueryBuilder(field, adapted, k, numCandidates, rescore, filter, ignoreUnmapped).boost(boost).queryName(queryName);
+        return copy(adapted, filter, null, null, mask, null, null);
+    }
+
+    /**
+     * Turns the mask into its kept dimensions on the (adapted) vector: {@code norm} and {@code cutoff}
+     * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction});
+     * the PRF masks from a first-pass search of the request's indices ({@link FeedbackMask}). Shards
+     * receive an {@code explicit} mask.
+     */
+    private QueryBuilder resolveMask(QueryRewriteContext context) {
+        if (pendingMask != null) {
+            int[] kept = pendingMask.get();
+            return kept == null ? this : copy(vector, filter, null, null, MaskSpec.explicit(kept), null, null);
+        }
+        switch (mask.type()) {
+            case NORM -> {
+                return copy(vector, filter, null, null, MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length))), null, null);
+            }
+            case CUTOFF -> {
+                int dim = vector.length;
+                return copy(vector, filter, null, null, MaskSpec.explicit(DimensionMasks.cutoff(dim, mask.keep(dim))), null, null);
+            }
+            case LEARNED -> {
+                SetOnce<int[]> kept = new SetOnce<>();
+                LearnedMaskRequest request = new LearnedMaskRequest(mask, vector);
+                context.registerAsyncAction(
+                    (client, listener) -> client.execute(LearnedMaskAction.INSTANCE, request, ActionListener.wrap(response -> {
+                        kept.set(response.kept());
+                        listener.onResponse(null);
+                    }, listener::onFailure))
+                );
+                return copy(vector, filter, null, null, mask, null, kept::get);
+            }
+            case DIME_PRF, ECLIPSE_PRF -> {
+                QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+                if (coordinator == null || coordinator.getSearchRequest() == null) {
+                    throw new IllegalArgumentException(
+                        "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and needs a search request's indices"
+                    );
+                }
+                mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs
+                // at least as deep as this query: its top hits are the feedback, not those of a narrower search
+                int firstPassK = Math.max(FeedbackMask.depth(mask), k);
+                Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
+                QueryBuilder firstPass = new CompressedKnnQueryBuilder(field, vector, firstPassK, firstPassCandidates, rescore, filter, ignoreUnmapped);
+                SetOnce<int[]> kept = new SetOnce<>();
+                var request = coordinator.getSearchRequest();
+                context.registerAsyncAction(
+                    (client, listener) -> FeedbackMask.compute(client, request, field, firstPass, mask, vector, ActionListener.wrap(dims -> {
+                        kept.set(dims);
+                        listener.onResponse(null);
+                    }, listener::onFailure))
+                );
+                return copy(vector, filter, null, null, mask, null, kept::get);
+            }
+            default -> throw new IllegalStateException("unresolved mask type " + mask.type());
+        }
     }
 
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
         if (modelId != null) {
             throw new IllegalStateException("[" + NAME + "] [model_id] [" + modelId + "] must be applied in the rewrite phase, before the shards");
+        }
+        if (mask != null && mask.isResolved() == false) {
+            throw new IllegalStateException("[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
         }
         MappedFieldType mapped = context.fieldMapper(field);
         if (mapped == null) {
@@ -327,15 +459,36 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 "[" + NAME + "] [vector] has " + vector.length + " dimensions but field [" + field + "] has " + config.dimension()
             );
         }
+        float[] target = mask == null ? vector : maskedVector(context, config);
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
         int beam = numCandidates == null ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k) : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
         if (config.encoding() == VectorEncoding.FLOAT) {
             // float scores are exact already: the beam only widens the graph search
-            return new RescoringKnnQuery(field, vector, k, beamFactor, luceneFilter, false);
+            return new RescoringKnnQuery(field, target, k, beamFactor, luceneFilter, false);
         }
         RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
-        return new RescoringKnnQuery(field, vector, k, Math.max(options.oversampleFactor(), beamFactor), luceneFilter, options.enabled());
+        return new RescoringKnnQuery(field, target, k, Math.max(options.oversampleFactor(), beamFactor), luceneFilter, options.enabled());
+    }
+
+    /**
+     * The query with the dimensions the mask drops set to zero: its similarity to a document is the
+     * masked one on float fields and, on binary fields, the codes' usual estimator estimates it (measured
+     * better than restricting the estimate to the mask's bits; see the README).
+     */
+    private float[] maskedVector(QueryShardContext context, VectorFieldConfig config) {
+        int[] kept = mask.kept();
+        if (kept[kept.length - 1] >= config.dimension()) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + field + "] has " + config.dimension()
+            );
+        }
+        float[] masked = new float[vector.length];
+        for (int j : kept) {
+            masked[j] = vector[j];
+        }
+        return masked;
     }
 
     @Override
@@ -349,11 +502,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             && ignoreUnmapped == other.ignoreUnmapped
             && Objects.equals(modelId, other.modelId)
             && Objects.equals(modelDimension, other.modelDimension)
-            && Objects.equals(adaptedVector, other.adaptedVector);
+            && Objects.equals(mask, other.mask)
+            && Objects.equals(adaptedVector, other.adaptedVector)
+            && Objects.equals(pendingMask, other.pendingMask);
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, adaptedVector);
+        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask, adaptedVector, pendingMask);
     }
 }

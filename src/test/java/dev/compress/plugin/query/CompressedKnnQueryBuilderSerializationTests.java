@@ -1,6 +1,10 @@
 package dev.compress.plugin.query;
 
+import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.query.mask.MaskType;
+
 import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.core.common.ParsingException;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.xcontent.DeprecationHandler;
@@ -11,6 +15,7 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
+import java.util.List;
 
 /** {@code model_id} and {@code model_dimension} survive the wire and XContent. */
 public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestCase {
@@ -62,5 +67,60 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             () -> new CompressedKnnQueryBuilder("emb", new float[] { 1f }, 5, null, null, null, false, "m", 0)
         );
         assertEquals("[compressed_knn] [model_dimension] must be positive, got [0]", zero.getMessage());
+    }
+
+    private static CompressedKnnQueryBuilder withMask(MaskSpec mask) {
+        return new CompressedKnnQueryBuilder("emb", new float[] { 0.5f, -1f, 2f }, 5, 50, RescoreOptions.DEFAULT, null, false, "m-1", null, mask);
+    }
+
+    private static CompressedKnnQueryBuilder parse(String json) throws IOException {
+        try (XContentParser parser = JsonXContent.jsonXContent.createParser(NamedXContentRegistry.EMPTY, DeprecationHandler.THROW_UNSUPPORTED_OPERATION, json)) {
+            parser.nextToken();
+            parser.nextToken();
+            parser.nextToken();
+            return CompressedKnnQueryBuilder.fromXContent(parser);
+        }
+    }
+
+    public void testEveryMaskTypeSurvivesTheWireAndXContent() throws IOException {
+        List<MaskSpec> masks = List.of(
+            new MaskSpec(MaskType.LEARNED, 0.3, null, "qm", 1, 10, 1000, null),
+            new MaskSpec(MaskType.NORM, null, 7, null, 1, 10, 1000, null),
+            new MaskSpec(MaskType.CUTOFF, 0.5, null, null, 1, 10, 1000, null),
+            new MaskSpec(MaskType.DIME_PRF, 0.3, null, null, 3, 10, 1000, null),
+            new MaskSpec(MaskType.ECLIPSE_PRF, 0.3, null, null, 2, 5, 50, null),
+            MaskSpec.explicit(new int[] { 9, 2, 0 })
+        );
+        for (MaskSpec mask : masks) {
+            CompressedKnnQueryBuilder original = withMask(mask);
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    assertEquals(original, new CompressedKnnQueryBuilder(in));
+                }
+            }
+            XContentBuilder builder = JsonXContent.contentBuilder();
+            original.toXContent(builder, ToXContent.EMPTY_PARAMS);
+            assertEquals(builder.toString(), original, parse(builder.toString()));
+        }
+        assertArrayEquals(new int[] { 0, 2, 9 }, masks.get(5).kept());
+        assertNotEquals(withMask(masks.get(0)), withMask(masks.get(1)));
+    }
+
+    public void testMaskDefaultsAndErrorsWhenParsed() throws IOException {
+        CompressedKnnQueryBuilder eclipse = parse(
+            "{\"compressed_knn\":{\"field\":\"emb\",\"vector\":[1,2],\"k\":3,\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.3}}}"
+        );
+        assertEquals(new MaskSpec(MaskType.ECLIPSE_PRF, 0.3, null, null, 1, 10, 1000, null), eclipse.mask());
+        ParsingException both = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"compressed_knn\":{\"field\":\"emb\",\"vector\":[1,2],\"k\":3,\"mask\":{\"type\":\"norm\",\"ratio\":0.3,\"dimensions\":2}}}")
+        );
+        assertEquals("[compressed_knn] bad [mask]: [mask] type [norm] needs exactly one of [ratio] and [dimensions]", both.getMessage());
+        ParsingException modelOnNorm = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"compressed_knn\":{\"field\":\"emb\",\"vector\":[1,2],\"k\":3,\"mask\":{\"type\":\"norm\",\"ratio\":0.3,\"model_id\":\"x\"}}}")
+        );
+        assertEquals("[compressed_knn] bad [mask]: [mask.model_id] is only for type [learned], not [norm]", modelOnNorm.getMessage());
     }
 }

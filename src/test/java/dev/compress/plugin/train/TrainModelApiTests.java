@@ -176,6 +176,29 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         call("PUT", "/_ingest/pipeline/wrong", "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
         String rejected = call("POST", "/_ingest/pipeline/wrong/_simulate", "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}").toString();
         assertTrue(rejected, rejected.contains("cannot compress vectors"));
+
+        // the trained model served as compressed_knn's learned mask gives the report's held-out figure
+        for (String mask : List.of("learned", "norm")) {
+            String spec = "{\"type\":\"" + mask + "\",\"ratio\":0.3" + (mask.equals("learned") ? ",\"model_id\":\"mask-30\"}" : "}");
+            assertEquals(mask, ((Number) byMask.get(mask).get("ndcg@10")).doubleValue(), servedNdcgWithMask(spec), 0.002);
+        }
+    }
+
+    /** Mean nDCG@10 of the held-out test queries searching the corpus with {@code mask}; the beam covers the corpus. */
+    @SuppressWarnings("unchecked")
+    private double servedNdcgWithMask(String mask) throws IOException {
+        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        dev.compress.training.data.Qrels test = ds.beir().qrels("test");
+        double sum = 0;
+        for (String q : test.queryIds()) {
+            float[] vector = ds.queries().row(ds.queries().rowOf(q));
+            String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"vector\",\"vector\":"
+                + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + ",\"mask\":" + mask + "}}}";
+            Map<String, Object> hits = (Map<String, Object>) call("POST", "/" + ScifactIndices.CORPUS + "/_search", body).get("hits");
+            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
+            sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
+        }
+        return sum / test.queryIds().size();
     }
 
     @SuppressWarnings("unchecked")

@@ -1,0 +1,55 @@
+package dev.compress.plugin.query.mask;
+
+import dev.compress.plugin.inference.LoadedModel;
+import dev.compress.plugin.inference.ModelCache;
+import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.model.ModelMetadata;
+
+import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.common.inject.Inject;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.tasks.Task;
+import org.opensearch.transport.TransportService;
+
+/** Scores the query's dimensions with this node's cached mask model and keeps the top ones; errors name [mask.model_id]. */
+public final class TransportLearnedMaskAction extends HandledTransportAction<LearnedMaskRequest, LearnedMaskResponse> {
+
+    private final ModelCache modelCache;
+
+    @Inject
+    public TransportLearnedMaskAction(TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
+        super(LearnedMaskAction.NAME, transportService, actionFilters, LearnedMaskRequest::new);
+        this.modelCache = modelCache;
+    }
+
+    @Override
+    protected void doExecute(Task task, LearnedMaskRequest request, ActionListener<LearnedMaskResponse> listener) {
+        modelCache.get(request.mask().modelId(), ActionListener.wrap(model -> {
+            boolean[] kept;
+            try {
+                kept = mask(model, request);
+            } catch (IllegalArgumentException e) {
+                listener.onFailure(e);
+                return;
+            }
+            listener.onResponse(new LearnedMaskResponse(MaskSpec.explicit(kept).kept()));
+        }, listener::onFailure));
+    }
+
+    static boolean[] mask(LoadedModel model, LearnedMaskRequest request) {
+        if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output()) == false) {
+            throw new IllegalArgumentException(
+                "[mask.model_id] model [" + model.id() + "] outputs [" + model.metadata().output() + "], not ["
+                    + ModelMetadata.OUTPUT_DIMENSION_SCORES + "]: it is not a mask model"
+            );
+        }
+        int dim = request.vector().length;
+        if (model.inputDim() != dim) {
+            throw new IllegalArgumentException(
+                "[mask.model_id] model [" + model.id() + "] masks " + model.inputDim() + " dimensions but the query vector has " + dim
+            );
+        }
+        return DimensionMasks.learned(model.encoder(), request.vector(), request.mask().keep(dim));
+    }
+}

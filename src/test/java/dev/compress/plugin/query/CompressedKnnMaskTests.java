@@ -1,0 +1,336 @@
+package dev.compress.plugin.query;
+
+import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.inference.EvictModelAction;
+import dev.compress.plugin.inference.EvictModelRequest;
+import dev.compress.plugin.inference.StoredModels;
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelState;
+import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.query.mask.MaskType;
+import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.model.LayerSpec;
+import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelFileTests;
+import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.model.Tensor;
+
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.client.Request;
+import org.opensearch.client.ResponseException;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.transport.Netty4ModulePlugin;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
+
+/**
+ * {@code compressed_knn} with {@code mask} on two data nodes and two shards: every mask type gives the
+ * hits of brute-force masked scoring with the kept dimensions computed here by hand (float and binary
+ * fields, with a filter and rescoring, alone and after {@code model_id}); errors are 4xx naming the parameter.
+ */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
+public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
+
+    private static final int RAW_DIM = 48;
+    private static final int DIM = 32;
+    private static final int DOCS = 150;
+    private static final int K = 10;
+
+    @Override
+    protected boolean addMockHttpTransport() {
+        return false;
+    }
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
+    }
+
+    private ModelArtifact adapter;
+    private ModelArtifact maskModel;
+    private float[][] docs;
+
+    /** A mask model as the trainer writes it: one Linear D -> D scoring each dimension. */
+    private static ModelArtifact maskModel(Random random, int dim) {
+        float[] weight = new float[dim * dim];
+        float[] bias = new float[dim];
+        for (int i = 0; i < weight.length; i++) {
+            weight[i] = (float) random.nextGaussian();
+        }
+        for (int i = 0; i < dim; i++) {
+            bias[i] = (float) random.nextGaussian() * 0.1f;
+        }
+        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", dim, dim));
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] { dim, dim }, weight));
+        tensors.put("scores.bias", new Tensor("scores.bias", new int[] { dim }, bias));
+        ModelMetadata meta = new ModelMetadata("query_mask", dim, List.of(dim), ModelMetadata.OUTPUT_DIMENSION_SCORES,
+            ModelMetadata.NORM_NONE, 1, layers, Map.of(), Map.of(), Map.of());
+        return new ModelArtifact(meta, tensors);
+    }
+
+    /** Models [qa] (48 -> {16, 32} adapter), [qm] (32-d mask model), [qm16] (16-d mask model); index [docs] of adapted vectors. */
+    private void setUpModelsAndIndex(Random random) {
+        adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
+        maskModel = maskModel(random, DIM);
+        ModelIndex models = internalCluster().getInstance(ModelIndex.class);
+        for (String id : List.of("qa", "qm", "qm16")) {
+            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id)).actionGet();
+        }
+        StoredModels.store(models, "qa", adapter, ModelState.CREATED);
+        StoredModels.store(models, "qm", maskModel, ModelState.CREATED);
+        StoredModels.store(models, "qm16", maskModel(random, 16), ModelState.CREATED);
+        client().admin()
+            .indices()
+            .prepareCreate("docs")
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setMapping(
+                "{\"properties\":{"
+                    + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
+                    + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\",\"similarity\":\"dot_product\"},"
+                    + "\"tag\":{\"type\":\"integer\"}}}"
+            )
+            .get();
+        docs = new JavaEncoder(adapter, DIM).encode(gaussian(random, DOCS, RAW_DIM));
+        BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int i = 0; i < DOCS; i++) {
+            bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", docs[i], "embb", docs[i], "tag", i % 3)));
+        }
+        assertFalse(bulk.get().hasFailures());
+    }
+
+    private static float[][] gaussian(Random random, int n, int dim) {
+        float[][] vectors = new float[n][dim];
+        for (float[] v : vectors) {
+            for (int j = 0; j < dim; j++) {
+                v[j] = (float) random.nextGaussian();
+            }
+        }
+        return vectors;
+    }
+
+    private static float[] unit(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (float) (v[i] / Math.sqrt(norm));
+        }
+        return out;
+    }
+
+    /** The k largest of {@code importance} (ties: lower index), ascending. */
+    private static int[] top(float[] importance, int k) {
+        return IntStream.range(0, importance.length)
+            .boxed()
+            .sorted(Comparator.comparingDouble((Integer j) -> -importance[j]).thenComparingInt(j -> j))
+            .limit(k)
+            .mapToInt(Integer::intValue)
+            .sorted()
+            .toArray();
+    }
+
+    private static float maskedDot(float[] q, int[] kept, float[] d) {
+        float ip = 0;
+        for (int j : kept) {
+            ip += q[j] * d[j];
+        }
+        return ip;
+    }
+
+    /** A hit as id and score. */
+    private record Hit(String id, float score) {}
+
+    /** Brute force: documents passing {@code allowed}, by masked dot product, with Lucene's dot-product score. */
+    private List<Hit> bruteForce(float[] q, int[] kept, IntPredicate allowed, int k) {
+        return IntStream.range(0, DOCS)
+            .filter(allowed)
+            .boxed()
+            .sorted(Comparator.comparingDouble((Integer i) -> -maskedDot(q, kept, docs[i])))
+            .limit(k)
+            .map(i -> new Hit(Integer.toString(i), Math.max(0, (1 + maskedDot(q, kept, docs[i])) / 2)))
+            .toList();
+    }
+
+    private List<Hit> search(String node, QueryBuilder query) {
+        SearchResponse response = client(node).prepareSearch("docs").setQuery(query).setSize(K).get();
+        List<Hit> hits = new ArrayList<>();
+        for (SearchHit hit : response.getHits().getHits()) {
+            hits.add(new Hit(hit.getId(), hit.getScore()));
+        }
+        return hits;
+    }
+
+    private static void assertSameHits(List<Hit> expected, List<Hit> actual) {
+        assertEquals(expected.stream().map(Hit::id).toList(), actual.stream().map(Hit::id).toList());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i).score(), actual.get(i).score(), 1e-5f);
+        }
+    }
+
+    private static MaskSpec mask(MaskType type, Double ratio, Integer dimensions, String modelId) {
+        return new MaskSpec(type, ratio, dimensions, modelId, 1, 10, 1000, null);
+    }
+
+    /** Float field searched exhaustively; binary field with every document a candidate, rescored. */
+    private static CompressedKnnQueryBuilder query(String field, float[] q, String modelId, MaskSpec mask, QueryBuilder filter) {
+        boolean binary = field.equals("embb");
+        RescoreOptions rescore = binary ? new RescoreOptions(true, (float) DOCS / K) : null;
+        return new CompressedKnnQueryBuilder(field, q, K, binary ? null : DOCS, rescore, filter, false, modelId, null, mask);
+    }
+
+    public void testLocalMasksMatchBruteForceOnFloatAndBinaryFields() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        List<String> nodes = List.copyOf(internalCluster().getDataNodeNames());
+        for (int round = 0; round < 4; round++) {
+            float[] q = unit(gaussian(random, 1, DIM)[0]);
+            String node = nodes.get(round % nodes.size());
+            float[] magnitude = new float[DIM];
+            for (int j = 0; j < DIM; j++) {
+                magnitude[j] = Math.abs(q[j]);
+            }
+            int[] norm = top(magnitude, 10); // ratio 0.3 of 32 -> 10
+            int[] cutoff = IntStream.range(0, 7).toArray();
+            for (String field : List.of("emb", "embb")) {
+                assertSameHits(bruteForce(q, norm, i -> true, K), search(node, query(field, q, null, mask(MaskType.NORM, 0.3, null, null), null)));
+                assertSameHits(bruteForce(q, cutoff, i -> true, K), search(node, query(field, q, null, mask(MaskType.CUTOFF, null, 7, null), null)));
+                // with a filter (and, on the binary field, rescoring)
+                assertSameHits(
+                    bruteForce(q, norm, i -> i % 3 == 1, K),
+                    search(node, query(field, q, null, mask(MaskType.NORM, 0.3, null, null), QueryBuilders.termQuery("tag", 1)))
+                );
+                int[] explicit = { 3, 4, 20, 31 };
+                assertSameHits(bruteForce(q, explicit, i -> true, K), search(node, query(field, q, null, MaskSpec.explicit(explicit), null)));
+            }
+        }
+    }
+
+    /** The mask model's scores W q + b, computed here from its weights. */
+    private int[] learnedByHand(float[] q, int k) {
+        float[] w = maskModel.tensor("scores.weight").data();
+        float[] b = maskModel.tensor("scores.bias").data();
+        float[] scores = new float[DIM];
+        for (int i = 0; i < DIM; i++) {
+            double s = b[i];
+            for (int j = 0; j < DIM; j++) {
+                s += w[i * DIM + j] * q[j];
+            }
+            scores[i] = (float) s;
+        }
+        return top(scores, k);
+    }
+
+    public void testLearnedMaskAloneAndAfterTheAdapter() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        JavaEncoder adapt = new JavaEncoder(adapter, DIM);
+        for (String node : internalCluster().getDataNodeNames()) {
+            float[] q = unit(gaussian(random, 1, DIM)[0]);
+            for (String field : List.of("emb", "embb")) {
+                assertSameHits(bruteForce(q, learnedByHand(q, 10), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, 0.3, null, "qm"), null)));
+                assertSameHits(bruteForce(q, learnedByHand(q, 5), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm"), null)));
+            }
+            // "Adapter + Ours": the raw vector through [qa], then the mask model on the adapted vector
+            float[] raw = gaussian(random, 1, RAW_DIM)[0];
+            float[] adapted = adapt.encode(new float[][] { raw })[0];
+            assertSameHits(
+                bruteForce(adapted, learnedByHand(adapted, 10), i -> i % 3 != 0, K),
+                search(node, query("embb", raw, "qa", mask(MaskType.LEARNED, 0.3, null, "qm"), QueryBuilders.termsQuery("tag", List.of(1, 2))))
+            );
+        }
+    }
+
+    /** Ids of the exact unmasked top {@code n} on [emb]. */
+    private int[] firstPass(float[] q, int n) {
+        int[] all = IntStream.range(0, DIM).toArray();
+        return bruteForce(q, all, i -> true, n).stream().mapToInt(h -> Integer.parseInt(h.id())).toArray();
+    }
+
+    private float[] mean(int[] rows) {
+        float[] m = new float[DIM];
+        for (int r : rows) {
+            for (int j = 0; j < DIM; j++) {
+                m[j] += docs[r][j] / rows.length;
+            }
+        }
+        return m;
+    }
+
+    public void testPseudoRelevanceFeedbackMasksFollowTheFirstPass() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        String node = internalCluster().getDataNodeNames().iterator().next();
+        for (int round = 0; round < 3; round++) {
+            float[] q = unit(gaussian(random, 1, DIM)[0]);
+            int[] ranked = firstPass(q, 20);
+
+            float[] feedback = mean(Arrays.copyOf(ranked, 2));
+            float[] dime = new float[DIM];
+            for (int j = 0; j < DIM; j++) {
+                dime[j] = q[j] * feedback[j];
+            }
+            MaskSpec dimeSpec = new MaskSpec(MaskType.DIME_PRF, 0.25, null, null, 2, 10, 1000, null);
+            for (String field : List.of("emb", "embb")) {
+                assertSameHits(bruteForce(q, top(dime, 8), i -> true, K), search(node, query(field, q, null, dimeSpec, null)));
+            }
+
+            float[] positive = mean(Arrays.copyOf(ranked, 1));
+            float[] negative = mean(Arrays.copyOfRange(ranked, 17, 20));
+            float[] eclipse = new float[DIM];
+            for (int j = 0; j < DIM; j++) {
+                eclipse[j] = q[j] * (positive[j] - negative[j]);
+            }
+            MaskSpec eclipseSpec = new MaskSpec(MaskType.ECLIPSE_PRF, 0.25, null, null, 1, 3, 20, null);
+            assertSameHits(bruteForce(q, top(eclipse, 8), i -> true, K), search(node, query("emb", q, null, eclipseSpec, null)));
+        }
+    }
+
+    private void assertSearchError(String knnBody, int status, String message) throws IOException {
+        Request request = new Request("POST", "/docs/_search");
+        request.setJsonEntity("{\"query\":{\"compressed_knn\":" + knnBody + "}}");
+        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
+        String body = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(body, status, e.getResponse().getStatusLine().getStatusCode());
+        assertTrue(knnBody + " -> " + body, body.contains(message));
+    }
+
+    public void testMaskErrors() throws IOException {
+        setUpModelsAndIndex(new Random(randomLong()));
+        String q = "\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]));
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0}}", 400, "[mask.ratio] must be in (0, 1], got [0.0]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":1.5}}", 400, "[mask.ratio] must be in (0, 1], got [1.5]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"top\",\"ratio\":0.5}}", 400, "[mask.type] must be one of [learned, norm, cutoff, dime_prf, eclipse_prf, explicit], got [top]");
+        assertSearchError("{" + q + ",\"mask\":{\"ratio\":0.5}}", 400, "[mask] requires [type]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\"}}", 400, "[mask] type [norm] needs exactly one of [ratio] and [dimensions]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"bogus\":1}}", 400, "[mask] has unknown parameter [bogus]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"ratio\":0.5}}", 400, "[mask] type [learned] requires [mask.model_id]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":40}}", 400, "[mask.dimensions] [40] exceeds the query vector's 32 dimensions");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"feedback_docs\":2}}", 400, "[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [norm]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,40]}}", 400, "[mask.kept] keeps dimension 40 but field [emb] has 32");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm16\",\"ratio\":0.5}}", 400, "[mask.model_id] model [qm16] masks 16 dimensions but the query vector has 32");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}", 400, "[mask.model_id] model [qa] outputs [embedding], not [dimension_scores]: it is not a mask model");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"nope\",\"ratio\":0.5}}", 404, "model [nope] does not exist");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"negative_docs\":5,\"negative_depth\":4}}", 400, "[mask.negative_depth] must be in [feedback_docs + negative_docs = 6, 10000], got [4]");
+    }
+}
