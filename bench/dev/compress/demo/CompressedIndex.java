@@ -68,7 +68,7 @@ final class CompressedIndex {
         all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, HNSW", corpusIndex, "vector", inputDims, Map.of()));
         all.add(SearchConfiguration.binary("binary " + inputDims + " bits", index, "vector", inputDims, false, Map.of()));
         all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore", index, "vector", inputDims, true, Map.of()));
-        all.add(SearchConfiguration.floats("first " + dims + " dims (truncation)", index, "first_n", dims, Map.of()));
+        all.add(SearchConfiguration.truncated("first " + dims + " dims (truncation)", index, "first_n", dims));
         all.add(SearchConfiguration.floats(method + " " + dims + "-d float", index, "adapted", dims, model));
         all.add(SearchConfiguration.binary(method + " " + dims + " bits", index, "adapted_bits", dims, false, model));
         all.add(SearchConfiguration.binary(method + " " + dims + " bits + rescore", index, "adapted_bits", dims, true, model));

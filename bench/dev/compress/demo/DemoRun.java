@@ -10,6 +10,8 @@ import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
 
+import org.opensearch.client.RestClient;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +55,10 @@ final class DemoRun {
             progress.step("node", "OpenSearch 3.6.0 with the plugin on 127.0.0.1:" + node.httpPort() + ", log " + node.logFile());
             endPhase("install and start the node");
             List<ResultRow> rows = new ArrayList<>();
-            Map<String, Object> model = runOnNode(new JsonRest(node.client()), data, train, heldOut, rows);
+            Map<String, Object> model;
+            try (RestClient client = JsonRest.client(node.httpPort())) {
+                model = runOnNode(new JsonRest(client), data, train, heldOut, rows);
+            }
             Files.createDirectories(options.outDir());
             progress.step("stop", "stopping the node");
             node.stop();
@@ -110,7 +115,8 @@ final class DemoRun {
         DemoResults results = new DemoResults(
             "Embedding compression on " + data.name() + " (" + data.model() + ")",
             data.name() + " " + options.dataset().heldOutSplit() + " split, " + heldOut.queries().size() + " queries the cluster never saw",
-            options.method() + " " + data.dim() + " -> " + options.dims() + " dims, " + curves.size() + " epochs, parameters " + options.trainParameters(),
+            options.method() + " " + data.dim() + " -> " + options.dims() + " dims, " + epochs(curves) + " epochs, "
+                + (options.trainParameters().isEmpty() ? "default parameters" : "parameters " + options.trainParameters()),
             rows, curves, phases, progress.elapsedSeconds(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         Path html = options.outDir().resolve("report.html");
         Files.writeString(html, HtmlReport.render(results));
@@ -118,6 +124,11 @@ final class DemoRun {
         progress.print("\n" + ResultsTable.render(rows) + "\n");
         progress.step("report", html.toAbsolutePath().normalize() + " (and results.json)");
         progress.step("done", String.format("total wall time %.1f s (%.1f min)", progress.elapsedSeconds(), progress.elapsedSeconds() / 60));
+    }
+
+    /** Epochs trained: the history may start with epoch 0, the validation of the untrained model. */
+    private static int epochs(List<TrainingEpoch> curves) {
+        return curves.isEmpty() ? 0 : curves.get(curves.size() - 1).epoch();
     }
 
     private void endPhase(String name) {

@@ -15,7 +15,7 @@ import java.util.Map;
 final class HeldOutSearch {
 
     static final int K = 10;
-    private static final int BATCH = 50;
+    private static final int BATCH = 20;
 
     private HeldOutSearch() {}
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.util.Timeout;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
@@ -24,6 +26,16 @@ public final class JsonRest {
 
     public JsonRest(RestClient client) {
         this.client = client;
+    }
+
+    /**
+     * A client for a node on loopback whose answers may be slow: on a loaded two-core machine a batch of
+     * searches or a bulk through the pipeline can take longer than the client's default 30 s.
+     */
+    public static RestClient client(int httpPort) {
+        return RestClient.builder(new HttpHost("http", "127.0.0.1", httpPort))
+            .setRequestConfigCallback(config -> config.setResponseTimeout(Timeout.ofMinutes(10)))
+            .build();
     }
 
     /** {@code body} is serialised as JSON unless it is already a String (e.g. NDJSON for _bulk). */

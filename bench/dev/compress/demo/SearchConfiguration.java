@@ -2,6 +2,7 @@ package dev.compress.demo;
 
 import dev.compress.codec.binary.SignBinarizer;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,13 +12,20 @@ import java.util.Map;
  * walk reads (codes, or the floats of a float field; graph links excluded, they are the same for all)
  * and what the field keeps on disk (plus the floats kept for rescoring).
  *
- * @param options    extra {@code compressed_knn} parameters ({@code model_id}, {@code rescore}, {@code num_candidates})
- * @param rescored   whether the binary field's stored floats rescore the candidates
+ * @param options     extra {@code compressed_knn} parameters ({@code model_id}, {@code rescore}, {@code num_candidates})
+ * @param rescored    whether the binary field's stored floats rescore the candidates
+ * @param queryPrefix when above 0, the client sends the query's first {@code queryPrefix} values, L2-renormalised
+ *                    (plain Matryoshka truncation has no model to adapt the query on the node)
  */
-public record SearchConfiguration(String label, String index, String field, int dims, boolean binary, boolean rescored, Map<String, Object> options) {
+public record SearchConfiguration(String label, String index, String field, int dims, boolean binary, boolean rescored, Map<String, Object> options, int queryPrefix) {
 
     public static SearchConfiguration floats(String label, String index, String field, int dims, Map<String, Object> options) {
-        return new SearchConfiguration(label, index, field, dims, false, false, options);
+        return new SearchConfiguration(label, index, field, dims, false, false, options, 0);
+    }
+
+    /** A float field of truncated vectors, searched with the truncated query. */
+    public static SearchConfiguration truncated(String label, String index, String field, int dims) {
+        return new SearchConfiguration(label, index, field, dims, false, false, Map.of(), dims);
     }
 
     public static SearchConfiguration binary(String label, String index, String field, int dims, boolean rescored, Map<String, Object> options) {
@@ -25,7 +33,7 @@ public record SearchConfiguration(String label, String index, String field, int 
         if (rescored == false) {
             all.put("rescore", false);
         }
-        return new SearchConfiguration(label, index, field, dims, true, rescored, all);
+        return new SearchConfiguration(label, index, field, dims, true, rescored, all, 0);
     }
 
     /** Bytes per vector the search reads: 1-bit codes with their corrections, or float32 values. */
@@ -42,9 +50,22 @@ public record SearchConfiguration(String label, String index, String field, int 
     public Map<String, Object> query(float[] vector, int k) {
         Map<String, Object> knn = new LinkedHashMap<>();
         knn.put("field", field);
-        knn.put("vector", vector);
+        knn.put("vector", queryPrefix > 0 ? normalisedPrefix(vector, queryPrefix) : vector);
         knn.put("k", k);
         knn.putAll(options);
         return Map.of("compressed_knn", knn);
+    }
+
+    private static float[] normalisedPrefix(float[] vector, int n) {
+        float[] prefix = Arrays.copyOf(vector, n);
+        double norm = 0;
+        for (float v : prefix) {
+            norm += v * v;
+        }
+        float scale = (float) (1 / Math.sqrt(norm));
+        for (int i = 0; i < n; i++) {
+            prefix[i] *= scale;
+        }
+        return prefix;
     }
 }

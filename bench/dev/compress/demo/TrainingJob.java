@@ -63,8 +63,8 @@ final class TrainingJob {
             }
             String state = (String) model.get("state");
             if ("created".equals(state)) {
-                progress.step("train", "model [" + modelId + "] created after " + history.size() + " epochs"
-                    + (history.isEmpty() ? "" : "; last: " + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
+                progress.step("train", "model [" + modelId + "] created"
+                    + (history.isEmpty() ? "" : "; last " + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
                 return model;
             }
             if ("failed".equals(state)) {
