@@ -29,7 +29,9 @@ final class TrainingJob {
         body.put("queries", Map.of("index", indices.queries, "id_field", "query_id", "vector_field", "vector"));
         body.put("judgments", Map.of("index", indices.judgments, "query_field", "query_id", "doc_field", "doc_id", "rating_field", "rating"));
         body.put("dimensions", options.dims());
-        body.put("parameters", options.trainParameters());
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        options.trainParameters().forEach((name, value) -> parameters.put(name, jsonValue(value)));
+        body.put("parameters", parameters);
         body.put("split", Map.of("test_fraction", 0.1, "validation_fraction", 0.1, "seed", 0));
         body.put("description", "./compress demo: " + options.dataset().name() + " / " + options.model());
         return body;
@@ -73,6 +75,17 @@ final class TrainingJob {
             Thread.sleep(POLL.toMillis());
         }
         throw new IOException("model [" + modelId + "] still not created after " + TIMEOUT);
+    }
+
+    /** A command-line value as JSON: numbers as numbers (the API rejects "12"), anything else as text. */
+    static Object jsonValue(String value) {
+        if (value.matches("-?\\d+")) {
+            return Long.parseLong(value);
+        }
+        if (value.matches("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")) {
+            return Double.parseDouble(value);
+        }
+        return value;
     }
 
     static String epochLine(Map<String, Object> epoch, Object totalEpochs) {

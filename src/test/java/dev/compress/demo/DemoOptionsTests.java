@@ -47,4 +47,13 @@ public class DemoOptionsTests {
         assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--colour", "red")).getMessage().contains("unknown option [--colour]"));
         assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dims")).getMessage().contains("option [--dims] needs a value"));
     }
+
+    @Test
+    public void parameterValuesAreSentAsJsonNumbersWhenTheyAreNumbers() {
+        assertEquals(12L, TrainingJob.jsonValue("12"));
+        assertEquals(1e-3, (Double) TrainingJob.jsonValue("1e-3"), 0);
+        assertEquals(0.5, (Double) TrainingJob.jsonValue(".5"), 0);
+        assertEquals("paper", TrainingJob.jsonValue("paper"));
+        assertEquals("true", TrainingJob.jsonValue("true"));
+    }
 }
