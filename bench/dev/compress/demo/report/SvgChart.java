@@ -42,10 +42,6 @@ public final class SvgChart {
         return this;
     }
 
-    public boolean isEmpty() {
-        return series.isEmpty();
-    }
-
     /** The chart as an inline {@code <svg>} element; an empty chart says so instead of drawing axes. */
     public String render() {
         StringBuilder svg = new StringBuilder();
