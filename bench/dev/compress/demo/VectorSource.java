@@ -1,6 +1,10 @@
 package dev.compress.demo;
 
+import dev.compress.demo.embed.BeirTextEmbedder;
+import dev.compress.demo.embed.SentenceModel;
+import dev.compress.training.data.BeirFiles;
 import dev.compress.training.data.EmbeddedDataset;
+import dev.compress.training.data.VectorFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,7 +12,7 @@ import java.nio.file.Path;
 
 /**
  * Where the main job's vectors come from: the precomputed files under {@code <data>/embeddings} when
- * they are there, otherwise vectors embedded from the BEIR text.
+ * they are there, otherwise vectors embedded from the BEIR text (cached under {@code target/embeddings}).
  */
 public interface VectorSource {
 
@@ -43,21 +47,26 @@ public interface VectorSource {
     }
 
     /**
-     * Embeds the BEIR text. The embedder (onnxruntime, bge-small) is another component that this build
-     * does not contain yet, so this source fails and says what to provide instead.
+     * Embeds the BEIR text with {@link BeirTextEmbedder} (onnxruntime, the shared data's recipe) into
+     * {@code target/embeddings}, once: later runs find the cached files.
      */
     final class FromText implements VectorSource {
 
+        static Path cache(DemoOptions options) {
+            return options.build().resolve("embeddings");
+        }
+
         @Override
         public EmbeddedDataset load(DemoOptions options) throws IOException {
-            throw new IOException("no precomputed vectors at " + Precomputed.directory(options)
-                + ", and this build has no text embedder to compute them from " + options.dataDir().resolve("beir").resolve(options.dataset().name())
-                + ": put the embeddings there (see ../shared/data/embeddings/README.md for the layout) or pass --data DIR");
+            String dataset = options.dataset().name();
+            Path dir = BeirTextEmbedder.ensureEmbeddings(dataset, SentenceModel.forName(options.model()), options.dataDir().resolve("beir"), cache(options));
+            return new EmbeddedDataset(dataset, options.model(), BeirFiles.of(options.dataDir(), dataset), VectorFiles.read(dir, "corpus"), VectorFiles.read(dir, "queries"));
         }
 
         @Override
         public String describe(DemoOptions options) {
-            return "text embedder (not in this build)";
+            return "no precomputed vectors at " + Precomputed.directory(options) + ": embedding the BEIR text into " + cache(options)
+                + " (once; minutes per data set on two cores)";
         }
     }
 }
