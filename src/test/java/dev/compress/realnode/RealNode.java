@@ -34,13 +34,15 @@ public final class RealNode implements AutoCloseable {
     private final int httpPort;
     private final int transportPort;
     private final boolean asRoot;
+    private final String heap;
     private long pid = -1;
     private RestClient client;
 
-    private RealNode(Path home, int httpPort, int transportPort) {
+    private RealNode(Path home, int httpPort, int transportPort, String heap) {
         this.home = home;
         this.httpPort = httpPort;
         this.transportPort = transportPort;
+        this.heap = heap;
         this.asRoot = "root".equals(System.getProperty("user.name"));
     }
 
@@ -71,8 +73,18 @@ public final class RealNode implements AutoCloseable {
         Path distribution = Path.of(required("realnode.distribution"));
         Path pluginZip = Path.of(required("realnode.plugin.zip"));
         Path workdir = Path.of(required("realnode.workdir"));
-        RealNode node = new RealNode(workdir.resolve("opensearch"), Integer.parseInt(required("realnode.http.port")), Integer.parseInt(required("realnode.transport.port")));
-        node.install(distribution, pluginZip);
+        Path home = workdir.resolve("opensearch");
+        return install(distribution, pluginZip, home, Integer.parseInt(required("realnode.http.port")), Integer.parseInt(required("realnode.transport.port")), "768m", home.resolve("djl-cache"));
+    }
+
+    /**
+     * A fresh node in {@code home} (deleted first), for programs that run outside failsafe such as the
+     * main job. {@code djlCache} may lie outside {@code home} so that libtorch is extracted only once.
+     */
+    public static RealNode install(Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
+        throws IOException, InterruptedException {
+        RealNode node = new RealNode(home, httpPort, transportPort, heap);
+        node.install(distribution, pluginZip, djlCache);
         return node;
     }
 
@@ -84,7 +96,7 @@ public final class RealNode implements AutoCloseable {
         return value;
     }
 
-    private void install(Path distribution, Path pluginZip) throws IOException, InterruptedException {
+    private void install(Path distribution, Path pluginZip, Path djlCache) throws IOException, InterruptedException {
         if (Files.isDirectory(distribution) == false) {
             throw new IllegalStateException("OpenSearch distribution not unpacked at " + distribution);
         }
@@ -103,14 +115,15 @@ public final class RealNode implements AutoCloseable {
                 "discovery.type: single-node",
                 "path.data: " + home.resolve("data"),
                 "path.logs: " + home.resolve("logs"),
-                "compress.djl.cache_dir: " + home.resolve("djl-cache"),
+                "compress.djl.cache_dir: " + djlCache,
                 "compress.djl.num_threads: 2",
                 ""
             )
         );
         if (asRoot) {
             ensureNodeUser();
-            run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString()), Map.of());
+            Files.createDirectories(djlCache);
+            run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString(), djlCache.toString()), Map.of());
         }
     }
 
@@ -138,7 +151,7 @@ public final class RealNode implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("launcher.out").toFile()));
         launcher.environment().putAll(Map.of(
             "OPENSEARCH_JAVA_HOME", System.getProperty("java.home"),
-            "OPENSEARCH_JAVA_OPTS", "-Xms768m -Xmx768m",
+            "OPENSEARCH_JAVA_OPTS", "-Xms" + heap + " -Xmx" + heap,
             "OMP_WAIT_POLICY", "PASSIVE"
         ));
         Process process = launcher.start();
@@ -212,6 +225,15 @@ public final class RealNode implements AutoCloseable {
         return home;
     }
 
+    /** The node's main log file. */
+    public Path logFile() {
+        return home.resolve("logs/compress-realnode.log");
+    }
+
+    public int httpPort() {
+        return httpPort;
+    }
+
     /** Lucene index directories of every shard copy on this node. */
     public List<Path> shardIndexDirectories(String indexUuid) throws IOException {
         Path indexDir = home.resolve("data/nodes/0/indices").resolve(indexUuid);
@@ -222,7 +244,7 @@ public final class RealNode implements AutoCloseable {
 
     /** The last lines of the node's main log, for failure messages. */
     public String logTail() {
-        Path log = home.resolve("logs/compress-realnode.log");
+        Path log = logFile();
         try {
             if (Files.exists(log) == false) {
                 return "(no log at " + log + ")";
@@ -236,7 +258,7 @@ public final class RealNode implements AutoCloseable {
 
     /** The whole main log. */
     public String log() throws IOException {
-        return Files.readString(home.resolve("logs/compress-realnode.log"), StandardCharsets.UTF_8);
+        return Files.readString(logFile(), StandardCharsets.UTF_8);
     }
 
     @Override

@@ -1,0 +1,77 @@
+package dev.compress.demo;
+
+import dev.compress.training.data.VectorSet;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The product's serving side: an ingest pipeline with {@code compress} processors and an index whose
+ * documents arrive as raw vectors and leave as compressed ones. The raw 384-d vector itself lands in a
+ * 1-bit field ({@code vector}); the pipeline writes the model's output to a float field
+ * ({@code adapted}) and a 1-bit field ({@code adapted_bits}), and plain Matryoshka truncation to
+ * {@code first_n} for comparison.
+ */
+final class CompressedIndex {
+
+    final String index;
+    final String pipeline;
+
+    CompressedIndex(String dataset) {
+        this.index = "demo-" + dataset + "-compressed";
+        this.pipeline = "demo-" + dataset + "-compress";
+    }
+
+    void create(JsonRest rest, String modelId, int inputDims, int dims) throws IOException {
+        rest.call("PUT", "/_ingest/pipeline/" + pipeline, Map.of(
+            "description", "./compress demo: raw vectors through model [" + modelId + "] and through truncation",
+            "processors", List.of(
+                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted")),
+                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted_bits")),
+                compress(Map.of("truncate_to", dims, "field", "vector", "target_field", "first_n")))));
+        TrainingIndices.create(rest, index, Map.of(
+            "vector", Map.of("type", "compressed_vector", "dimension", inputDims, "encoding", "binary"),
+            "adapted", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"),
+            "adapted_bits", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "binary"),
+            "first_n", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float")),
+            Map.of("default_pipeline", pipeline));
+    }
+
+    private static Map<String, Object> compress(Map<String, Object> parameters) {
+        return Map.of("compress", parameters);
+    }
+
+    /** Indexes every corpus vector through the pipeline; reports progress per batch. */
+    int index(JsonRest rest, VectorSet corpus, ProgressDisplay progress) throws IOException {
+        BulkLoader bulk = new BulkLoader(rest, "/" + index + "/_bulk");
+        for (int i = 0; i < corpus.size(); i++) {
+            bulk.add(corpus.id(i), Map.of("vector", corpus.row(i)));
+            if (i % 1000 == 999) {
+                progress.status("ingest", (i + 1) + " / " + corpus.size() + " documents");
+            }
+        }
+        int sent = bulk.flush();
+        rest.call("POST", "/" + index + "/_refresh", null);
+        return sent;
+    }
+
+    /**
+     * The configurations the job compares. The baseline is the frozen float32 vectors searched with a
+     * beam as large as the corpus (exact search); the rest use the query's defaults.
+     */
+    List<SearchConfiguration> configurations(String corpusIndex, int corpusSize, int inputDims, String method, String modelId, int dims) {
+        Map<String, Object> model = Map.of("model_id", modelId);
+        List<SearchConfiguration> all = new ArrayList<>();
+        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, exact (baseline)", corpusIndex, "vector", inputDims, Map.of("num_candidates", corpusSize)));
+        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, HNSW", corpusIndex, "vector", inputDims, Map.of()));
+        all.add(SearchConfiguration.binary("binary " + inputDims + " bits", index, "vector", inputDims, false, Map.of()));
+        all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore", index, "vector", inputDims, true, Map.of()));
+        all.add(SearchConfiguration.truncated("first " + dims + " dims (truncation)", index, "first_n", dims));
+        all.add(SearchConfiguration.floats(method + " " + dims + "-d float", index, "adapted", dims, model));
+        all.add(SearchConfiguration.binary(method + " " + dims + " bits", index, "adapted_bits", dims, false, model));
+        all.add(SearchConfiguration.binary(method + " " + dims + " bits + rescore", index, "adapted_bits", dims, true, model));
+        return all;
+    }
+}

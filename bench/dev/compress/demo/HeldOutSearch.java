@@ -1,0 +1,54 @@
+package dev.compress.demo;
+
+import dev.compress.training.data.EvalSet;
+import dev.compress.training.eval.RetrievalMetrics;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs every held-out query through one configuration with {@code _msearch} and scores the top 10
+ * against the held-out judgments (which the cluster never saw).
+ */
+final class HeldOutSearch {
+
+    static final int K = 10;
+    private static final int BATCH = 20;
+
+    private HeldOutSearch() {}
+
+    @SuppressWarnings("unchecked")
+    static ConfigurationResult run(JsonRest rest, SearchConfiguration config, EvalSet heldOut) throws IOException {
+        int n = heldOut.queries().size();
+        double[] ndcg = new double[n];
+        double[] recall = new double[n];
+        long start = System.nanoTime();
+        for (int from = 0; from < n; from += BATCH) {
+            int to = Math.min(n, from + BATCH);
+            StringBuilder body = new StringBuilder();
+            for (int q = from; q < to; q++) {
+                Map<String, Object> search = new LinkedHashMap<>();
+                search.put("size", K);
+                search.put("_source", false);
+                search.put("query", config.query(heldOut.queries().row(q), K));
+                body.append(JsonRest.JSON.writeValueAsString(Map.of("index", config.index()))).append('\n');
+                body.append(JsonRest.JSON.writeValueAsString(search)).append('\n');
+            }
+            List<Map<String, Object>> responses = (List<Map<String, Object>>) rest.call("POST", "/_msearch", body.toString()).get("responses");
+            for (int q = from; q < to; q++) {
+                Map<String, Object> response = responses.get(q - from);
+                if (response.containsKey("error")) {
+                    throw new IOException("[" + config.label() + "] query [" + heldOut.queries().id(q) + "] failed: " + response.get("error"));
+                }
+                List<Map<String, Object>> hits = (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
+                List<String> ranked = hits.stream().map(h -> (String) h.get("_id")).toList();
+                Map<String, Integer> judgments = heldOut.qrels().judgments(heldOut.queries().id(q));
+                ndcg[q] = RetrievalMetrics.ndcg(ranked, judgments, K);
+                recall[q] = RetrievalMetrics.recall(ranked, judgments, K);
+            }
+        }
+        return new ConfigurationResult(config, ndcg, recall, (System.nanoTime() - start) / 1e9);
+    }
+}

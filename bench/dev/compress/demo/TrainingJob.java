@@ -1,0 +1,104 @@
+package dev.compress.demo;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Trains a model through {@code POST _plugins/compress/models/{id}/_train} and follows it by polling
+ * {@code GET _plugins/compress/models/{id}} until it is {@code created} (or {@code failed}).
+ */
+final class TrainingJob {
+
+    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    private TrainingJob() {}
+
+    /**
+     * The training request. The cluster holds only the data set's training judgments; the job carves
+     * validation (early stopping) and its own test slice from their queries, so the data set's held-out
+     * split stays unseen by the cluster.
+     */
+    static Map<String, Object> request(TrainingIndices indices, DemoOptions options) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("method", options.method());
+        body.put("corpus", Map.of("index", indices.corpus, "vector_field", "vector"));
+        body.put("queries", Map.of("index", indices.queries, "id_field", "query_id", "vector_field", "vector"));
+        body.put("judgments", Map.of("index", indices.judgments, "query_field", "query_id", "doc_field", "doc_id", "rating_field", "rating"));
+        body.put("dimensions", options.dims());
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        options.trainParameters().forEach((name, value) -> parameters.put(name, jsonValue(value)));
+        body.put("parameters", parameters);
+        body.put("split", Map.of("test_fraction", 0.1, "validation_fraction", 0.1, "seed", 0));
+        body.put("description", "./compress demo: " + options.dataset().name() + " / " + options.model());
+        return body;
+    }
+
+    /** Starts the job, shows its epochs as they come, and returns the final model document. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress) throws IOException, InterruptedException {
+        Map<String, Object> started = rest.call("POST", "/_plugins/compress/models/" + modelId + "/_train", request);
+        progress.step("train", "model [" + modelId + "] " + started.get("state") + " on node [" + started.get("node") + "]: "
+            + request.get("method") + " to " + request.get("dimensions") + " dims, parameters " + request.get("parameters"));
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        int shown = 0;
+        while (System.nanoTime() < deadline) {
+            Map<String, Object> model;
+            try {
+                model = rest.call("GET", "/_plugins/compress/models/" + modelId, null);
+            } catch (JsonRest.StatusException e) {
+                if (e.status() != 429 && e.status() != 503) {
+                    throw e;
+                }
+                // a busy node (circuit breaker, shard not ready) answers again later
+                progress.status("train", "node busy (" + e.status() + "), polling again");
+                Thread.sleep(POLL.toMillis());
+                continue;
+            }
+            Map<String, Object> p = (Map<String, Object>) model.get("progress");
+            List<Map<String, Object>> history = p == null ? List.of() : (List<Map<String, Object>>) p.getOrDefault("history", List.of());
+            for (; shown < history.size(); shown++) {
+                progress.status("train", epochLine(history.get(shown), p.get("total_epochs")));
+            }
+            String state = (String) model.get("state");
+            if ("created".equals(state)) {
+                progress.step("train", "model [" + modelId + "] created"
+                    + (history.isEmpty() ? "" : "; last " + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
+                return model;
+            }
+            if ("failed".equals(state)) {
+                throw new IOException("training model [" + modelId + "] failed: " + model.get("error"));
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+        throw new IOException("model [" + modelId + "] still not created after " + TIMEOUT);
+    }
+
+    /** A command-line value as JSON: numbers as numbers (the API rejects "12"), anything else as text. */
+    static Object jsonValue(String value) {
+        if (value.matches("-?\\d+")) {
+            return Long.parseLong(value);
+        }
+        if (value.matches("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")) {
+            return Double.parseDouble(value);
+        }
+        return value;
+    }
+
+    static String epochLine(Map<String, Object> epoch, Object totalEpochs) {
+        StringBuilder line = new StringBuilder("epoch " + epoch.get("epoch") + "/" + totalEpochs);
+        append(line, "loss", epoch.get("loss"));
+        append(line, "rho", epoch.get("active_triplet_ratio"));
+        append(line, "val nDCG@10", epoch.get("validation_ndcg@10"));
+        return line.toString();
+    }
+
+    private static void append(StringBuilder line, String name, Object value) {
+        if (value instanceof Number n) {
+            line.append("  ").append(name).append(' ').append(String.format("%.4f", n.doubleValue()));
+        }
+    }
+}
