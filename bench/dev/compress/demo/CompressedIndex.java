@@ -16,6 +16,9 @@ import java.util.Map;
  */
 final class CompressedIndex {
 
+    /** The share of dimensions a learned mask keeps (seed 002's Table 1 reports 30%). */
+    static final double MASK_RATIO = 0.3;
+
     final String index;
     final String pipeline;
 
@@ -61,13 +64,18 @@ final class CompressedIndex {
      * The configurations the job compares. The baseline is the frozen float32 vectors searched with a
      * beam as large as the corpus (exact search); the rest use the query's defaults.
      */
-    List<SearchConfiguration> configurations(String corpusIndex, int corpusSize, int inputDims, String method, String modelId, int dims) {
+    List<SearchConfiguration> configurations(String corpusIndex, int corpusSize, int inputDims, String method, String modelId, int dims, String maskModelId) {
         Map<String, Object> model = Map.of("model_id", modelId);
+        Map<String, Object> mask = Map.of("type", "learned", "model_id", maskModelId, "ratio", MASK_RATIO);
+        String masked = " + learned mask " + Math.round(MASK_RATIO * 100) + "%";
         List<SearchConfiguration> all = new ArrayList<>();
         all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, exact (baseline)", corpusIndex, "vector", inputDims, Map.of("num_candidates", corpusSize)));
         all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, HNSW", corpusIndex, "vector", inputDims, Map.of()));
         all.add(SearchConfiguration.binary("binary " + inputDims + " bits", index, "vector", inputDims, false, Map.of()));
         all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore", index, "vector", inputDims, true, Map.of()));
+        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, exact" + masked, corpusIndex, "vector", inputDims,
+            Map.of("num_candidates", corpusSize, "mask", mask)));
+        all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore" + masked, index, "vector", inputDims, true, Map.of("mask", mask)));
         all.add(SearchConfiguration.truncated("first " + dims + " dims (truncation)", index, "first_n", dims));
         all.add(SearchConfiguration.floats(method + " " + dims + "-d float", index, "adapted", dims, model));
         all.add(SearchConfiguration.binary(method + " " + dims + " bits", index, "adapted_bits", dims, false, model));

@@ -1,10 +1,17 @@
 package dev.compress.demo;
 
 /**
- * Per-query nDCG@10 and recall@10 of one configuration over the held-out queries (same order for
- * every configuration, so differences can be paired).
+ * Per-query nDCG@10, recall@10 and server-side time ({@code took}, ms) of one configuration over the
+ * held-out queries (same order for every configuration, so differences can be paired).
  */
-public record ConfigurationResult(SearchConfiguration config, double[] ndcg, double[] recall, double seconds) {
+public record ConfigurationResult(SearchConfiguration config, double[] ndcg, double[] recall, double[] tookMillis, double seconds) {
+
+    /** Median of the per-query {@code took} the node reported (its millisecond resolution). */
+    public double p50Millis() {
+        double[] sorted = tookMillis.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted.length == 0 ? 0 : sorted[(sorted.length - 1) / 2];
+    }
 
     public double meanNdcg() {
         return mean(ndcg);

@@ -81,6 +81,9 @@ final class DemoRun {
         String modelId = "demo-" + dataset + "-" + options.method() + "-" + options.dims();
         Map<String, Object> model = TrainingJob.run(rest, modelId, TrainingJob.request(indices, options), progress);
         endPhase("train (" + options.method() + ")");
+        String maskModelId = "demo-" + dataset + "-query_mask";
+        TrainingJob.run(rest, maskModelId, TrainingJob.maskRequest(indices, options), progress);
+        endPhase("train (query_mask)");
 
         CompressedIndex compressed = new CompressedIndex(dataset);
         compressed.create(rest, modelId, data.dim(), options.dims());
@@ -88,7 +91,7 @@ final class DemoRun {
         progress.step("ingest", String.format("%,d documents through pipeline [%s] into %s", indexed, compressed.pipeline, compressed.index));
         endPhase("ingest through the compress pipeline");
 
-        List<SearchConfiguration> configurations = compressed.configurations(indices.corpus, data.corpus().size(), data.dim(), options.method(), modelId, options.dims());
+        List<SearchConfiguration> configurations = compressed.configurations(indices.corpus, data.corpus().size(), data.dim(), options.method(), modelId, options.dims(), maskModelId);
         ConfigurationResult baseline = null;
         for (SearchConfiguration config : configurations) {
             progress.status("search", config.label());
@@ -105,7 +108,7 @@ final class DemoRun {
     private static ResultRow row(ConfigurationResult r, ConfigurationResult baseline) {
         double[] paired = r.pairedNdcgDifference(baseline);
         return new ResultRow(r.config().label(), r.config().searchBytes(), r.config().diskBytes(), r.meanNdcg(), r.meanRecall(),
-            r.meanNdcg() / baseline.meanNdcg(), r.meanRecall() / baseline.meanRecall(), paired[0], paired[1], r.seconds());
+            r.meanNdcg() / baseline.meanNdcg(), r.meanRecall() / baseline.meanRecall(), paired[0], paired[1], r.seconds(), r.p50Millis());
     }
 
     @SuppressWarnings("unchecked")

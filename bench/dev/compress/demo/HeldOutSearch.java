@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Runs every held-out query through one configuration with {@code _msearch} and scores the top 10
- * against the held-out judgments (which the cluster never saw).
+ * against the held-out judgments (which the cluster never saw). Latency is each search's own
+ * {@code took}: the node's time for that query, free of the batch's client round trip.
  */
 final class HeldOutSearch {
 
@@ -24,6 +25,7 @@ final class HeldOutSearch {
         int n = heldOut.queries().size();
         double[] ndcg = new double[n];
         double[] recall = new double[n];
+        double[] took = new double[n];
         long start = System.nanoTime();
         for (int from = 0; from < n; from += BATCH) {
             int to = Math.min(n, from + BATCH);
@@ -47,8 +49,9 @@ final class HeldOutSearch {
                 Map<String, Integer> judgments = heldOut.qrels().judgments(heldOut.queries().id(q));
                 ndcg[q] = RetrievalMetrics.ndcg(ranked, judgments, K);
                 recall[q] = RetrievalMetrics.recall(ranked, judgments, K);
+                took[q] = ((Number) response.get("took")).doubleValue();
             }
         }
-        return new ConfigurationResult(config, ndcg, recall, (System.nanoTime() - start) / 1e9);
+        return new ConfigurationResult(config, ndcg, recall, took, (System.nanoTime() - start) / 1e9);
     }
 }

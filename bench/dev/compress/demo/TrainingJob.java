@@ -37,6 +37,18 @@ final class TrainingJob {
         return body;
     }
 
+    /**
+     * The query-mask predictor (seed 002) on the raw vectors' own space, judged on the same carved
+     * split; its tau comes from the validation grid inside the job.
+     */
+    static Map<String, Object> maskRequest(TrainingIndices indices, DemoOptions options) {
+        Map<String, Object> body = new LinkedHashMap<>(request(indices, options));
+        body.remove("dimensions");
+        body.put("method", "query_mask");
+        body.put("parameters", Map.of("ratio", CompressedIndex.MASK_RATIO));
+        return body;
+    }
+
     /** Starts the job, shows its epochs as they come, and returns the final model document. */
     @SuppressWarnings("unchecked")
     static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress) throws IOException, InterruptedException {

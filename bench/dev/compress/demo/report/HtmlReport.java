@@ -51,12 +51,12 @@ public final class HtmlReport {
 
     private static String table(List<ResultRow> rows) {
         StringBuilder t = new StringBuilder("<table>\n<tr><th>configuration</th><th>B/vec</th><th>disk B</th><th>nDCG@10</th><th>ratio</th>"
-            + "<th>recall@10</th><th>ratio</th><th>paired nDCG@10 diff</th></tr>\n");
+            + "<th>recall@10</th><th>ratio</th><th>p50 ms</th><th>paired nDCG@10 diff</th></tr>\n");
         for (int i = 0; i < rows.size(); i++) {
             ResultRow r = rows.get(i);
             String paired = i == 0 ? "baseline" : String.format(Locale.ROOT, "%+.4f &plusmn; %.4f", r.pairedNdcgDifference(), r.pairedStandardError());
-            t.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.4f</td><td>%.3f</td><td>%.4f</td><td>%.3f</td><td>%s</td></tr>%n",
-                SvgChart.escape(r.label()), r.searchBytes(), r.diskBytes(), r.ndcg(), r.ndcgRatio(), r.recall(), r.recallRatio(), paired));
+            t.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.4f</td><td>%.3f</td><td>%.4f</td><td>%.3f</td><td>%.0f</td><td>%s</td></tr>%n",
+                SvgChart.escape(r.label()), r.searchBytes(), r.diskBytes(), r.ndcg(), r.ndcgRatio(), r.recall(), r.recallRatio(), r.p50Millis(), paired));
         }
         return t.append("</table>\n").toString();
     }

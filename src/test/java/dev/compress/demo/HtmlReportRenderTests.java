@@ -59,7 +59,7 @@ public class HtmlReportRenderTests {
         double[] ndcg = { 0.713, 0.680, 0.610, 0.711, 0.507, 0.700, 0.440, 0.660 };
         List<ResultRow> rows = new ArrayList<>();
         for (int i = 0; i < bytes.length; i++) {
-            rows.add(new ResultRow("configuration " + i, bytes[i], bytes[i] * 2, ndcg[i], ndcg[i] + 0.1, ndcg[i] / ndcg[0], 1.0, ndcg[i] - ndcg[0], 0.01, 1.5));
+            rows.add(new ResultRow("configuration " + i, bytes[i], bytes[i] * 2, ndcg[i], ndcg[i] + 0.1, ndcg[i] / ndcg[0], 1.0, ndcg[i] - ndcg[0], 0.01, 1.5, 3.0));
         }
         List<TrainingEpoch> epochs = new ArrayList<>();
         for (int e = 1; e <= 30; e++) {
