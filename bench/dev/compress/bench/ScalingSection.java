@@ -5,7 +5,6 @@ import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
 import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 
 import dev.compress.bench.VectorFormatBenchmark.SearchSpec;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -32,14 +31,15 @@ final class ScalingSection implements BenchSection {
         new ResultTable(
             "Scaling: synthetic 384-d, k = 10, 5x candidates, 1 search thread",
             List.of(
-                "docs", "index", "recall@10", "visited_per_query", "p50_ms", "p99_ms", "qps_1_thread", "qps_ratio_to_float32", "index_s", "merge_s",
+                "docs", "index", "recall@10", "visited_per_query", "cpu_us_per_query", "cpu_speedup_vs_float32", "p50_ms", "p99_ms",
+                "qps_1_thread", "qps_ratio_to_float32", "index_s", "merge_s",
                 "disk_mb", "graph_codes_mb"));
     for (int docs : Arrays.stream(sizes.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray()) {
       List<Map<String, Object>> rows = VectorFormatBenchmark.run(BenchData.synthetic(docs, 500, 384, 42), searches, mode.threads());
-      double floatQps =
-          rows.stream().filter(r -> LUCENE_FLOAT.equals(r.get("index"))).mapToDouble(r -> (Double) r.get("qps_1_thread")).findFirst().orElse(Double.NaN);
-      for (Map<String, Object> row : new ArrayList<>(rows)) {
-        row.put("qps_ratio_to_float32", (Double) row.get("qps_1_thread") / floatQps);
+      Map<String, Object> floatRow = rows.stream().filter(r -> LUCENE_FLOAT.equals(r.get("index"))).findFirst().orElseThrow();
+      for (Map<String, Object> row : rows) {
+        row.put("qps_ratio_to_float32", (Double) row.get("qps_1_thread") / (Double) floatRow.get("qps_1_thread"));
+        row.put("cpu_speedup_vs_float32", (Double) floatRow.get("cpu_us_per_query") / (Double) row.get("cpu_us_per_query"));
         row.put("disk_mb", (Double) row.get("disk_bytes_per_vector") * docs / 1e6);
         row.put("graph_codes_mb", (Double) row.get("graph_codes_bytes_per_vector") * docs / 1e6);
         table.add(row);

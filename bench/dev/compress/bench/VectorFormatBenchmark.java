@@ -5,10 +5,13 @@ import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +53,8 @@ import org.apache.lucene.util.IOUtils;
  * <p>Each index is built by one thread with a 64 MB buffer (several flushed segments), then
  * force-merged to one segment, so the searched graph is a merged one and the merge is timed. Every
  * search is warmed up (each query {@value #WARMUP_ROUNDS} times) before it is timed, once by one
- * thread and once by {@code threads} threads sharing the query list. Heap per vector is the object
+ * thread and once by {@code threads} threads sharing the query list; the single thread's CPU time
+ * per query is recorded too, since wall-clock figures on a shared machine carry its load. Heap per vector is the object
  * graph of the open vector reader (Lucene's {@code RamUsageTester}); graphs, codes and vectors
  * themselves stay off-heap, in mmap'd files.
  */
@@ -89,6 +93,33 @@ final class VectorFormatBenchmark {
 
   private VectorFormatBenchmark() {}
 
+  /**
+   * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
+   * files are off-heap (and their classes closed to reflection).
+   */
+  private static final RamUsageTester.Accumulator ON_HEAP_ONLY =
+      new RamUsageTester.Accumulator() {
+        @Override
+        public long accumulateObject(Object o, long shallowSize, Map<java.lang.reflect.Field, Object> fieldValues, Collection<Object> queue) {
+          fieldValues.values().stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          return shallowSize;
+        }
+
+        @Override
+        public long accumulateArray(Object array, long shallowSize, List<Object> values, Collection<Object> queue) {
+          values.stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          return shallowSize;
+        }
+      };
+
+  private static boolean onHeapObject(Object value) {
+    if (value == null) {
+      return false;
+    }
+    String name = value.getClass().getName();
+    return name.startsWith("jdk.internal.") == false && name.startsWith("sun.") == false;
+  }
+
   /** Builds every index that {@code searches} name and measures each search; one row per search. */
   static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
     int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
@@ -105,7 +136,7 @@ final class VectorFormatBenchmark {
           searcher.setQueryCache(null);
           long heap = 0;
           for (LeafReaderContext leaf : reader.leaves()) {
-            heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader());
+            heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
           }
           for (SearchSpec search : searches) {
             if (search.index().equals(index)) {
@@ -185,12 +216,16 @@ final class VectorFormatBenchmark {
       }
     }
     long[] nanos = new long[queries.length];
+    long cpuNanos = 0;
     int[][] results = new int[queries.length][];
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     for (int q = 0; q < queries.length; q++) {
       RescoringKnnQuery query = query(queries[q], search);
+      long cpuStart = cpu.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       TopDocs hits = searcher.search(query, K);
       nanos[q] = System.nanoTime() - start;
+      cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
       results[q] = Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
     }
     double recall = 0;
@@ -204,6 +239,8 @@ final class VectorFormatBenchmark {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
+    // CPU time of the searching thread: what a query costs, nearly free of other processes' load
+    row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
     row.put("p50_ms", sorted[sorted.length / 2] / 1e6);
     row.put("p99_ms", sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
     row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
