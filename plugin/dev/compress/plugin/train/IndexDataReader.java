@@ -5,6 +5,7 @@ import dev.compress.training.data.VectorSet;
 
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.unit.TimeValue;
+import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.sort.SortOrder;
@@ -57,6 +58,11 @@ final class IndexDataReader {
      * rows missing any field are skipped.
      */
     Qrels judgments(TrainSpec spec, String splitValue) {
+        if (spec.srwJudgments()) {
+            PlainActionFuture<Qrels> list = new PlainActionFuture<>();
+            SrwJudgmentList.read(client, spec.srwJudgmentId(), list);
+            return list.actionGet(PAGE_TIMEOUT);
+        }
         Map<String, Map<String, Integer>> byQuery = new HashMap<>();
         String splitField = spec.split().field();
         List<String> fields = new ArrayList<>(List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));

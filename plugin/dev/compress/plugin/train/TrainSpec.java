@@ -20,12 +20,18 @@ public record TrainSpec(
     String judgmentsQueryField,
     String judgmentsDocField,
     String judgmentsRatingField,
+    String srwJudgmentId,
     List<Integer> dimensions,
     Map<String, Object> parameters,
     SplitSpec split,
     String device,
     String description
 ) {
+
+    /** True when the judgments are a Search Relevance Workbench judgment list rather than an index of rows. */
+    public boolean srwJudgments() {
+        return srwJudgmentId != null;
+    }
 
     /** Held-out split: fractions of the judged queries with a seed, or a judgment field naming each row's split. */
     public record SplitSpec(double testFraction, double validationFraction, long seed, String field) {}
@@ -41,9 +47,11 @@ public record TrainSpec(
         Map<String, Object> queries = object(body, "queries", true);
         rejectUnknown("queries.", queries, Set.of("index", "id_field", "vector_field"));
         Map<String, Object> judgments = object(body, "judgments", true);
-        rejectUnknown("judgments.", judgments, Set.of("index", "query_field", "doc_field", "rating_field"));
+        String srwId = judgments.get("srw_judgment_id") == null ? null : string(judgments, "srw_judgment_id", null, "judgments.");
+        // a Search Relevance Workbench list has a fixed home and shape: nothing else to name
+        rejectUnknown("judgments.", judgments, srwId != null ? Set.of("srw_judgment_id") : Set.of("index", "query_field", "doc_field", "rating_field", "srw_judgment_id"));
         Map<String, Object> split = object(body, "split", false);
-        rejectUnknown("split.", split, Set.of("test_fraction", "validation_fraction", "seed", "field"));
+        rejectUnknown("split.", split, srwId != null ? Set.of("test_fraction", "validation_fraction", "seed") : Set.of("test_fraction", "validation_fraction", "seed", "field"));
         String device = string(body, "device", "auto");
         if (DEVICES.contains(device) == false) {
             throw new IllegalArgumentException("[device] must be one of [auto, cpu, gpu], got [" + device + "]");
@@ -59,10 +67,11 @@ public record TrainSpec(
             string(queries, "index", null, "queries."),
             string(queries, "id_field", "query_id", "queries."),
             string(queries, "vector_field", "vector", "queries."),
-            string(judgments, "index", null, "judgments."),
+            srwId != null ? SrwJudgmentList.INDEX : string(judgments, "index", null, "judgments."),
             string(judgments, "query_field", "query_id", "judgments."),
             string(judgments, "doc_field", "doc_id", "judgments."),
             string(judgments, "rating_field", "rating", "judgments."),
+            srwId,
             dimensions(body.get("dimensions")),
             (Map<String, Object>) params,
             new SplitSpec(
@@ -138,8 +147,8 @@ public record TrainSpec(
 
     private static List<Integer> dimensions(Object v) {
         List<Object> raw = v instanceof List<?> list ? new ArrayList<>(list) : v == null ? null : List.of(v);
-        if (raw == null || raw.isEmpty()) {
-            throw new IllegalArgumentException("[dimensions] is required: one target dimension or a list of them");
+        if (raw == null) {
+            return List.of(); // the method decides whether it needs target dimensions
         }
         List<Integer> dims = new ArrayList<>();
         for (Object d : raw) {

@@ -32,14 +32,20 @@ final class TrainSpecValidator {
             );
         }
         mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
-        mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
-        mappedField(state, "judgments", spec.judgmentsIndex(), "doc_field", spec.judgmentsDocField());
-        mappedField(state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField());
+        if (spec.srwJudgments()) {
+            if (state.metadata().hasIndex(SrwJudgmentList.INDEX) == false) {
+                throw new IllegalArgumentException("[judgments.srw_judgment_id] needs the Search Relevance Workbench index [" + SrwJudgmentList.INDEX + "], which does not exist");
+            }
+        } else {
+            mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
+            mappedField(state, "judgments", spec.judgmentsIndex(), "doc_field", spec.judgmentsDocField());
+            mappedField(state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField());
+        }
         if (spec.split().field() != null) {
             mappedField(state, "judgments", spec.judgmentsIndex(), "split.field", spec.split().field());
         }
-        int largest = spec.dimensions().get(spec.dimensions().size() - 1);
-        if (largest >= corpusDim && "query_mask".equals(spec.method()) == false) {
+        int largest = spec.dimensions().isEmpty() ? 0 : spec.dimensions().get(spec.dimensions().size() - 1);
+        if (largest >= corpusDim) {
             throw new IllegalArgumentException("[dimensions] [" + largest + "] must be below the input dimension " + corpusDim);
         }
         return corpusDim;

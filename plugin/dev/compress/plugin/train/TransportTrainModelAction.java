@@ -68,19 +68,24 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             listener.onFailure(e);
             return;
         }
-        client.prepareSearch(spec.judgmentsIndex())
-            .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gt(0))
-            .setSize(0)
-            .setTrackTotalHits(true)
-            .execute(ActionListener.wrap(count -> {
-                if (count.getHits().getTotalHits().value() == 0) {
-                    listener.onFailure(new IllegalArgumentException(
-                        "[judgments.index] [" + spec.judgmentsIndex() + "] has no usable judgments: no document has [" + spec.judgmentsRatingField() + "] > 0"
-                    ));
-                    return;
-                }
-                models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure);
-            }, listener::onFailure));
+        ActionListener<Boolean> judged = ActionListener.wrap(anyPositive -> {
+            if (anyPositive == false) {
+                listener.onFailure(new IllegalArgumentException(spec.srwJudgments()
+                    ? "[judgments.srw_judgment_id] judgment list [" + spec.srwJudgmentId() + "] has no usable judgments: no rating rounds to 1 or more"
+                    : "[judgments.index] [" + spec.judgmentsIndex() + "] has no usable judgments: no document has [" + spec.judgmentsRatingField() + "] > 0"));
+                return;
+            }
+            models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure);
+        }, listener::onFailure);
+        if (spec.srwJudgments()) {
+            SrwJudgmentList.read(client, spec.srwJudgmentId(), ActionListener.map(judged, SrwJudgmentList::hasRelevant));
+        } else {
+            client.prepareSearch(spec.judgmentsIndex())
+                .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gt(0))
+                .setSize(0)
+                .setTrackTotalHits(true)
+                .execute(ActionListener.map(judged, count -> count.getHits().getTotalHits().value() > 0));
+        }
     }
 
     private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
@@ -113,7 +118,8 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         doc.put("method", spec.method());
         doc.put("description", spec.description());
         doc.put("input_dimension", inputDim);
-        doc.put("dimensions", spec.dimensions());
+        // a mask predictor scores every input dimension
+        doc.put("dimensions", spec.dimensions().isEmpty() ? List.of(inputDim) : spec.dimensions());
         doc.put("node_id", node.getId());
         doc.put("node_name", node.getName());
         doc.put("created_at", now);

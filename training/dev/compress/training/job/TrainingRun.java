@@ -8,7 +8,9 @@ import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.TrainedModel;
@@ -51,8 +53,14 @@ public final class TrainingRun {
         return new Outcome(artifact, trained.report(), evaluation);
     }
 
-    /** nDCG@10 and recall@10 of the frozen vectors and of the model at each of its dimensions and encodings. */
+    /**
+     * nDCG@10 and recall@10 of the frozen vectors and of the model at each of its dimensions and
+     * encodings; for a mask predictor, seed 002's mask table at the ratio it was trained for.
+     */
     static Map<String, Object> evaluate(EvalSet test, ModelArtifact model, String method) {
+        if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output())) {
+            return evaluateMasks(test, model);
+        }
         ModelEvaluator evaluator = new ModelEvaluator(RetrievalEvaluator.standard());
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
         Scores baseline = rows.get(0).scores();
@@ -64,6 +72,18 @@ public final class TrainingRun {
         Map<String, Object> evaluation = new LinkedHashMap<>();
         evaluation.put("held_out_queries", test.queries().size());
         evaluation.put("rows", EvaluationTable.toJson(rows, baseline));
+        return evaluation;
+    }
+
+    private static Map<String, Object> evaluateMasks(EvalSet test, ModelArtifact model) {
+        double ratio = ((Number) model.metadata().trainingParameters().get("ratio")).doubleValue();
+        List<MaskEvaluation.Row> rows;
+        try (JavaEncoder predictor = new JavaEncoder(model, model.metadata().inputDim())) {
+            rows = new MaskEvaluation(RetrievalEvaluator.standard()).table(test, List.of(ratio), predictor, MaskEvaluation.Prf.defaults());
+        }
+        Map<String, Object> evaluation = new LinkedHashMap<>();
+        evaluation.put("held_out_queries", test.queries().size());
+        evaluation.put("rows", EvaluationTable.masksToJson(rows, rows.get(0).scores()));
         return evaluation;
     }
 }

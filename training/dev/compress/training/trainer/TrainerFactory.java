@@ -17,18 +17,24 @@ public final class TrainerFactory {
         SmecTrainer.METHOD,
         TemperatureTrainer.METHOD,
         PcaTrainer.METHOD,
-        TruncationTrainer.METHOD
+        TruncationTrainer.METHOD,
+        QueryMaskTrainer.METHOD
     );
     public static final int MAX_EPOCHS = 1000;
 
     private TrainerFactory() {}
 
     /**
-     * @param dims target dimensions, ascending; methods that train one output size take exactly one
+     * @param dims target dimensions, ascending; methods that train one output size take exactly one;
+     *             the mask predictor takes none (it scores every input dimension)
      * @throws IllegalArgumentException naming the method, dimension or parameter that is wrong
      */
     public static Trainer create(String method, List<Integer> dims, Map<String, Object> parameters, long seed, String device) {
-        if (dims.isEmpty()) {
+        boolean maskPredictor = QueryMaskTrainer.METHOD.equals(method);
+        if (maskPredictor && dims.isEmpty() == false) {
+            throw new IllegalArgumentException("[dimensions] does not apply to method [query_mask] (it scores every input dimension), got " + dims);
+        }
+        if (maskPredictor == false && dims.isEmpty()) {
             throw new IllegalArgumentException("[dimensions] needs at least one target dimension");
         }
         TrainingParameters p = new TrainingParameters(parameters);
@@ -45,6 +51,7 @@ public final class TrainerFactory {
             case TemperatureTrainer.METHOD -> new TemperatureTrainer(temperatureConfig(p, TemperatureConfig.defaults(dims), seed, device));
             case PcaTrainer.METHOD -> new PcaTrainer(dims, p.choice("centred", "false", Set.of("true", "false")).equals("true"));
             case TruncationTrainer.METHOD -> new TruncationTrainer(dims);
+            case QueryMaskTrainer.METHOD -> new QueryMaskTrainer(queryMaskConfig(p, QueryMaskConfig.paper(0.3), seed, device));
             default -> throw new IllegalArgumentException("[method] must be one of " + METHODS + ", got [" + method + "]");
         };
         p.rejectUnknown(method);
@@ -72,6 +79,24 @@ public final class TrainerFactory {
             p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
             p.real("preserve_weight", base.preserveWeight(), 0.0, 100.0),
             p.real("preserve_temperature", base.preserveTemperature(), 1e-3, 10.0),
+            seed,
+            device
+        );
+    }
+
+    /** {@code tau} pins the softmax temperature; without it the paper's validation grid chooses. */
+    private static QueryMaskConfig queryMaskConfig(TrainingParameters p, QueryMaskConfig base, long seed, String device) {
+        double tau = p.real("tau", Double.NaN, 1e-5, 10.0);
+        return new QueryMaskConfig(
+            p.real("ratio", base.ratio(), 1e-3, 1.0),
+            Double.isNaN(tau) ? base.taus() : List.of(tau),
+            p.integer("negatives_sampled", base.negativesSampled(), 1, 10_000),
+            p.integer("negative_pool", base.negativePool(), 1, 100_000),
+            p.real("dropout", base.dropout(), 0.0, 0.9),
+            p.real("learning_rate", base.learningRate(), 1e-7, 1.0),
+            p.real("weight_decay", base.weightDecay(), 0.0, 1.0),
+            p.integer("batch_size", base.batchSize(), 1, 8192),
+            p.integer("epochs", base.epochs(), 1, MAX_EPOCHS),
             seed,
             device
         );

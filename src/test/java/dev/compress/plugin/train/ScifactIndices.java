@@ -40,17 +40,17 @@ public final class ScifactIndices {
         client.admin().indices().prepareCreate(CORPUS).setSettings(one)
             .setMapping("{\"properties\":{\"vector\":{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}}}").get();
         client.admin().indices().prepareCreate(QUERIES).setSettings(one)
-            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"vector\":{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}}}").get();
+            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"text\":{\"type\":\"keyword\"},\"vector\":{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}}}").get();
         client.admin().indices().prepareCreate(JUDGMENTS).setSettings(one)
             .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
-        index(client, CORPUS, ds.corpus(), null);
+        index(client, CORPUS, ds.corpus(), null, Map.of());
         Map<String, String> splitOf = new HashMap<>();
         Qrels train = ds.beir().qrels("train");
         Qrels test = ds.beir().qrels("test");
         train.queryIds().forEach(q -> splitOf.put(q, "train"));
         test.queryIds().forEach(q -> splitOf.put(q, "test"));
         Set<String> judged = new HashSet<>(splitOf.keySet());
-        index(client, QUERIES, ds.queries(), judged);
+        index(client, QUERIES, ds.queries(), judged, ds.beir().queries());
         BulkRequestBuilder bulk = client.prepareBulk();
         for (Qrels qrels : new Qrels[] { train, test }) {
             for (String q : qrels.queryIds()) {
@@ -62,15 +62,15 @@ public final class ScifactIndices {
         client.admin().indices().prepareRefresh(CORPUS, QUERIES, JUDGMENTS).get();
     }
 
-    /** Indexes rows of {@code vectors}; queries get a {@code query_id} field, and only the judged ones are kept. */
-    private static void index(Client client, String index, VectorSet vectors, Set<String> onlyIds) {
+    /** Indexes rows of {@code vectors}; queries get {@code query_id} and {@code text} fields, and only the judged ones are kept. */
+    private static void index(Client client, String index, VectorSet vectors, Set<String> onlyIds, Map<String, String> texts) {
         BulkRequestBuilder bulk = client.prepareBulk();
         for (int i = 0; i < vectors.size(); i++) {
             String id = vectors.id(i);
             if (onlyIds != null && onlyIds.contains(id) == false) {
                 continue;
             }
-            Map<String, Object> source = onlyIds == null ? Map.of("vector", vectors.row(i)) : Map.of("query_id", id, "vector", vectors.row(i));
+            Map<String, Object> source = onlyIds == null ? Map.of("vector", vectors.row(i)) : Map.of("query_id", id, "text", texts.get(id), "vector", vectors.row(i));
             bulk.add(client.prepareIndex(index).setId(id).setSource(source));
             if (bulk.numberOfActions() == 1000) {
                 check(bulk.get());

@@ -101,6 +101,81 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
         assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings")).contains("has no usable judgments"));
         assertTrue(error(404, "GET", "/_plugins/compress/models/missing", null).contains("model [missing] does not exist"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}")).contains("[dimensions] does not apply to method [query_mask]"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", "[]", "{\"ratio\":1.5}")).contains("[parameters.ratio] must be in [0.001, 1.0], got [1.5]"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[]", "{}")).contains("[dimensions] needs at least one target dimension"));
+    }
+
+    /**
+     * Judgments kept by the Search Relevance Workbench: one list document in its index, queries named
+     * by their text (ratings as the strings its import API stores), matched to the queries index's
+     * {@code text} field.
+     */
+    @SuppressWarnings("unchecked")
+    public void testTrainsOnASearchRelevanceWorkbenchJudgmentList() throws Exception {
+        String srwBody = "{\"method\":\"pca\",\"dimensions\":64,\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS + "\",\"vector_field\":\"vector\"},"
+            + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES + "\",\"id_field\":\"text\"},\"judgments\":{\"srw_judgment_id\":\"scifact-list\"},"
+            + "\"split\":{\"test_fraction\":0.25,\"seed\":3}}";
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody).contains("needs the Search Relevance Workbench index [search-relevance-judgment]"));
+        client().admin().indices().prepareCreate("search-relevance-judgment").setMapping("{\"properties\":{\"name\":{\"type\":\"keyword\"},"
+            + "\"judgmentRatings\":{\"type\":\"nested\",\"properties\":{\"query\":{\"type\":\"text\",\"index\":false},"
+            + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}").get();
+        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        Map<String, String> texts = ds.beir().queries();
+        List<Map<String, Object>> ratings = new java.util.ArrayList<>();
+        java.util.Set<String> judgedTexts = new java.util.HashSet<>();
+        for (String split : List.of("train", "test")) {
+            dev.compress.training.data.Qrels qrels = ds.beir().qrels(split);
+            for (String q : qrels.queryIds()) {
+                judgedTexts.add(texts.get(q));
+                List<Map<String, Object>> docs = qrels.judgments(q).entrySet().stream()
+                    .map(e -> Map.<String, Object>of("docId", e.getKey(), "rating", String.format(java.util.Locale.ROOT, "%.3f", (double) e.getValue())))
+                    .toList();
+                ratings.add(Map.of("query", texts.get(q), "ratings", docs));
+            }
+        }
+        client().prepareIndex("search-relevance-judgment").setId("scifact-list")
+            .setSource(Map.of("name", "scifact", "type", "IMPORT_JUDGMENT", "judgmentRatings", ratings))
+            .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE).get();
+
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope")).contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"srw_judgment_id\"", "\"query_field\":\"q\",\"srw_judgment_id\"")).contains("[judgments.query_field] is not a parameter of _train"));
+        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"seed\":3", "\"field\":\"split\"")).contains("[split.field] is not a parameter of _train"));
+
+        call("POST", "/_plugins/compress/models/srw-pca/_train", srwBody);
+        Map<String, Object> progress = (Map<String, Object>) awaitState("srw-pca", "created").get("progress");
+        int queries = ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue()
+            + ((Number) progress.get("test_queries")).intValue();
+        assertEquals("every judged query of the list, matched by its text", judgedTexts.size(), queries);
+        assertEquals(Math.round(0.25 * queries), ((Number) progress.get("test_queries")).longValue(), 1);
+    }
+
+    /** Seed 002's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
+    @SuppressWarnings("unchecked")
+    public void testQueryMaskTrainsAPredictorEvaluatedOnHeldOutQueries() throws Exception {
+        call("POST", "/_plugins/compress/models/mask-30/_train", trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
+        Map<String, Object> model = awaitState("mask-30", "created");
+        assertEquals(List.of(384), model.get("dimensions"));
+        Map<String, Object> evaluation = (Map<String, Object>) model.get("evaluation");
+        assertEquals(300, evaluation.get("held_out_queries"));
+        Map<String, Map<String, Object>> byMask = new java.util.HashMap<>();
+        for (Map<String, Object> row : (List<Map<String, Object>>) evaluation.get("rows")) {
+            byMask.put((String) row.get("mask"), row);
+        }
+        assertEquals(java.util.Set.of("full", "cutoff", "norm", "dime_prf", "eclipse_prf", "learned"), byMask.keySet());
+        assertEquals(0.7127, ((Number) byMask.get("full").get("ndcg@10")).doubleValue(), 0.001);
+        assertEquals(115, byMask.get("learned").get("kept_dimensions"));
+        double learned = ((Number) byMask.get("learned").get("ratio_to_frozen")).doubleValue();
+        double cutoff = ((Number) byMask.get("cutoff").get("ratio_to_frozen")).doubleValue();
+        assertTrue("learned " + learned + " vs cutoff " + cutoff, learned > cutoff + 0.1);
+        assertTrue("learned mask at 30% keeps most of the full query's quality: " + learned, learned > 0.9);
+
+        Map<String, Object> withWeights = call("GET", "/_plugins/compress/models/mask-30?include_weights=true", null);
+        ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
+        assertEquals("dimension_scores", artifact.metadata().output());
+        call("PUT", "/_ingest/pipeline/wrong", "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        String rejected = call("POST", "/_ingest/pipeline/wrong/_simulate", "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}").toString();
+        assertTrue(rejected, rejected.contains("cannot compress vectors"));
     }
 
     @SuppressWarnings("unchecked")
@@ -162,7 +237,8 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         for (int i = 0; i < ds.corpus().size(); i++) {
             bulk.add(client().prepareIndex().setId(ds.corpus().id(i)).setSource(Map.of("raw", ds.corpus().row(i))));
         }
-        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+        org.opensearch.action.bulk.BulkResponse indexed = bulk.get();
+        assertFalse(indexed.buildFailureMessage(), indexed.hasFailures());
         client().admin().indices().prepareRefresh("served").get();
         dev.compress.training.data.Qrels test = ds.beir().qrels("test");
         double sum = 0;

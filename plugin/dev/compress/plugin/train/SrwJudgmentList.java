@@ -1,0 +1,73 @@
+package dev.compress.plugin.train;
+
+import dev.compress.training.data.Qrels;
+
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.transport.client.Client;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A judgment list of the Search Relevance Workbench, as its plugin stores it in
+ * {@value #INDEX}: one document per list, {@code judgmentRatings: [{query, ratings: [{docId, rating}]}]}.
+ * Queries are named by their text, so the queries index must hold that text in its id field.
+ * Ratings are floats (imports often send them as strings such as {@code "3.000"}); they are rounded
+ * to whole grades, since the gains of nDCG and of the trainers are defined on graded relevance.
+ */
+final class SrwJudgmentList {
+
+    static final String INDEX = "search-relevance-judgment";
+
+    private SrwJudgmentList() {}
+
+    /** Reads list {@code listId}; fails naming the id when there is none. */
+    static void read(Client client, String listId, ActionListener<Qrels> listener) {
+        client.prepareGet(INDEX, listId).execute(ActionListener.wrap(got -> {
+            if (got.isExists() == false) {
+                listener.onFailure(new IllegalArgumentException("[judgments.srw_judgment_id] judgment list [" + listId + "] does not exist in [" + INDEX + "]"));
+                return;
+            }
+            listener.onResponse(parse(got.getSourceAsMap()));
+        }, listener::onFailure));
+    }
+
+    /** The list's ratings as qrels keyed by query text and document id; entries that are not well formed are skipped. */
+    static Qrels parse(Map<String, Object> source) {
+        Map<String, Map<String, Integer>> byQuery = new HashMap<>();
+        if (source.get("judgmentRatings") instanceof List<?> entries) {
+            for (Object entry : entries) {
+                if (entry instanceof Map<?, ?> e && e.get("query") instanceof String query && e.get("ratings") instanceof List<?> ratings) {
+                    for (Object r : ratings) {
+                        if (r instanceof Map<?, ?> rating && rating.get("docId") != null) {
+                            Double grade = grade(rating.get("rating"));
+                            if (grade != null) {
+                                byQuery.computeIfAbsent(query, q -> new HashMap<>()).put(String.valueOf(rating.get("docId")), (int) Math.round(grade));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new Qrels(byQuery);
+    }
+
+    static boolean hasRelevant(Qrels list) {
+        return list.queryIds().stream().anyMatch(q -> list.judgments(q).values().stream().anyMatch(r -> r > 0));
+    }
+
+    private static Double grade(Object rating) {
+        if (rating instanceof Number n) {
+            return n.doubleValue();
+        }
+        if (rating instanceof String s) {
+            try {
+                return Double.parseDouble(s.trim());
+            } catch (NumberFormatException notANumber) {
+                return null;
+            }
+        }
+        return null;
+    }
+}
