@@ -14,20 +14,20 @@ import java.util.Map;
 
 /**
  * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
- * kernels}, {@code codec}, {@code scaling}, {@code quality} (all, in that order, when none is
+ * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when none is
  * named). Each section writes {@code <section>.json} (every value, plus the machine and its load)
  * and {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
  */
 public final class BenchmarkHarness {
 
   private static final List<BenchSection> SECTIONS =
-      List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new QualitySection());
+      List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
 
   private BenchmarkHarness() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
-      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [quality]");
+      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality]");
       System.exit(2);
     }
     BenchMode mode = BenchMode.of(args[0]);
@@ -38,7 +38,7 @@ public final class BenchmarkHarness {
           SECTIONS.stream()
               .filter(s -> s.name().equals(name))
               .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, quality")));
+              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality")));
     }
     if (selected.isEmpty()) {
       selected.addAll(SECTIONS);

