@@ -26,15 +26,6 @@ public final class CodeWords {
     return out;
   }
 
-  /** Set bits of a code. */
-  public static int bitCount(long[] code) {
-    int count = 0;
-    for (long word : code) {
-      count += Long.bitCount(word);
-    }
-    return count;
-  }
-
   /** Differing bits of two codes of equal length: the Hamming distance. */
   public static int xorBitCount(long[] a, long[] b) {
     int count = 0;
