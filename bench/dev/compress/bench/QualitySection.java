@@ -18,7 +18,8 @@ import java.util.Map;
  *
  * <p>Quick mode runs the training-free methods (truncation, PCA) everywhere, a 10-epoch DIVE at 64-d
  * on scifact, and the mask table on scifact with bge; full mode runs every trainer with the caps of
- * {@code bench/trainers.sh} on nfcorpus.
+ * {@code bench/trainers.sh} on nfcorpus. {@code -Dbench.quality.methods=truncation,pca} runs only
+ * the named methods' cells.
  */
 final class QualitySection implements BenchSection {
 
@@ -87,7 +88,11 @@ final class QualitySection implements BenchSection {
             "Query masks at 30% of dimensions on the frozen vectors: nDCG@10 as a ratio of the full query",
             List.of("dataset", "model", "mask", "kept", "ratio_to_full", "paired_diff", "paired_stderr"));
     ObjectMapper json = new ObjectMapper();
+    String methodsOnly = System.getProperty("bench.quality.methods");
     for (Cell cell : cells(mode)) {
+      if (methodsOnly != null && List.of(methodsOnly.split(",")).contains(cell.method()) == false) {
+        continue;
+      }
       Path report = dir.resolve(cell.file() + ".json");
       long start = System.nanoTime();
       train(cell, report, dir.resolve(cell.file() + ".log"));
