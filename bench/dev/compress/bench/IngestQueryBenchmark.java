@@ -5,7 +5,8 @@ import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 
@@ -112,7 +113,7 @@ public class IngestQueryBenchmark extends OpenSearchIntegTestCase {
                 v[j] = (float) random.nextGaussian();
             }
         }
-        JavaEncoder encoder = new JavaEncoder(artifact, 64);
+        Encoder encoder = CpuEncoders.forServing(artifact, 64);
         encoder.encode(Arrays.copyOf(raw, 2000));
         long encodeStart = System.nanoTime();
         float[][] adapted = encoder.encode(raw);

@@ -16,18 +16,20 @@
  *   <li>{@code model}: the model file ({@link dev.compress.training.model.ModelFile}): magic, version, JSON
  *       metadata, named float32 tensors, CRC32; every shape checked on load.</li>
  *   <li>{@code inference}: {@link dev.compress.training.inference.Encoder} over float[][] batches, as plain
- *       Java ({@link dev.compress.training.inference.JavaEncoder}) or DJL
- *       ({@link dev.compress.training.inference.DjlEncoder}).</li>
+ *       Java ({@link dev.compress.training.inference.JavaEncoder}), Vector API SIMD
+ *       ({@link dev.compress.training.inference.VectorApiEncoder}) or DJL
+ *       ({@link dev.compress.training.inference.DjlEncoder});
+ *       {@link dev.compress.training.inference.CpuEncoders} picks the serving one.</li>
  *   <li>{@code trainer}: the {@link dev.compress.training.trainer.Trainer} interface with DIVE, PCA and
  *       truncation; {@link dev.compress.training.trainer.TrainingListener} receives each epoch.</li>
  *   <li>{@code cli}: {@link dev.compress.training.cli.TrainCli} (train + evaluation table + model file +
- *       JSON report) and {@link dev.compress.training.cli.InferenceBenchmark}.</li>
+ *       JSON report).</li>
  * </ul>
  *
  * <h2>Typical use from the plugin</h2>
  * <pre>
  * ModelArtifact model = ModelFile.fromBytes(bytes);              // verifies checksum and shapes
- * try (Encoder enc = new DjlEncoder(model, 64, Device.cpu())) {  // or new JavaEncoder(model, 64)
+ * try (Encoder enc = CpuEncoders.forServing(model, 64)) {       // or new DjlEncoder(model, 64, Device.cpu())
  *     float[][] out = enc.encode(batch);
  * }
  * TrainedModel t = new DiveTrainer(DiveConfig.regularised(64)).train(data, (stats, total) -> ...);

@@ -3,7 +3,8 @@ package dev.compress.plugin.inference;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 
@@ -49,7 +50,7 @@ public final class IndexModelLoader implements ModelLoader {
 
     static LoadedModel parse(String modelId, byte[] bytes) {
         ModelArtifact artifact = ModelFile.fromBytes(bytes);
-        JavaEncoder encoder = new JavaEncoder(artifact, artifact.metadata().maxOutputDim());
+        Encoder encoder = CpuEncoders.forServing(artifact, artifact.metadata().maxOutputDim());
         return new LoadedModel(modelId, artifact.metadata(), encoder, bytes.length);
     }
 

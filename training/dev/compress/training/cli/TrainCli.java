@@ -11,7 +11,8 @@ import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.job.EvaluationTable;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
@@ -53,6 +54,8 @@ import java.util.Map;
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
+ * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
+ *            [--step 0.02] [--out table.md] [--report table.json]      (seed 002's Table 1: {@link MaskTableCommand})
  * </pre>
  * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
  * serving every {@code --dims}; query_mask prints seed 002's mask table (full, cutoff, norm, DIME-PRF,
@@ -73,9 +76,10 @@ public final class TrainCli {
     private TrainCli() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || !args[0].equals("train")) {
+        if (args.length == 0 || !(args[0].equals("train") || args[0].equals("mask-table"))) {
             System.err.println("usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
-                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]");
+                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]\n"
+                + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
@@ -83,6 +87,10 @@ public final class TrainCli {
         DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
             Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
             Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
+        if (args[0].equals("mask-table")) {
+            MaskTableCommand.run(opt);
+            return;
+        }
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);
@@ -139,7 +147,7 @@ public final class TrainCli {
             t.put("report", trained.report());
             trainings.add(t);
             for (int d : trained.artifact().metadata().outputDims()) {
-                try (JavaEncoder encoder = new JavaEncoder(trained.artifact(), d)) {
+                try (Encoder encoder = CpuEncoders.forServing(trained.artifact(), d)) {
                     rows.addAll(evaluator.evaluate(method, encoder, test));
                 }
             }
@@ -206,7 +214,7 @@ public final class TrainCli {
         System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
             + trained.report().parameters().get("tauGrid"));
         List<MaskEvaluation.Row> rows;
-        try (JavaEncoder predictor = new JavaEncoder(trained.artifact(), data.dim())) {
+        try (Encoder predictor = CpuEncoders.forServing(trained.artifact(), data.dim())) {
             rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
         }
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments

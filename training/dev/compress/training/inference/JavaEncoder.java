@@ -1,124 +1,44 @@
 package dev.compress.training.inference;
 
-import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
-import dev.compress.training.model.ModelMetadata;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Plain-Java inference: no native code, so it runs anywhere the plugin runs. A linear layer keeps its
- * weights transposed ([in, out]) and accumulates y += x[i] * W^T[i, :]: the inner loop is an
- * element-wise multiply-add over contiguous arrays, which HotSpot's C2 compiles to SIMD instructions
- * (a dot-product reduction would stay scalar, since float addition order must be kept). Zero inputs
- * (after a ReLU) are skipped. Batch norm is folded into a per-dimension scale and shift once, at load.
- * Rows go through the layers in blocks of {@value #BLOCK}, and each weight row W^T[i, :] is applied to
- * every row of the block while it is in L1 cache, so the weights stream from memory once per block.
+ * Plain-Java inference, the portable path: it needs neither native code nor the incubating Vector API.
+ * A linear layer keeps its weights transposed ([in, out]) and accumulates y += x[i] * W^T[i, :]: the inner
+ * loop is an element-wise multiply-add over contiguous arrays, which HotSpot's C2 compiles to SIMD
+ * instructions (a dot-product reduction would stay scalar, since float addition order must be kept).
+ * Zero inputs (after a ReLU) are skipped. Each weight row W^T[i, :] is applied to every row of a block
+ * while it is in L1 cache. {@link VectorApiEncoder} is the faster path where the Vector API is present.
  */
-public final class JavaEncoder implements Encoder {
-
-    /** One layer applied to a block of rows. */
-    private interface Step {
-        /** {@code input} is the block as it entered the stack (for the skip connection of {@code add_input}). */
-        float[][] apply(float[][] rows, float[][] input);
-    }
-
-    /** Rows per block: each weight row is read once per block instead of once per vector. */
-    private static final int BLOCK = 32;
-
-    private final int inputDim;
-    private final int outputDim;
-    private final boolean l2;
-    private final List<Step> steps = new ArrayList<>();
+public final class JavaEncoder extends LayerStackEncoder {
 
     /** @param outputDim one of the model's output dimensions (the prefix to keep) */
     public JavaEncoder(ModelArtifact model, int outputDim) {
-        ModelMetadata m = model.metadata();
-        if (!m.outputDims().contains(outputDim)) {
-            throw new IllegalArgumentException("model serves output dims " + m.outputDims() + ", not " + outputDim);
-        }
-        this.inputDim = m.inputDim();
-        this.outputDim = outputDim;
-        this.l2 = ModelMetadata.NORM_L2.equals(m.normalization());
-        for (LayerSpec layer : m.layers()) {
-            steps.add(step(layer, model));
-        }
+        super(model, outputDim);
     }
 
-    private static Step step(LayerSpec layer, ModelArtifact model) {
-        String n = layer.name();
-        return switch (layer.type()) {
-            case LayerSpec.LINEAR -> {
-                int in = layer.inputDim();
-                int out = layer.outputDim();
-                float[] wt = transpose(model.tensor(n + ".weight").data(), out, in);
-                float[] b = model.tensor(n + ".bias").data();
-                yield (rows, input) -> {
-                    float[][] y = new float[rows.length][];
-                    for (int r = 0; r < rows.length; r++) {
-                        y[r] = b.clone();
-                    }
-                    for (int i = 0; i < in; i++) {
-                        int off = i * out;
-                        for (int r = 0; r < rows.length; r++) {
-                            float xi = rows[r][i];
-                            if (xi != 0f) { // after a ReLU many inputs are exactly zero
-                                float[] acc = y[r];
-                                for (int o = 0; o < out; o++) {
-                                    acc[o] += xi * wt[off + o];
-                                }
-                            }
+    @Override
+    protected Step linear(float[] weight, float[] b, int in, int out) {
+        float[] wt = transpose(weight, out, in);
+        return (rows, input) -> {
+            float[][] y = new float[rows.length][];
+            for (int r = 0; r < rows.length; r++) {
+                y[r] = b.clone();
+            }
+            for (int i = 0; i < in; i++) {
+                int off = i * out;
+                for (int r = 0; r < rows.length; r++) {
+                    float xi = rows[r][i];
+                    if (xi != 0f) { // after a ReLU many inputs are exactly zero
+                        float[] acc = y[r];
+                        for (int o = 0; o < out; o++) {
+                            acc[o] += xi * wt[off + o];
                         }
                     }
-                    return y;
-                };
-            }
-            case LayerSpec.BATCH_NORM -> {
-                float[] gamma = model.tensor(n + ".gamma").data();
-                float[] beta = model.tensor(n + ".beta").data();
-                float[] mean = model.tensor(n + ".running_mean").data();
-                float[] var = model.tensor(n + ".running_var").data();
-                float[] scale = new float[gamma.length];
-                float[] shift = new float[gamma.length];
-                for (int i = 0; i < gamma.length; i++) {
-                    scale[i] = (float) (gamma[i] / Math.sqrt(var[i] + layer.eps()));
-                    shift[i] = beta[i] - mean[i] * scale[i];
                 }
-                yield (rows, input) -> map(rows, (x, i) -> x * scale[i] + shift[i]);
             }
-            case LayerSpec.RELU -> (rows, input) -> map(rows, (x, i) -> Math.max(0f, x));
-            case LayerSpec.ADD_INPUT -> (rows, input) -> {
-                float[][] y = new float[rows.length][];
-                for (int r = 0; r < rows.length; r++) {
-                    float[] out = rows[r].clone();
-                    float[] in = input[r];
-                    for (int i = 0; i < out.length; i++) {
-                        out[i] += in[i];
-                    }
-                    y[r] = out;
-                }
-                return y;
-            };
-            default -> throw new IllegalArgumentException("unsupported layer type " + layer.type());
+            return y;
         };
-    }
-
-    private interface ElementOp {
-        float apply(float x, int index);
-    }
-
-    private static float[][] map(float[][] rows, ElementOp op) {
-        float[][] y = new float[rows.length][];
-        for (int r = 0; r < rows.length; r++) {
-            float[] x = rows[r];
-            float[] out = new float[x.length];
-            for (int i = 0; i < x.length; i++) {
-                out[i] = op.apply(x[i], i);
-            }
-            y[r] = out;
-        }
-        return y;
     }
 
     /** [rows, cols] row-major -> [cols, rows] row-major. */
@@ -130,54 +50,5 @@ public final class JavaEncoder implements Encoder {
             }
         }
         return t;
-    }
-
-    @Override
-    public int inputDim() {
-        return inputDim;
-    }
-
-    @Override
-    public int outputDim() {
-        return outputDim;
-    }
-
-    @Override
-    public float[][] encode(float[][] batch) {
-        float[][] out = new float[batch.length][];
-        for (int r = 0; r < batch.length; r++) {
-            if (batch[r].length != inputDim) {
-                throw new IllegalArgumentException("row " + r + " has " + batch[r].length + " values, model expects " + inputDim);
-            }
-        }
-        for (int start = 0; start < batch.length; start += BLOCK) {
-            float[][] input = java.util.Arrays.copyOfRange(batch, start, Math.min(batch.length, start + BLOCK));
-            float[][] x = input;
-            for (Step s : steps) {
-                x = s.apply(x, input);
-            }
-            for (int r = 0; r < x.length; r++) {
-                out[start + r] = finish(x[r], outputDim, l2);
-            }
-        }
-        return out;
-    }
-
-    /** Keeps the first {@code dim} values and L2-normalises them when asked (a zero vector stays zero). */
-    static float[] finish(float[] x, int dim, boolean l2) {
-        float[] y = java.util.Arrays.copyOf(x, dim);
-        if (l2) {
-            double norm = 0;
-            for (float v : y) {
-                norm += (double) v * v;
-            }
-            if (norm > 0) {
-                float inv = (float) (1 / Math.sqrt(norm));
-                for (int i = 0; i < dim; i++) {
-                    y[i] *= inv;
-                }
-            }
-        }
-        return y;
     }
 }

@@ -7,7 +7,8 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
@@ -65,7 +66,7 @@ public final class TrainingRun {
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
         Scores baseline = rows.get(0).scores();
         for (int d : model.metadata().outputDims()) {
-            try (JavaEncoder encoder = new JavaEncoder(model, d)) {
+            try (Encoder encoder = CpuEncoders.forServing(model, d)) {
                 rows.addAll(evaluator.evaluate(method, encoder, test));
             }
         }
@@ -78,7 +79,7 @@ public final class TrainingRun {
     private static Map<String, Object> evaluateMasks(EvalSet test, ModelArtifact model) {
         double ratio = ((Number) model.metadata().trainingParameters().get("ratio")).doubleValue();
         List<MaskEvaluation.Row> rows;
-        try (JavaEncoder predictor = new JavaEncoder(model, model.metadata().inputDim())) {
+        try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().inputDim())) {
             rows = new MaskEvaluation(RetrievalEvaluator.standard()).table(test, List.of(ratio), predictor, MaskEvaluation.Prf.defaults());
         }
         Map<String, Object> evaluation = new LinkedHashMap<>();

@@ -61,9 +61,23 @@ public final class MaskEvaluation {
         int dim = set.queries().dim();
         List<Row> rows = new ArrayList<>();
         rows.add(new Row("full", 1.0, dim, evaluator.evaluate(set, Encoding.FLOAT)));
+        List<Row> baselines = baselines(set, ratios, prf);
+        List<Row> learned = predictor == null ? List.of() : learned(set, ratios, predictor);
+        for (int i = 0; i < ratios.size(); i++) {
+            rows.addAll(baselines.subList(4 * i, 4 * i + 4));
+            if (predictor != null) {
+                rows.add(learned.get(i));
+            }
+        }
+        return rows;
+    }
+
+    /** Cutoff, norm, DIME-PRF and Eclipse-PRF rows (in that order) at each ratio. */
+    public List<Row> baselines(EvalSet set, List<Double> ratios, Prf prf) {
+        int dim = set.queries().dim();
         int depth = Math.min(set.corpus().size(), Math.max(prf.feedbackDocs(), prf.negativeDepth()));
         int[][] firstPass = ExactSearch.search(set.queries(), set.corpus(), depth);
-        float[][] scores = predictor == null ? null : predictor.encode(rowsOf(set.queries()));
+        List<Row> rows = new ArrayList<>();
         for (double ratio : ratios) {
             int k = DimensionMasks.keep(dim, ratio);
             rows.add(new Row("cutoff", ratio, k, evaluate(set, (i, q) -> DimensionMasks.cutoff(dim, k))));
@@ -74,11 +88,32 @@ public final class MaskEvaluation {
                 docs(set.corpus(), firstPass[i], 0, prf.feedbackDocs()),
                 docs(set.corpus(), firstPass[i], Math.max(prf.feedbackDocs(), firstPass[i].length - prf.negativeDocs()),
                     firstPass[i].length), k))));
-            if (scores != null) {
-                rows.add(new Row("learned", ratio, k, evaluate(set, (i, q) -> DimensionMasks.topK(scores[i], k))));
-            }
         }
         return rows;
+    }
+
+    /** Learned-mask rows at each ratio: the top k of the predictor's scores for each query. */
+    public List<Row> learned(EvalSet set, List<Double> ratios, Encoder predictor) {
+        int dim = set.queries().dim();
+        float[][] scores = predictor.encode(rowsOf(set.queries()));
+        List<Row> rows = new ArrayList<>();
+        for (double ratio : ratios) {
+            int k = DimensionMasks.keep(dim, ratio);
+            rows.add(new Row("learned", ratio, k, evaluate(set, (i, q) -> DimensionMasks.topK(scores[i], k))));
+        }
+        return rows;
+    }
+
+    /** Ratios step, 2 step, ..., 1 (rounded to 1e-9, so 0.3 is exactly 15 x 0.02). */
+    public static List<Double> sweep(double step) {
+        if (!(step > 0 && step <= 1)) {
+            throw new IllegalArgumentException("step must be in (0, 1], got " + step);
+        }
+        List<Double> r = new ArrayList<>();
+        for (int i = 1; i * step <= 1 + 1e-9; i++) {
+            r.add(Math.round(i * step * 1e9) / 1e9);
+        }
+        return r;
     }
 
     static float[][] docs(VectorSet corpus, int[] ranked, int from, int to) {
@@ -90,7 +125,7 @@ public final class MaskEvaluation {
         return out;
     }
 
-    static float[][] rowsOf(VectorSet v) {
+    public static float[][] rowsOf(VectorSet v) {
         float[][] out = new float[v.size()][];
         for (int i = 0; i < v.size(); i++) {
             out[i] = v.row(i);

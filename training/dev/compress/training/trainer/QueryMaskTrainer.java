@@ -12,11 +12,14 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
+import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.HardNegativeMiner;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
@@ -44,16 +47,21 @@ import java.util.Set;
  *
  * <p>Choices where the paper is vague: (1) the M negatives are drawn once per query (seeded) so the
  * target is fixed across epochs; (2) the tau grid is judged by validation masked nDCG@10 at
- * {@link QueryMaskConfig#ratio()} (KL values at different tau are not comparable) and, within one tau,
- * the epoch by validation KL as the paper says; (3) the validation targets are built the same way from
+ * {@link QueryMaskConfig#ratio()} (KL values at different tau are not comparable), computed once per tau
+ * on its best epoch, and, within one tau, the epoch by validation KL as the paper says, each tau stopping
+ * after {@value #PATIENCE} epochs without improvement; (3) the validation targets are built the same way from
  * the validation queries' judgments; (4) dropout acts on the input vector with a seeded Java mask
  * (inverted dropout), so runs are reproducible; (5) the weight starts from PyTorch's default uniform
- * init. The grid includes values below 0.01 because with unit-norm 384-d vectors r is of order 1e-4 and
- * softmax(r / 0.01) is nearly uniform.
+ * init. With unit-norm 384-d vectors r is of order 1e-4 to 1e-3, so softmax(r / tau) is nearly uniform
+ * for every tau of the grid and the KL acts as a least-squares fit of r / tau; taus below 0.01 (a peaked
+ * target) scored lower on validation ({@link QueryMaskConfig}).
  */
 public final class QueryMaskTrainer implements Trainer {
 
     public static final String METHOD = "query_mask";
+
+    /** A tau's training stops after this many epochs without a lower validation KL (its best epoch is kept). */
+    static final int PATIENCE = 30;
 
     private final QueryMaskConfig config;
 
@@ -177,32 +185,35 @@ public final class QueryMaskTrainer implements Trainer {
                     double bestKl = validationKl(base, net, validation.queries(), tVal);
                     Map<String, float[]> best = net.snapshot();
                     int bestTauEpoch = 0;
-                    double maskedAtBest = maskedNdcg(masks, validation, base, net, k);
-                    EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, maskedAtBest, 0, 0);
+                    EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
                     allEpochs.add(s0);
                     listener.onEpoch(s0, config.epochs() * config.taus().size());
-                    for (int epoch = 1; epoch <= config.epochs() && !listener.stopRequested(); epoch++) {
+                    for (int epoch = 1; epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
+                         epoch++) {
                         long te = System.nanoTime();
                         double trainKl = epoch(engine, base, net, optimizer, data.queries(), tTrain, rnd);
                         double trainSeconds = TrainerSupport.seconds(te);
                         long tv = System.nanoTime();
                         double kl = validationKl(base, net, validation.queries(), tVal);
-                        Double masked = null;
                         if (kl < bestKl) {
                             bestKl = kl;
                             bestTauEpoch = epoch;
                             best = net.snapshot();
-                            maskedAtBest = maskedNdcg(masks, validation, base, net, k);
-                            masked = maskedAtBest;
                         }
                         Map<String, Double> losses = new LinkedHashMap<>();
                         losses.put("total", trainKl);
                         losses.put("val_kl", kl);
                         losses.put("tau", tau);
-                        EpochStats s = new EpochStats(epochBase + epoch, losses, null, masked, trainSeconds, TrainerSupport.seconds(tv));
+                        EpochStats s = new EpochStats(epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
                         allEpochs.add(s);
                         listener.onEpoch(s, config.epochs() * config.taus().size());
                     }
+                    // the masked nDCG@10 only compares taus (KL at different tau is not comparable): once per tau
+                    double maskedAtBest = maskedNdcg(masks, validation, artifact(d, best, Map.of()), k);
+                    EpochStats summary = new EpochStats(epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null,
+                        maskedAtBest, 0, 0);
+                    allEpochs.add(summary);
+                    listener.onEpoch(summary, config.epochs() * config.taus().size());
                     grid.put(Double.toString(tau), Map.of("bestEpoch", bestTauEpoch, "validationKl", bestKl,
                         "validationMaskedNdcg", maskedAtBest));
                     if (maskedAtBest > bestMaskedNdcg) {
@@ -220,16 +231,9 @@ public final class QueryMaskTrainer implements Trainer {
         params.put("tauGrid", grid);
         params.put("validationMaskedNdcgFull", RetrievalEvaluator.standard().evaluate(validation,
             dev.compress.training.eval.Encoding.FLOAT).ndcg());
-        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", d, d));
-        ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_DIMENSION_SCORES,
-            ModelMetadata.NORM_NONE, 1, layers, Map.of(), params, Map.of());
-        Map<String, dev.compress.training.model.Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new dev.compress.training.model.Tensor("scores.weight", new int[] {d, d},
-            bestWeights.get("scores.weight")));
-        tensors.put("scores.bias", new dev.compress.training.model.Tensor("scores.bias", new int[] {d}, bestWeights.get("scores.bias")));
         TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(allEpochs), bestEpoch,
             bestMaskedNdcg, TrainerSupport.seconds(started));
-        return new TrainedModel(new ModelArtifact(metadata, tensors), report);
+        return new TrainedModel(artifact(d, bestWeights, params), report);
     }
 
     private double epoch(Engine engine, NDManager base, LayerNetwork net, Optimizer optimizer, VectorSet queries,
@@ -287,9 +291,22 @@ public final class QueryMaskTrainer implements Trainer {
         }
     }
 
-    private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, NDManager base, LayerNetwork net, int k) {
-        VectorSet scores = BatchEncoding.encode(base, net::forward, validation.queries());
-        return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores.row(i), k)).ndcg();
+    private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, ModelArtifact predictor, int k) {
+        try (Encoder encoder = CpuEncoders.forServing(predictor, predictor.metadata().inputDim())) {
+            float[][] scores = encoder.encode(MaskEvaluation.rowsOf(validation.queries()));
+            return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k)).ndcg();
+        }
+    }
+
+    /** The predictor as a model file: one linear layer D -> D whose output is D dimension scores. */
+    private static ModelArtifact artifact(int d, Map<String, float[]> weights, Map<String, Object> params) {
+        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", d, d));
+        ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_DIMENSION_SCORES,
+            ModelMetadata.NORM_NONE, 1, layers, Map.of(), params, Map.of());
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {d, d}, weights.get("scores.weight")));
+        tensors.put("scores.bias", new Tensor("scores.bias", new int[] {d}, weights.get("scores.bias")));
+        return new ModelArtifact(metadata, tensors);
     }
 
     /** Gain (2^rating - 1) of each judged relevant corpus row, per query row of {@code set}. */

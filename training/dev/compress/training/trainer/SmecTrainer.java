@@ -12,7 +12,8 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.ModelEvaluator;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
@@ -139,7 +140,7 @@ public final class SmecTrainer implements Trainer {
                         config.seed(), LayerNetwork.residualZeroInit(), weights)) {
                         VectorSet energy = data.corpus();
                         if (kept != null) {
-                            try (JavaEncoder enc = new JavaEncoder(adapterArtifact(d, weights), d)) {
+                            try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, weights), d)) {
                                 energy = columns(ModelEvaluator.encode(enc, data.corpus()), kept);
                             }
                         }
@@ -170,7 +171,7 @@ public final class SmecTrainer implements Trainer {
                 VectorSet aQueries;
                 VectorSet aCorpus;
                 VectorSet aVal;
-                try (JavaEncoder enc = new JavaEncoder(adapterOnly, d)) {
+                try (Encoder enc = CpuEncoders.forServing(adapterOnly, d)) {
                     aQueries = ModelEvaluator.encode(enc, data.queries());
                     aCorpus = ModelEvaluator.encode(enc, data.corpus());
                     aVal = ModelEvaluator.encode(enc, data.validation().queries());

@@ -14,7 +14,8 @@ import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
@@ -162,7 +163,7 @@ public final class TemperatureTrainer implements Trainer {
         RetrievalEvaluator ev = RetrievalEvaluator.standard();
         VectorSet q;
         VectorSet c;
-        try (JavaEncoder enc = new JavaEncoder(model, d)) {
+        try (Encoder enc = CpuEncoders.forServing(model, d)) {
             q = ModelEvaluator.encode(enc, val.queries());
             c = ModelEvaluator.encode(enc, val.corpus());
         }

@@ -1,6 +1,6 @@
 package dev.compress.realnode;
 
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
@@ -101,7 +101,7 @@ public class CompressPipelineOnRealNodeIT {
         assertEquals(1, bulkBody.split("\"error\"", -1).length - 1);
         assertTrue(bulkBody, bulkBody.contains("vector has 47 dimensions but model [rn-model] expects 48"));
 
-        float[][] expected = new JavaEncoder(artifact, 16).encode(raw);
+        float[][] expected = CpuEncoders.forServing(artifact, 16).encode(raw);
         for (int i = 0; i < raw.length; i++) {
             Map<String, Object> source = (Map<String, Object>) call("GET", "/rn-adapted/_doc/" + i, null).get("_source");
             List<Number> emb = (List<Number>) source.get("emb");
@@ -114,7 +114,7 @@ public class CompressPipelineOnRealNodeIT {
         float[] q = raw[3].clone();
         q[0] += 0.5f;
         String withModel = "{\"field\":\"emb\",\"k\":10,\"num_candidates\":40,\"model_id\":\"rn-model\",\"vector\":" + Arrays.toString(q) + "}";
-        String byHand = "{\"field\":\"emb\",\"k\":10,\"num_candidates\":40,\"vector\":" + Arrays.toString(new JavaEncoder(artifact, 16).encode(q)) + "}";
+        String byHand = "{\"field\":\"emb\",\"k\":10,\"num_candidates\":40,\"vector\":" + Arrays.toString(CpuEncoders.forServing(artifact, 16).encode(q)) + "}";
         List<String> expectedIds = searchIds(byHand);
         assertEquals(10, expectedIds.size());
         assertEquals(expectedIds, searchIds(withModel));

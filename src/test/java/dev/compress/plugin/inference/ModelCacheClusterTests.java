@@ -3,7 +3,7 @@ package dev.compress.plugin.inference;
 import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
@@ -67,7 +67,7 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
         for (int i = 0; i < input.length; i++) {
             input[i] = (float) Math.sin(i);
         }
-        float[] expected = new JavaEncoder(artifact, 16).encode(input);
+        float[] expected = CpuEncoders.forServing(artifact, 16).encode(input);
         for (ModelCache cache : caches()) {
             LoadedModel loaded = load(cache, "shared");
             assertArrayEquals(expected, loaded.encode(new float[][] { input }, 16)[0], 0f);

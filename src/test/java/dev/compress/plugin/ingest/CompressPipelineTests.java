@@ -4,7 +4,7 @@ import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 
@@ -126,8 +126,8 @@ public class CompressPipelineTests extends OpenSearchIntegTestCase {
         BulkResponse response = bulk.get();
         assertFalse(response.buildFailureMessage(), response.hasFailures());
 
-        float[][] expected16 = new JavaEncoder(artifact, 16).encode(raw);
-        float[][] expected8 = new JavaEncoder(artifact, 8).encode(raw);
+        float[][] expected16 = CpuEncoders.forServing(artifact, 16).encode(raw);
+        float[][] expected8 = CpuEncoders.forServing(artifact, 8).encode(raw);
         for (int i = 0; i < raw.length; i++) {
             Map<String, Object> source = client().prepareGet("adapted", Integer.toString(i)).get().getSource();
             assertVector("emb of " + i, expected16[i], source.get("emb"));

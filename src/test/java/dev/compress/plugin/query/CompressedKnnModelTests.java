@@ -7,7 +7,8 @@ import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 
@@ -81,8 +82,8 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
             )
             .get();
         float[][] raw = gaussian(random, DOCS);
-        float[][] adapted16 = new JavaEncoder(artifact, 16).encode(raw);
-        float[][] adapted8 = new JavaEncoder(artifact, 8).encode(raw);
+        float[][] adapted16 = CpuEncoders.forServing(artifact, 16).encode(raw);
+        float[][] adapted8 = CpuEncoders.forServing(artifact, 8).encode(raw);
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < DOCS; i++) {
             bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", adapted16[i], "emb8", adapted8[i])));
@@ -120,8 +121,8 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
     public void testModelIdGivesTheHitsOfTheHandAdaptedVector() throws IOException {
         Random random = new Random(randomLong());
         ModelArtifact artifact = setUpModelAndIndex(random);
-        JavaEncoder encoder16 = new JavaEncoder(artifact, 16);
-        JavaEncoder encoder8 = new JavaEncoder(artifact, 8);
+        Encoder encoder16 = CpuEncoders.forServing(artifact, 16);
+        Encoder encoder8 = CpuEncoders.forServing(artifact, 8);
         String node = internalCluster().getDataNodeNames().iterator().next();
         ModelCache cache = internalCluster().getInstance(ModelCache.class, node);
         long loadsBefore = cache.loadCount();
