@@ -18,10 +18,10 @@ import org.apache.lucene.util.VectorUtil;
  *
  * @param judgments query index -> (corpus index -> grade); empty for synthetic data
  */
-record BenchData(String name, float[][] corpus, float[][] queries, Map<Integer, Map<Integer, Integer>> judgments) {
+public record BenchData(String name, float[][] corpus, float[][] queries, Map<Integer, Map<Integer, Integer>> judgments) {
 
   /** BEIR embeddings ({@code corpus.f32}, {@code queries.f32}, {@code .ids}) and a qrels TSV. */
-  static BenchData beir(String name, Path embeddings, Path qrels) throws IOException {
+  public static BenchData beir(String name, Path embeddings, Path qrels) throws IOException {
     float[][] corpus = readF32(embeddings.resolve("corpus.f32"), 384);
     float[][] queries = readF32(embeddings.resolve("queries.f32"), 384);
     Map<String, Integer> docIndex = index(Files.readAllLines(embeddings.resolve("corpus.ids")));
@@ -44,7 +44,7 @@ record BenchData(String name, float[][] corpus, float[][] queries, Map<Integer, 
    * plus a 32-dimensional latent Gaussian mapped into {@code dims} dimensions, plus small
    * isotropic noise.
    */
-  static BenchData synthetic(int docs, int queries, int dims, long seed) {
+  public static BenchData synthetic(int docs, int queries, int dims, long seed) {
     Random random = new Random(seed);
     int clusters = 200, latent = 32;
     float[][] centres = gaussian(random, clusters, dims, 1f);

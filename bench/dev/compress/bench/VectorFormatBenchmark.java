@@ -3,133 +3,162 @@ package dev.compress.bench;
 import dev.compress.codec.HnswParameters;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
-import dev.compress.codec.floats.FloatHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.codecs.lucene104.Lucene104ScalarQuantizedVectorsFormat.ScalarEncoding;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.tests.util.RamUsageTester;
 import org.apache.lucene.tests.util.TestUtil;
 import org.apache.lucene.util.IOUtils;
-import org.apache.lucene.codecs.lucene104.Lucene104ScalarQuantizedVectorsFormat.ScalarEncoding;
 
 /**
- * Side-by-side benchmark of vector formats on the same vectors, k = 10, one search thread.
+ * Side-by-side benchmark of vector formats on the same vectors, k = 10, through the same query
+ * ({@link RescoringKnnQuery}: {@code k x oversample} candidates from the graph, reordered with the
+ * stored floats when rescoring), so every format gets the same candidate budget.
  *
- * <p>Every index is built single-threaded, force-merged to one segment (so the measured graph is
- * a merged one) and searched with {@link RescoringKnnQuery}, which gathers {@code k x oversample}
- * candidates from the graph and, when rescoring, reorders them with the stored float vectors: the
- * same candidate budget for every format. Prints one Markdown table per data set.
- *
- * <p>Run (see the codec report for the exact command): system properties {@code
- * compress.data.dir} (default {@code ../shared/data}), {@code bench.synthetic.docs} (default
- * 100000, 0 to skip), {@code bench.synthetic.queries} (default 1000).
+ * <p>Each index is built by one thread with a 64 MB buffer (several flushed segments), then
+ * force-merged to one segment, so the searched graph is a merged one and the merge is timed. Every
+ * search is warmed up (each query {@value #WARMUP_ROUNDS} times) before it is timed, once by one
+ * thread and once by {@code threads} threads sharing the query list; the single thread's CPU time
+ * per query is recorded too, since wall-clock figures on a shared machine carry its load. Heap per vector is the object
+ * graph of the open vector reader (Lucene's {@code RamUsageTester}); graphs, codes and vectors
+ * themselves stay off-heap, in mmap'd files.
  */
-public final class VectorFormatBenchmark {
+final class VectorFormatBenchmark {
 
-  private static final String FIELD = "v";
-  private static final int K = 10;
+  static final String FIELD = "v";
+  static final int K = 10;
   private static final int WARMUP_ROUNDS = 3;
   private static final HnswParameters GRAPH = new HnswParameters(16, 100);
 
+  static final String LUCENE_FLOAT = "Lucene float32 HNSW";
+  static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
+  static final String OURS_BINARY = "ours binary";
+  static final String OURS_CODES_ONLY = "ours binary codes-only";
+
   /** An index to build. */
-  private record IndexSpec(String name, KnnVectorsFormat format) {}
+  record IndexSpec(String name, Supplier<KnnVectorsFormat> format) {}
 
-  /** A way to search an index. */
-  private record SearchSpec(String index, float oversample, boolean rescore) {}
+  /** A way to search an index: {@code k x oversample} candidates, rescored with floats or not. */
+  record SearchSpec(String index, float oversample, boolean rescore) {}
 
-  private static final List<IndexSpec> INDEXES =
-      List.of(
-          new IndexSpec("Lucene float32 HNSW", new Lucene99HnswVectorsFormat(GRAPH.m(), GRAPH.beamWidth())),
-          new IndexSpec(
-              "Lucene 1-bit OSQ",
-              new Lucene104HnswScalarQuantizedVectorsFormat(
-                  ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, GRAPH.m(), GRAPH.beamWidth())),
-          new IndexSpec("ours binary centred", new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, true))),
-          new IndexSpec("ours binary uncentred", new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, false))),
-          new IndexSpec("ours binary codes-only", new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(false, true))),
-          new IndexSpec("ours float32", new FloatHnswVectorsFormat(GRAPH)));
+  static final Map<String, IndexSpec> INDEXES = new LinkedHashMap<>();
 
-  private static final List<SearchSpec> SEARCHES =
-      List.of(
-          new SearchSpec("Lucene float32 HNSW", 1, false),
-          new SearchSpec("Lucene float32 HNSW", 5, false),
-          new SearchSpec("Lucene 1-bit OSQ", 3, true),
-          new SearchSpec("Lucene 1-bit OSQ", 5, true),
-          new SearchSpec("ours binary centred", 3, true),
-          new SearchSpec("ours binary centred", 5, true),
-          new SearchSpec("ours binary centred", 5, false),
-          new SearchSpec("ours binary uncentred", 3, true),
-          new SearchSpec("ours binary uncentred", 5, true),
-          new SearchSpec("ours binary codes-only", 5, true),
-          new SearchSpec("ours binary codes-only", 5, false),
-          new SearchSpec("ours float32", 1, false),
-          new SearchSpec("ours float32", 5, false));
-
-  private VectorFormatBenchmark() {}
-
-  public static void main(String[] args) throws IOException {
-    Path data = Path.of(System.getProperty("compress.data.dir", "../shared/data"));
-    int syntheticDocs = Integer.getInteger("bench.synthetic.docs", 100_000);
-    int syntheticQueries = Integer.getInteger("bench.synthetic.queries", 1_000);
-    List<BenchData> sets = new ArrayList<>();
-    sets.add(
-        BenchData.beir(
-            "scifact bge-small-en-v1.5 (5,183 x 384)",
-            data.resolve("embeddings/scifact/bge-small-en-v1.5"),
-            data.resolve("beir/scifact/qrels/test.tsv")));
-    if (syntheticDocs > 0) {
-      sets.add(BenchData.synthetic(syntheticDocs, syntheticQueries, 384, 42));
-    }
-    for (BenchData set : sets) {
-      run(set);
+  static {
+    for (IndexSpec spec :
+        List.of(
+            new IndexSpec(LUCENE_FLOAT, () -> new Lucene99HnswVectorsFormat(GRAPH.m(), GRAPH.beamWidth())),
+            new IndexSpec(
+                LUCENE_OSQ,
+                () -> new Lucene104HnswScalarQuantizedVectorsFormat(ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, GRAPH.m(), GRAPH.beamWidth())),
+            new IndexSpec(OURS_BINARY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, true))),
+            new IndexSpec(OURS_CODES_ONLY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(false, true))))) {
+      INDEXES.put(spec.name(), spec);
     }
   }
 
-  private static void run(BenchData set) throws IOException {
-    System.out.printf(Locale.ROOT, "%n### %s, %d queries, k = %d%n%n", set.name(), set.queries().length, K);
-    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
-    if (set.judgments().isEmpty() == false) {
-      System.out.printf(Locale.ROOT, "exact float32 nDCG@10 on %d judged queries: %.4f%n%n", set.judgments().size(), ndcg(set, truth));
+  private VectorFormatBenchmark() {}
+
+  /**
+   * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
+   * files are off-heap (and their classes closed to reflection).
+   */
+  private static final RamUsageTester.Accumulator ON_HEAP_ONLY =
+      new RamUsageTester.Accumulator() {
+        @Override
+        public long accumulateObject(Object o, long shallowSize, Map<java.lang.reflect.Field, Object> fieldValues, Collection<Object> queue) {
+          fieldValues.values().stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          return shallowSize;
+        }
+
+        @Override
+        public long accumulateArray(Object array, long shallowSize, List<Object> values, Collection<Object> queue) {
+          values.stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          return shallowSize;
+        }
+      };
+
+  private static boolean onHeapObject(Object value) {
+    if (value == null) {
+      return false;
     }
-    System.out.println(
-        "| index | oversample | rescore | recall@10 | nDCG@10 | QPS | p50 ms | p99 ms | index s | bytes/vector on disk (by file) | graph+codes B/vec |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (IndexSpec spec : INDEXES) {
+    String name = value.getClass().getName();
+    return name.startsWith("jdk.internal.") == false && name.startsWith("sun.") == false;
+  }
+
+  /** Builds every index that {@code searches} name and measures each search; one row per search. */
+  static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
+    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    Double exactNdcg = set.judgments().isEmpty() ? null : ndcg(set, truth);
+    for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
       Path path = Files.createTempDirectory("bench-");
       try (Directory dir = FSDirectory.open(path)) {
-        long start = System.nanoTime();
-        build(dir, spec.format(), set.corpus());
-        double indexSeconds = (System.nanoTime() - start) / 1e9;
+        double[] seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
         Map<String, Long> bytes = bytesByExtension(path);
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
           int[] idOf = storedIds(reader);
           IndexSearcher searcher = new IndexSearcher(reader);
           searcher.setQueryCache(null);
-          for (SearchSpec search : SEARCHES) {
-            if (search.index().equals(spec.name())) {
-              measure(set, truth, searcher, idOf, spec, search, indexSeconds, bytes);
+          long heap = 0;
+          for (LeafReaderContext leaf : reader.leaves()) {
+            heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
+          }
+          for (SearchSpec search : searches) {
+            if (search.index().equals(index)) {
+              Map<String, Object> row = new LinkedHashMap<>();
+              row.put("data", set.name());
+              row.put("docs", set.corpus().length);
+              row.put("index", index);
+              row.put("candidates", search.oversample() == 1 ? "k" : String.format(java.util.Locale.ROOT, "%.0fx", search.oversample()));
+              row.put("rescore", search.rescore() ? "yes" : "no");
+              measure(set, truth, searcher, idOf, search, threads, row);
+              if (exactNdcg != null) {
+                row.put("ndcg_ratio_to_exact", (Double) row.get("ndcg@10") / exactNdcg);
+              }
+              int n = set.corpus().length;
+              row.put("index_s", seconds[0]);
+              row.put("merge_s", seconds[1]);
+              row.put("disk_bytes_per_vector", bytes.values().stream().mapToLong(Long::longValue).sum() / (double) n);
+              row.put("disk_files_bytes_per_vector", perVector(bytes, n));
+              long graphAndCodes = bytes.getOrDefault("vex", 0L) + bytes.getOrDefault("vbc", 0L) + bytes.getOrDefault("veq", 0L);
+              row.put("graph_codes_bytes_per_vector", graphAndCodes / (double) n);
+              row.put("heap_bytes_per_vector", heap / (double) n);
+              rows.add(row);
             }
           }
         }
@@ -137,9 +166,22 @@ public final class VectorFormatBenchmark {
         IOUtils.rm(path);
       }
     }
+    if (exactNdcg != null) {
+      Map<String, Object> exact = new LinkedHashMap<>();
+      exact.put("data", set.name());
+      exact.put("docs", set.corpus().length);
+      exact.put("index", "exact float32 (brute force)");
+      exact.put("candidates", "all");
+      exact.put("recall@10", 1.0);
+      exact.put("ndcg@10", exactNdcg);
+      exact.put("ndcg_ratio_to_exact", 1.0);
+      rows.add(0, exact);
+    }
+    return rows;
   }
 
-  private static void build(Directory dir, KnnVectorsFormat format, float[][] corpus) throws IOException {
+  /** Seconds to add every document (flushing as the buffer fills) and to force-merge to one segment. */
+  private static double[] build(Directory dir, KnnVectorsFormat format, float[][] corpus) throws IOException {
     TieredMergePolicy mergePolicy = new TieredMergePolicy();
     mergePolicy.setNoCFSRatio(0);
     IndexWriterConfig config =
@@ -147,70 +189,110 @@ public final class VectorFormatBenchmark {
             .setCodec(TestUtil.alwaysKnnVectorsFormat(format))
             .setUseCompoundFile(false)
             .setMergePolicy(mergePolicy)
-            .setRAMBufferSizeMB(256);
+            .setRAMBufferSizeMB(64);
     try (IndexWriter writer = new IndexWriter(dir, config)) {
+      long start = System.nanoTime();
       for (int id = 0; id < corpus.length; id++) {
         Document doc = new Document();
         doc.add(new StoredField("id", id));
         doc.add(new KnnFloatVectorField(FIELD, corpus[id], VectorSimilarityFunction.DOT_PRODUCT));
         writer.addDocument(doc);
       }
+      writer.commit();
+      long indexed = System.nanoTime();
       writer.forceMerge(1);
+      writer.commit();
+      return new double[] {(indexed - start) / 1e9, (System.nanoTime() - indexed) / 1e9};
     }
   }
 
   private static void measure(
-      BenchData set,
-      int[][] truth,
-      IndexSearcher searcher,
-      int[] idOf,
-      IndexSpec spec,
-      SearchSpec search,
-      double indexSeconds,
-      Map<String, Long> bytes)
+      BenchData set, int[][] truth, IndexSearcher searcher, int[] idOf, SearchSpec search, int threads, Map<String, Object> row)
       throws IOException {
     float[][] queries = set.queries();
-    // Warm-up, untimed: every query WARMUP_ROUNDS times, so that the JIT has compiled this
-    // format's search path whatever ran before it.
     for (int round = 0; round < WARMUP_ROUNDS; round++) {
       for (float[] query : queries) {
-        searcher.search(new RescoringKnnQuery(FIELD, query, K, search.oversample(), null, search.rescore()), K);
+        searcher.search(query(query, search), K);
       }
     }
     long[] nanos = new long[queries.length];
+    long cpuNanos = 0;
     int[][] results = new int[queries.length][];
+    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     for (int q = 0; q < queries.length; q++) {
-      RescoringKnnQuery query = new RescoringKnnQuery(FIELD, queries[q], K, search.oversample(), null, search.rescore());
+      RescoringKnnQuery query = query(queries[q], search);
+      long cpuStart = cpu.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       TopDocs hits = searcher.search(query, K);
       nanos[q] = System.nanoTime() - start;
+      cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
       results[q] = Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
     }
     double recall = 0;
     for (int q = 0; q < queries.length; q++) {
       recall += ExactSearch.recall(truth[q], results[q]);
     }
-    recall /= queries.length;
-    String ndcg = set.judgments().isEmpty() ? "-" : String.format(Locale.ROOT, "%.4f", ndcg(set, results));
-    long total = Arrays.stream(nanos).sum();
+    row.put("recall@10", recall / queries.length);
+    if (set.judgments().isEmpty() == false) {
+      row.put("ndcg@10", ndcg(set, results));
+    }
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
-    int n = set.corpus().length;
-    long graphAndCodes = bytes.getOrDefault("vex", 0L) + bytes.getOrDefault("vbc", 0L) + bytes.getOrDefault("veq", 0L);
-    System.out.printf(
-        Locale.ROOT,
-        "| %s | %s | %s | %.4f | %s | %.0f | %.3f | %.3f | %.1f | %s | %.1f |%n",
-        spec.name(),
-        search.oversample() == 1 ? "1 (k = 10)" : String.format(Locale.ROOT, "%.0f", search.oversample()),
-        search.rescore() ? "yes" : "no",
-        recall,
-        ndcg,
-        queries.length / (total / 1e9),
-        sorted[sorted.length / 2] / 1e6,
-        sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6,
-        indexSeconds,
-        perVector(bytes, n),
-        graphAndCodes / (double) n);
+    row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
+    // CPU time of the searching thread: what a query costs, nearly free of other processes' load
+    row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
+    row.put("p50_ms", sorted[sorted.length / 2] / 1e6);
+    row.put("p99_ms", sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
+    row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
+    row.put("visited_per_query", visitedPerQuery(searcher, queries, search));
+  }
+
+  /** Graph nodes scored per query by the walk alone (no rescoring): the work a budget costs. */
+  private static double visitedPerQuery(IndexSearcher searcher, float[][] queries, SearchSpec search) throws IOException {
+    int candidates = query(queries[0], search).candidatesPerSegment();
+    long visited = 0;
+    for (float[] query : queries) {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        AcceptDocs all = AcceptDocs.fromLiveDocs(leaf.reader().getLiveDocs(), leaf.reader().maxDoc());
+        visited += leaf.reader().searchNearestVectors(FIELD, query, candidates, all, Integer.MAX_VALUE).totalHits.value();
+      }
+    }
+    return visited / (double) queries.length;
+  }
+
+  /** Queries per second when {@code threads} threads take the queries from one shared list. */
+  private static double concurrentQps(IndexSearcher searcher, float[][] queries, SearchSpec search, int threads) throws IOException {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      AtomicInteger next = new AtomicInteger();
+      List<Future<?>> running = new ArrayList<>();
+      long start = System.nanoTime();
+      for (int t = 0; t < threads; t++) {
+        running.add(
+            pool.submit(
+                () -> {
+                  for (int q; (q = next.getAndIncrement()) < queries.length; ) {
+                    searcher.search(query(queries[q], search), K);
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+      return queries.length / ((System.nanoTime() - start) / 1e9);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IOException(e.getCause());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static RescoringKnnQuery query(float[] vector, SearchSpec search) {
+    return new RescoringKnnQuery(FIELD, vector, K, search.oversample(), null, search.rescore());
   }
 
   private static double ndcg(BenchData set, int[][] rankings) {
@@ -248,14 +330,12 @@ public final class VectorFormatBenchmark {
 
   private static String perVector(Map<String, Long> bytes, int n) {
     StringBuilder out = new StringBuilder();
-    long total = 0;
     for (Map.Entry<String, Long> e : bytes.entrySet()) {
-      total += e.getValue();
       double per = e.getValue() / (double) n;
       if (per >= 0.05) {
-        out.append(String.format(Locale.ROOT, "%s %.1f, ", e.getKey(), per));
+        out.append(out.length() == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%s %.1f", e.getKey(), per));
       }
     }
-    return out.append(String.format(Locale.ROOT, "total %.1f", total / (double) n)).toString();
+    return out.toString();
   }
 }

@@ -11,6 +11,20 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  */
 public abstract class BinarizedVectorValues extends ByteVectorValues {
 
+  private long[] words;
+
+  /**
+   * The code at {@code ord} packed into words ({@link CodeWords}), the form the scoring kernels
+   * read; the array is reused and valid until the next call. This default packs {@link
+   * #vectorValue}; stored codes are read as words directly.
+   */
+  public long[] codeWords(int ord) throws IOException {
+    if (words == null) {
+      words = new long[CodeWords.words(dimension())];
+    }
+    return CodeWords.pack(vectorValue(ord), words);
+  }
+
   /**
    * The corrections of the vector at {@code ord} ({@link SignBinarizer#corrections}); the array is
    * reused and valid until the next call.

@@ -54,7 +54,7 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
       return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
         @Override
         public float score(int ord) throws IOException {
-          float signDot = estimator.quantizedSignDot(codes.vectorValue(ord));
+          float signDot = estimator.quantizedSignDot(codes.codeWords(ord));
           return estimator.score(signDot, codes.corrections(ord));
         }
       };
@@ -98,17 +98,17 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
     public UpdateableRandomVectorScorer scorer() throws IOException {
       BinarizedVectorValues targets = codes.copy();
       BinarizedVectorValues others = codes.copy();
-      byte[] target = new byte[codes.getVectorByteLength()];
-      int dims = codes.dimension();
+      long[] target = new long[CodeWords.words(codes.dimension())];
+      float dims = codes.dimension();
       return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
         @Override
         public void setScoringOrdinal(int node) throws IOException {
-          System.arraycopy(targets.vectorValue(node), 0, target, 0, target.length);
+          System.arraycopy(targets.codeWords(node), 0, target, 0, target.length);
         }
 
         @Override
         public float score(int ord) throws IOException {
-          return SignBinarizer.hammingScore(target, others.vectorValue(ord), dims);
+          return 1f - CodeWords.xorBitCount(target, others.codeWords(ord)) / dims;
         }
       };
     }

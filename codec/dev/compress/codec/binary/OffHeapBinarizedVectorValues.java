@@ -16,9 +16,13 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   protected final float[] scale;
   protected final VectorSimilarityFunction similarity;
   protected final IndexInput codes;
+  private final int recordBytes;
   private final byte[] code;
+  private final long[] words;
   private final float[] corrections = new float[SignBinarizer.CORRECTIONS];
-  private int lastOrd = -1;
+  private int codeOrd = -1;
+  private int wordsOrd = -1;
+  private int correctionsOrd = -1;
 
   OffHeapBinarizedVectorValues(
       int dims,
@@ -33,7 +37,9 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
     this.scale = scale;
     this.similarity = similarity;
     this.codes = codes;
+    this.recordBytes = SignBinarizer.recordBytes(dims);
     this.code = new byte[SignBinarizer.codeBytes(dims)];
+    this.words = new long[CodeWords.words(dims)];
   }
 
   /** Values of a field described by {@code entry}, whose codes live in {@code data}. */
@@ -73,23 +79,49 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
 
   @Override
   public byte[] vectorValue(int ord) throws IOException {
-    load(ord);
+    if (ord != codeOrd) {
+      codes.seek((long) ord * recordBytes);
+      codes.readBytes(code, 0, code.length);
+      readCorrections(ord);
+      codeOrd = ord;
+    }
     return code;
+  }
+
+  /** Reads the code's whole 8-byte words as longs and assembles the last, partial one. */
+  @Override
+  public long[] codeWords(int ord) throws IOException {
+    if (ord != wordsOrd) {
+      codes.seek((long) ord * recordBytes);
+      int fullWords = code.length >>> 3;
+      codes.readLongs(words, 0, fullWords);
+      int tailBytes = code.length & 7;
+      if (tailBytes > 0) {
+        long tail = 0;
+        for (int i = 0; i < tailBytes; i++) {
+          tail |= (codes.readByte() & 0xFFL) << (i << 3);
+        }
+        words[fullWords] = tail;
+      }
+      readCorrections(ord);
+      wordsOrd = ord;
+    }
+    return words;
   }
 
   @Override
   public float[] corrections(int ord) throws IOException {
-    load(ord);
+    if (ord != correctionsOrd) {
+      codes.seek((long) ord * recordBytes + code.length);
+      readCorrections(ord);
+    }
     return corrections;
   }
 
-  private void load(int ord) throws IOException {
-    if (ord != lastOrd) {
-      codes.seek((long) ord * SignBinarizer.recordBytes(dims));
-      codes.readBytes(code, 0, code.length);
-      codes.readFloats(corrections, 0, corrections.length);
-      lastOrd = ord;
-    }
+  /** Reads the corrections that follow a code; the input must be positioned on them. */
+  private void readCorrections(int ord) throws IOException {
+    codes.readFloats(corrections, 0, corrections.length);
+    correctionsOrd = ord;
   }
 
   /** Every document of the segment has a vector: ordinal = document. */

@@ -94,17 +94,4 @@ public final class SignBinarizer {
       out[i] = bit(code, i) ? centre[i] + scale[i] : centre[i] - scale[i];
     }
   }
-
-  /** Number of differing bits between two codes of equal length. */
-  public static int hamming(byte[] a, byte[] b) {
-    return VectorUtil.xorBitCount(a, b);
-  }
-
-  /**
-   * Hamming similarity in [0, 1]: {@code 1 - hamming / dims}. 1 means identical signs, 0.5 is
-   * what two unrelated codes get on average, 0 means every sign differs.
-   */
-  public static float hammingScore(byte[] a, byte[] b, int dims) {
-    return 1f - hamming(a, b) / (float) dims;
-  }
 }

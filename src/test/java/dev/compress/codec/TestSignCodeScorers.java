@@ -2,6 +2,7 @@ package dev.compress.codec;
 
 import dev.compress.codec.binary.BinarizedVectorValues;
 import dev.compress.codec.binary.BinaryFlatVectorsScorer;
+import dev.compress.codec.binary.CodeWords;
 import dev.compress.codec.binary.SignBinarizer;
 import dev.compress.codec.binary.SignCodeEstimator;
 import java.io.IOException;
@@ -164,7 +165,7 @@ public class TestSignCodeScorers extends LuceneTestCase {
           exact += (SignBinarizer.bit(code, i) ? 1 : -1) * (query[i] - centroid[i]);
         }
         assertEquals(exact, estimator.exactSignDot(code), 1e-3 * dims);
-        assertEquals(exact, estimator.quantizedSignDot(code), bound);
+        assertEquals(exact, estimator.quantizedSignDot(CodeWords.pack(code, new long[CodeWords.words(dims)])), bound);
       }
     }
   }
@@ -186,7 +187,7 @@ public class TestSignCodeScorers extends LuceneTestCase {
     SignCodeEstimator estimator = new SignCodeEstimator(query, centroid, VectorSimilarityFunction.DOT_PRODUCT);
     RandomVectorScorer s = scorer.getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, codes, query);
     for (int d = 0; d < docs.length; d++) {
-      float expected = estimator.score(estimator.quantizedSignDot(codes.codes[d]), codes.corrections[d]);
+      float expected = estimator.score(estimator.quantizedSignDot(codes.codeWords(d)), codes.corrections[d]);
       assertEquals(expected, s.score(d), 0f);
       assertTrue(s.score(d) >= 0f);
     }
@@ -231,5 +232,23 @@ public class TestSignCodeScorers extends LuceneTestCase {
     byte[] again = new byte[code.length];
     SignBinarizer.binarize(decoded, centroid, again);
     assertArrayEquals(code, again);
+  }
+
+  /** Packing into words keeps every bit at its dimension and pads with zeros. */
+  public void testCodeWordsKeepBitPositions() {
+    Random random = random();
+    for (int round = 0; round < 50; round++) {
+      int dims = 1 + random.nextInt(300);
+      byte[] code = new byte[SignBinarizer.codeBytes(dims)];
+      SignBinarizer.binarize(gaussian(random, dims, 0f), new float[dims], code);
+      long[] words = CodeWords.pack(code, new long[CodeWords.words(dims)]);
+      int set = 0;
+      for (int i = 0; i < CodeWords.words(dims) * 64; i++) {
+        boolean expected = i < dims && SignBinarizer.bit(code, i);
+        assertEquals("bit " + i + " of " + dims, expected, (words[i >>> 6] & (1L << i)) != 0);
+        set += expected ? 1 : 0;
+      }
+      assertEquals(set, java.util.Arrays.stream(words).mapToInt(Long::bitCount).sum());
+    }
   }
 }

@@ -1,0 +1,96 @@
+package dev.compress.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
+ * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when none is
+ * named). Each section writes {@code <section>.json} (every value, plus the machine and its load)
+ * and {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
+ */
+public final class BenchmarkHarness {
+
+  private static final List<BenchSection> SECTIONS =
+      List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
+
+  private BenchmarkHarness() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0) {
+      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality]");
+      System.exit(2);
+    }
+    BenchMode mode = BenchMode.of(args[0]);
+    List<BenchSection> selected = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      String name = args[i];
+      selected.add(
+          SECTIONS.stream()
+              .filter(s -> s.name().equals(name))
+              .findFirst()
+              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality")));
+    }
+    if (selected.isEmpty()) {
+      selected.addAll(SECTIONS);
+    }
+    Path out = BenchPaths.output();
+    Files.createDirectories(out);
+    ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    StringBuilder report = new StringBuilder();
+    for (BenchSection section : selected) {
+      Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+      String loadBefore = loadAverage();
+      System.out.println("== " + section.name() + " (" + mode.name() + "), started " + start);
+      List<ResultTable> tables = section.run(mode);
+      Map<String, Object> machine = machine(loadBefore);
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("section", section.name());
+      doc.put("mode", mode.name());
+      doc.put("started", start.toString());
+      doc.put("seconds", (Instant.now().toEpochMilli() - start.toEpochMilli()) / 1000.0);
+      doc.put("machine", machine);
+      doc.put("tables", tables.stream().map(ResultTable::toJson).toList());
+      json.writeValue(out.resolve(section.name() + ".json").toFile(), doc);
+      StringBuilder md = new StringBuilder("### ").append(section.name()).append(" (").append(mode.name()).append(" mode, ");
+      md.append(start).append(", ").append(machine.get("cores")).append(" cores, load average ").append(loadBefore);
+      md.append(" before / ").append(machine.get("load_average_after")).append(" after)\n\n");
+      for (ResultTable table : tables) {
+        md.append(table.markdown());
+      }
+      Files.writeString(out.resolve(section.name() + ".md"), md);
+      report.append(md);
+      System.out.print(md);
+    }
+    Files.writeString(out.resolve("report.md"), report);
+  }
+
+  private static Map<String, Object> machine(String loadBefore) {
+    Map<String, Object> machine = new LinkedHashMap<>();
+    machine.put("cores", Runtime.getRuntime().availableProcessors());
+    machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+    machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+    machine.put("load_average_before", loadBefore);
+    machine.put("load_average_after", loadAverage());
+    return machine;
+  }
+
+  /** The 1-, 5- and 15-minute load averages: other work on the machine skews every speed figure. */
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}

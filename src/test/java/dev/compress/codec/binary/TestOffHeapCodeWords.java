@@ -1,0 +1,54 @@
+package dev.compress.codec.binary;
+
+import java.io.IOException;
+import java.util.Random;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.tests.util.LuceneTestCase;
+
+/** Stored codes read as words equal the packed bytes, whatever the dimension's remainder mod 64. */
+public class TestOffHeapCodeWords extends LuceneTestCase {
+
+  public void testWordsEqualPackedBytesInAnyReadOrder() throws IOException {
+    Random random = random();
+    for (int dims : new int[] {1, 7, 8, 63, 64, 65, 130, 384, 1 + random.nextInt(1000)}) {
+      int size = 1 + random.nextInt(40);
+      byte[][] codes = new byte[size][SignBinarizer.codeBytes(dims)];
+      float[][] corrections = new float[size][SignBinarizer.CORRECTIONS];
+      try (Directory dir = newDirectory()) {
+        try (IndexOutput out = dir.createOutput("codes", IOContext.DEFAULT)) {
+          for (int ord = 0; ord < size; ord++) {
+            random.nextBytes(codes[ord]);
+            if ((dims & 7) != 0) {
+              codes[ord][codes[ord].length - 1] &= (byte) ((1 << (dims & 7)) - 1);
+            }
+            out.writeBytes(codes[ord], codes[ord].length);
+            for (int c = 0; c < SignBinarizer.CORRECTIONS; c++) {
+              corrections[ord][c] = random.nextFloat();
+              out.writeInt(Float.floatToIntBits(corrections[ord][c]));
+            }
+          }
+        }
+        try (IndexInput in = dir.openInput("codes", IOContext.DEFAULT)) {
+          OffHeapBinarizedVectorValues values =
+              new OffHeapBinarizedVectorValues.Dense(
+                  dims, size, new float[dims], new float[dims], VectorSimilarityFunction.DOT_PRODUCT, in);
+          for (int i = 0; i < 3 * size; i++) {
+            int ord = random.nextInt(size);
+            long[] expected = CodeWords.pack(codes[ord], new long[CodeWords.words(dims)]);
+            switch (random.nextInt(3)) {
+              case 0 -> assertArrayEquals(expected, values.codeWords(ord));
+              case 1 -> assertArrayEquals(codes[ord], values.vectorValue(ord));
+              default -> {}
+            }
+            assertArrayEquals(corrections[ord], values.corrections(ord), 0f);
+            assertArrayEquals(expected, values.codeWords(ord));
+          }
+        }
+      }
+    }
+  }
+}
