@@ -154,7 +154,11 @@ final class KernelSection implements BenchSection {
         Result<?> primary = r.getPrimaryResult();
         boolean batch = method(r).startsWith("batch");
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("encoder", p.getParam("encoder").equals("java") ? "JavaEncoder (plain Java)" : "DjlEncoder (libtorch, 1 thread)");
+        row.put("encoder", switch (p.getParam("encoder")) {
+          case "java" -> "JavaEncoder (plain Java)";
+          case "vector_api" -> "VectorApiEncoder (serving path)";
+          default -> "DjlEncoder (libtorch, 1 thread)";
+        });
         row.put("call", batch ? "batch of " + AdapterInferenceBenchmark.BATCH : "one query");
         row.put("vectors_per_s", best(r));
         row.put("mean_vectors_per_s", primary.getScore());

@@ -4,6 +4,7 @@ import ai.djl.Device;
 import dev.compress.training.inference.DjlEncoder;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.inference.VectorApiEncoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import java.util.Random;
@@ -21,8 +22,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Adapter inference on the CPU, one thread calling: the plain-Java encoder against DJL's batched
- * forward pass, on a 384 -> 1024 -> 64 MLP of the model file format (about 460k parameters, the
+ * Adapter inference on the CPU, one thread calling: the plain-Java encoder, the Vector API encoder
+ * (what ingest and query use) and DJL's batched forward pass, on a 384 -> 1024 -> 64 MLP of the model file format (about 460k parameters, the
  * size of the ingest benchmark's model), batches of {@value #BATCH} rows (the ingest processor's
  * default) and single rows (a query). One operation = one vector.
  */
@@ -33,7 +34,7 @@ public class AdapterInferenceBenchmark {
 
   public static final int BATCH = 64;
 
-  @Param({"java", "djl"})
+  @Param({"java", "vector_api", "djl"})
   public String encoder;
 
   private Encoder model;
@@ -44,7 +45,11 @@ public class AdapterInferenceBenchmark {
   public void load() {
     ModelArtifact artifact = ModelFileTests.sampleModel(1, 384, 1024, 64);
     int out = artifact.metadata().maxOutputDim();
-    model = encoder.equals("java") ? new JavaEncoder(artifact, out) : new DjlEncoder(artifact, out, Device.cpu());
+    model = switch (encoder) {
+      case "java" -> new JavaEncoder(artifact, out);
+      case "vector_api" -> new VectorApiEncoder(artifact, out);
+      default -> new DjlEncoder(artifact, out, Device.cpu());
+    };
     Random random = new Random(5);
     batch = new float[BATCH][384];
     for (float[] row : batch) {
