@@ -54,7 +54,8 @@ final class TrainingJob {
     static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress) throws IOException, InterruptedException {
         Map<String, Object> started = rest.call("POST", "/_plugins/compress/models/" + modelId + "/_train", request);
         progress.step("train", "model [" + modelId + "] " + started.get("state") + " on node [" + started.get("node") + "]: "
-            + request.get("method") + " to " + request.get("dimensions") + " dims, parameters " + request.get("parameters"));
+            + request.get("method") + (request.containsKey("dimensions") ? " to " + request.get("dimensions") + " dims" : " (scores every input dimension)")
+            + ", parameters " + request.get("parameters"));
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         int shown = 0;
         while (System.nanoTime() < deadline) {

@@ -174,6 +174,8 @@ public final class QueryMaskTrainer implements Trainer {
         double bestTau = Double.NaN;
         int bestEpoch = 0;
         int epochBase = 0;
+        // epochs are numbered across the tau grid: each tau's run is its epoch 0 (untrained) and up to epochs() more
+        int totalEpochs = (config.epochs() + 1) * config.taus().size();
         try (NDManager base = engine.newBaseManager(device)) {
             for (double tau : config.taus()) {
                 float[][] tTrain = targets(rTrain, tau);
@@ -187,7 +189,7 @@ public final class QueryMaskTrainer implements Trainer {
                     int bestTauEpoch = 0;
                     EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
                     allEpochs.add(s0);
-                    listener.onEpoch(s0, config.epochs() * config.taus().size());
+                    listener.onEpoch(s0, totalEpochs);
                     for (int epoch = 1; epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
                          epoch++) {
                         long te = System.nanoTime();
@@ -206,14 +208,14 @@ public final class QueryMaskTrainer implements Trainer {
                         losses.put("tau", tau);
                         EpochStats s = new EpochStats(epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
                         allEpochs.add(s);
-                        listener.onEpoch(s, config.epochs() * config.taus().size());
+                        listener.onEpoch(s, totalEpochs);
                     }
                     // the masked nDCG@10 only compares taus (KL at different tau is not comparable): once per tau
                     double maskedAtBest = maskedNdcg(masks, validation, artifact(d, best, Map.of()), k);
                     EpochStats summary = new EpochStats(epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null,
                         maskedAtBest, 0, 0);
                     allEpochs.add(summary);
-                    listener.onEpoch(summary, config.epochs() * config.taus().size());
+                    listener.onEpoch(summary, totalEpochs);
                     grid.put(Double.toString(tau), Map.of("bestEpoch", bestTauEpoch, "validationKl", bestKl,
                         "validationMaskedNdcg", maskedAtBest));
                     if (maskedAtBest > bestMaskedNdcg) {
