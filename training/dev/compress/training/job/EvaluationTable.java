@@ -21,13 +21,7 @@ public final class EvaluationTable {
             m.put("method", r.method());
             m.put("dims", r.dims());
             m.put("encoding", r.encoding().label());
-            m.put("ndcg@10", r.scores().ndcg());
-            m.put("recall@10", r.scores().recall());
-            m.put("ratio_to_frozen", r.scores().ndcg() / baseline.ndcg());
-            double[] diff = r.scores().pairedDifference(baseline);
-            m.put("paired_diff_to_frozen", diff[0]);
-            m.put("paired_diff_stderr", diff[1]);
-            table.add(m);
+            table.add(withScores(m, r.scores(), baseline));
         }
         return table;
     }
@@ -40,14 +34,19 @@ public final class EvaluationTable {
             m.put("mask", r.mask());
             m.put("ratio", r.ratio());
             m.put("kept_dimensions", r.kept());
-            m.put("ndcg@10", r.scores().ndcg());
-            m.put("recall@10", r.scores().recall());
-            m.put("ratio_to_frozen", r.scores().ndcg() / baseline.ndcg());
-            double[] diff = r.scores().pairedDifference(baseline);
-            m.put("paired_diff_to_frozen", diff[0]);
-            m.put("paired_diff_stderr", diff[1]);
-            table.add(m);
+            table.add(withScores(m, r.scores(), baseline));
         }
         return table;
+    }
+
+    /** Appends a row's scores, their ratio to the baseline and the paired difference (mean, standard error). */
+    private static Map<String, Object> withScores(Map<String, Object> row, Scores scores, Scores baseline) {
+        row.put("ndcg@10", scores.ndcg());
+        row.put("recall@10", scores.recall());
+        row.put("ratio_to_frozen", scores.ndcg() / baseline.ndcg());
+        double[] diff = scores.pairedDifference(baseline);
+        row.put("paired_diff_to_frozen", diff[0]);
+        row.put("paired_diff_stderr", diff[1]);
+        return row;
     }
 }

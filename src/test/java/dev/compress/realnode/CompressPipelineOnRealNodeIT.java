@@ -9,12 +9,7 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
-import org.opensearch.common.xcontent.json.JsonXContent;
-import org.opensearch.core.xcontent.DeprecationHandler;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
-import org.opensearch.core.xcontent.XContentParser;
 
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -41,30 +36,18 @@ public class CompressPipelineOnRealNodeIT {
         node = RealNode.shared();
     }
 
-    private static Map<String, Object> call(String method, String path, String body) throws Exception {
-        Request request = new Request(method, path);
-        if (body != null) {
-            request.setJsonEntity(body);
-        }
-        Response response = node.client().performRequest(request);
-        try (InputStream in = response.getEntity().getContent();
-             XContentParser parser = JsonXContent.jsonXContent.createParser(NamedXContentRegistry.EMPTY, DeprecationHandler.IGNORE_DEPRECATIONS, in)) {
-            return parser.map();
-        }
-    }
-
     /** Writes the model the way the model index stores it: a state document and one chunk. */
     private static void storeModel(String id, ModelArtifact artifact) throws Exception {
         byte[] file = ModelFile.toBytes(artifact);
-        call("PUT", "/.compress-models/_doc/" + id + "?refresh=true", "{\"doc_type\":\"model\",\"model_id\":\"" + id + "\",\"state\":\"created\","
+        node.call("PUT", "/.compress-models/_doc/" + id + "?refresh=true", "{\"doc_type\":\"model\",\"model_id\":\"" + id + "\",\"state\":\"created\","
             + "\"method\":\"dive\",\"input_dimension\":" + INPUT_DIM + ",\"dimensions\":[8,16],\"chunk_count\":1,\"model_size_bytes\":" + file.length + "}");
-        call("PUT", "/.compress-models/_doc/" + id + "%230?refresh=true", "{\"doc_type\":\"chunk\",\"model_id\":\"" + id + "\",\"chunk\":0,\"data\":\""
+        node.call("PUT", "/.compress-models/_doc/" + id + "%230?refresh=true", "{\"doc_type\":\"chunk\",\"model_id\":\"" + id + "\",\"chunk\":0,\"data\":\""
             + Base64.getEncoder().encodeToString(file) + "\"}");
     }
 
     @SuppressWarnings("unchecked")
     private static List<String> searchIds(String knn) throws Exception {
-        Map<String, Object> response = call("POST", "/rn-adapted/_search", "{\"size\":10,\"query\":{\"compressed_knn\":" + knn + "}}");
+        Map<String, Object> response = node.call("POST", "/rn-adapted/_search", "{\"size\":10,\"query\":{\"compressed_knn\":" + knn + "}}");
         List<String> ids = new ArrayList<>();
         for (Object hit : (List<Object>) ((Map<String, Object>) response.get("hits")).get("hits")) {
             ids.add((String) ((Map<String, Object>) hit).get("_id"));
@@ -77,10 +60,10 @@ public class CompressPipelineOnRealNodeIT {
     public void pipelineAndModelIdWorkAndSurviveARestart() throws Exception {
         ModelArtifact artifact = ModelFileTests.sampleModel(21, INPUT_DIM, 32, 16);
         storeModel("rn-model", artifact);
-        call("PUT", "/_ingest/pipeline/rn-adapt", "{\"processors\":["
+        node.call("PUT", "/_ingest/pipeline/rn-adapt", "{\"processors\":["
             + "{\"compress\":{\"model_id\":\"rn-model\",\"field\":\"raw\",\"target_field\":\"emb\"}},"
             + "{\"compress\":{\"truncate_to\":8,\"field\":\"raw\",\"target_field\":\"trunc\"}}]}");
-        call("PUT", "/rn-adapted", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+        node.call("PUT", "/rn-adapted", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
             + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"
             + "\"trunc\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}}");
 
@@ -103,7 +86,7 @@ public class CompressPipelineOnRealNodeIT {
 
         float[][] expected = CpuEncoders.forServing(artifact, 16).encode(raw);
         for (int i = 0; i < raw.length; i++) {
-            Map<String, Object> source = (Map<String, Object>) call("GET", "/rn-adapted/_doc/" + i, null).get("_source");
+            Map<String, Object> source = (Map<String, Object>) node.call("GET", "/rn-adapted/_doc/" + i, null).get("_source");
             List<Number> emb = (List<Number>) source.get("emb");
             for (int j = 0; j < 16; j++) {
                 assertEquals(expected[i][j], emb.get(j).doubleValue(), 1e-6);
@@ -124,7 +107,7 @@ public class CompressPipelineOnRealNodeIT {
         Request again = new Request("PUT", "/rn-adapted/_doc/after-restart?pipeline=rn-adapt&refresh=true");
         again.setJsonEntity("{\"raw\":" + Arrays.toString(raw[5]) + "}");
         node.client().performRequest(again);
-        Map<String, Object> source = (Map<String, Object>) call("GET", "/rn-adapted/_doc/after-restart", null).get("_source");
+        Map<String, Object> source = (Map<String, Object>) node.call("GET", "/rn-adapted/_doc/after-restart", null).get("_source");
         assertFalse(((List<?>) source.get("emb")).isEmpty());
     }
 }

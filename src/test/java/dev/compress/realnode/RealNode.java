@@ -4,8 +4,13 @@ import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.client.RestClient;
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.xcontent.DeprecationHandler;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -219,6 +224,19 @@ public final class RealNode implements AutoCloseable {
             throw new IllegalStateException("node is not running");
         }
         return client;
+    }
+
+    /** Sends one request and parses its JSON answer; non-2xx answers throw the client's ResponseException. */
+    public Map<String, Object> call(String method, String path, String body) throws IOException {
+        Request request = new Request(method, path);
+        if (body != null) {
+            request.setJsonEntity(body);
+        }
+        Response response = client().performRequest(request);
+        try (InputStream in = response.getEntity().getContent();
+             XContentParser parser = JsonXContent.jsonXContent.createParser(NamedXContentRegistry.EMPTY, DeprecationHandler.IGNORE_DEPRECATIONS, in)) {
+            return parser.map();
+        }
     }
 
     public Path home() {

@@ -7,14 +7,7 @@ import dev.compress.training.data.VectorSet;
 
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.common.xcontent.json.JsonXContent;
-import org.opensearch.core.xcontent.DeprecationHandler;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
-import org.opensearch.core.xcontent.XContentParser;
 
-import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -37,20 +30,8 @@ public class TrainOnRealNodeIT {
         node = RealNode.shared();
     }
 
-    private static Map<String, Object> call(String method, String path, String body) throws Exception {
-        Request request = new Request(method, path);
-        if (body != null) {
-            request.setJsonEntity(body);
-        }
-        Response response = node.client().performRequest(request);
-        try (InputStream in = response.getEntity().getContent();
-             XContentParser parser = JsonXContent.jsonXContent.createParser(NamedXContentRegistry.EMPTY, DeprecationHandler.IGNORE_DEPRECATIONS, in)) {
-            return parser.map();
-        }
-    }
-
     private static void bulk(String index, StringBuilder lines) throws Exception {
-        Map<String, Object> response = call("POST", "/" + index + "/_bulk", lines.toString());
+        Map<String, Object> response = node.call("POST", "/" + index + "/_bulk", lines.toString());
         assertEquals(String.valueOf(response).substring(0, 500), false, response.get("errors"));
         lines.setLength(0);
     }
@@ -77,9 +58,9 @@ public class TrainOnRealNodeIT {
     public void diveTrainsOnTheRealNodeAndServesSearch() throws Exception {
         EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
         String vectorMapping = "{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}";
-        call("PUT", "/rn-corpus", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"vector\":" + vectorMapping + "}}}");
-        call("PUT", "/rn-queries", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"id\":{\"type\":\"keyword\"},\"vector\":" + vectorMapping + "}}}");
-        call("PUT", "/rn-judgments", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+        node.call("PUT", "/rn-corpus", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"vector\":" + vectorMapping + "}}}");
+        node.call("PUT", "/rn-queries", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"id\":{\"type\":\"keyword\"},\"vector\":" + vectorMapping + "}}}");
+        node.call("PUT", "/rn-judgments", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
             + "\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}}");
         loadVectors("rn-corpus", ds.corpus(), null);
         Qrels train = ds.beir().qrels("train");
@@ -95,16 +76,16 @@ public class TrainOnRealNodeIT {
             }
         }
         bulk("rn-judgments", lines);
-        call("POST", "/rn-corpus,rn-queries,rn-judgments/_refresh", null);
+        node.call("POST", "/rn-corpus,rn-queries,rn-judgments/_refresh", null);
 
-        Map<String, Object> started = call("POST", "/_plugins/compress/models/rn-dive/_train", "{\"method\":\"dive\",\"dimensions\":64,"
+        Map<String, Object> started = node.call("POST", "/_plugins/compress/models/rn-dive/_train", "{\"method\":\"dive\",\"dimensions\":64,"
             + "\"corpus\":{\"index\":\"rn-corpus\",\"vector_field\":\"vector\"},\"queries\":{\"index\":\"rn-queries\",\"id_field\":\"id\"},"
             + "\"judgments\":{\"index\":\"rn-judgments\"},\"split\":{\"field\":\"split\"},\"parameters\":{\"epochs\":3}}");
         assertEquals("training", started.get("state"));
         Map<String, Object> model = null;
         long deadline = System.nanoTime() + 10L * 60 * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
-            model = call("GET", "/_plugins/compress/models/rn-dive", null);
+            model = node.call("GET", "/_plugins/compress/models/rn-dive", null);
             if ("training".equals(model.get("state")) == false) {
                 break;
             }
@@ -118,18 +99,18 @@ public class TrainOnRealNodeIT {
         Map<String, Object> progress = (Map<String, Object>) model.get("progress");
         assertFalse(((List<?>) progress.get("history")).isEmpty());
 
-        call("PUT", "/_ingest/pipeline/rn-dive", "{\"processors\":[{\"compress\":{\"model_id\":\"rn-dive\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        call("PUT", "/rn-served", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"default_pipeline\":\"rn-dive\"},"
+        node.call("PUT", "/_ingest/pipeline/rn-dive", "{\"processors\":[{\"compress\":{\"model_id\":\"rn-dive\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        node.call("PUT", "/rn-served", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"default_pipeline\":\"rn-dive\"},"
             + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
         StringBuilder docs = new StringBuilder();
         for (int i = 0; i < 500; i++) {
             docs.append("{\"index\":{\"_id\":\"").append(ds.corpus().id(i)).append("\"}}\n{\"raw\":").append(Arrays.toString(ds.corpus().row(i))).append("}\n");
         }
         bulk("rn-served", docs);
-        call("POST", "/rn-served/_refresh", null);
+        node.call("POST", "/rn-served/_refresh", null);
         String query = "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"small\",\"model_id\":\"rn-dive\",\"k\":10,\"vector\":"
             + Arrays.toString(ds.corpus().row(7)) + "}}}";
-        List<Map<String, Object>> hits = (List<Map<String, Object>>) ((Map<String, Object>) call("POST", "/rn-served/_search", query).get("hits")).get("hits");
+        List<Map<String, Object>> hits = (List<Map<String, Object>>) ((Map<String, Object>) node.call("POST", "/rn-served/_search", query).get("hits")).get("hits");
         assertEquals(10, hits.size());
         assertEquals("a stored document finds itself through the model", ds.corpus().id(7), hits.get(0).get("_id"));
         assertTrue(node.log().contains("model [rn-dive] created"));
