@@ -4,8 +4,8 @@ import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 
 import org.opensearch.action.search.SearchRequest;
-import org.opensearch.common.unit.TimeValue;
 import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.common.unit.TimeValue;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.sort.SortOrder;
