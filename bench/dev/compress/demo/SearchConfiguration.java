@@ -1,8 +1,8 @@
 package dev.compress.demo;
 
 import dev.compress.codec.binary.SignBinarizer;
+import dev.compress.plugin.inference.VectorPrefix;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -50,22 +50,9 @@ public record SearchConfiguration(String label, String index, String field, int 
     public Map<String, Object> query(float[] vector, int k) {
         Map<String, Object> knn = new LinkedHashMap<>();
         knn.put("field", field);
-        knn.put("vector", queryPrefix > 0 ? normalisedPrefix(vector, queryPrefix) : vector);
+        knn.put("vector", queryPrefix > 0 ? VectorPrefix.of(vector, queryPrefix, true) : vector);
         knn.put("k", k);
         knn.putAll(options);
         return Map.of("compressed_knn", knn);
-    }
-
-    private static float[] normalisedPrefix(float[] vector, int n) {
-        float[] prefix = Arrays.copyOf(vector, n);
-        double norm = 0;
-        for (float v : prefix) {
-            norm += v * v;
-        }
-        float scale = (float) (1 / Math.sqrt(norm));
-        for (int i = 0; i < n; i++) {
-            prefix[i] *= scale;
-        }
-        return prefix;
     }
 }

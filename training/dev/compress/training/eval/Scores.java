@@ -8,7 +8,7 @@ import java.util.Arrays;
  */
 public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
 
-    static Scores of(double[] ndcg, double[] recall) {
+    public static Scores of(double[] ndcg, double[] recall) {
         return new Scores(Arrays.stream(ndcg).average().orElse(0), Arrays.stream(recall).average().orElse(0), ndcg);
     }
 
