@@ -51,7 +51,9 @@ import org.apache.lucene.util.IOUtils;
  * stored floats when rescoring), so every format gets the same candidate budget.
  *
  * <p>Each index is built by one thread with a 64 MB buffer (several flushed segments), then
- * force-merged to one segment, so the searched graph is a merged one and the merge is timed. Every
+ * force-merged to one segment, so the searched graph is a merged one and the merge is timed. For
+ * corpora of a million vectors, {@code -Dbench.ram.buffer.mb} (up to 1,900) keeps the build to one
+ * or two flushes: with 64 MB it would spend hours on 2 cores merging graph after graph. Every
  * search is warmed up (each query {@value #WARMUP_ROUNDS} times) before it is timed, once by one
  * thread and once by {@code threads} threads sharing the query list; the single thread's CPU time
  * per query is recorded too, since wall-clock figures on a shared machine carry its load. Heap per vector is the object
@@ -64,6 +66,7 @@ final class VectorFormatBenchmark {
   static final int K = 10;
   private static final int WARMUP_ROUNDS = 3;
   private static final HnswParameters GRAPH = new HnswParameters(16, 100);
+  private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
 
   static final String LUCENE_FLOAT = "Lucene float32 HNSW";
   static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
@@ -153,6 +156,7 @@ final class VectorFormatBenchmark {
               int n = set.corpus().length;
               row.put("index_s", seconds[0]);
               row.put("merge_s", seconds[1]);
+              row.put("ram_buffer_mb", RAM_BUFFER_MB);
               row.put("disk_bytes_per_vector", bytes.values().stream().mapToLong(Long::longValue).sum() / (double) n);
               row.put("disk_files_bytes_per_vector", perVector(bytes, n));
               long graphAndCodes = bytes.getOrDefault("vex", 0L) + bytes.getOrDefault("vbc", 0L) + bytes.getOrDefault("veq", 0L);
@@ -189,7 +193,7 @@ final class VectorFormatBenchmark {
             .setCodec(TestUtil.alwaysKnnVectorsFormat(format))
             .setUseCompoundFile(false)
             .setMergePolicy(mergePolicy)
-            .setRAMBufferSizeMB(64);
+            .setRAMBufferSizeMB(RAM_BUFFER_MB);
     try (IndexWriter writer = new IndexWriter(dir, config)) {
       long start = System.nanoTime();
       for (int id = 0; id < corpus.length; id++) {
