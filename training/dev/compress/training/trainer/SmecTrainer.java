@@ -171,6 +171,7 @@ public final class SmecTrainer implements Trainer {
                 epochs.addAll(first.result.epochs());
                 stageReports.add(first.report(stages.get(0)));
                 // the adapted corpus is computed once when the corpus is on the heap, else encoded as its rows are read
+                // (a batch's rows one at a time, which may round a last bit differently from a whole block)
                 try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, adapter), d)) {
                     VectorSet aQueries = ModelEvaluator.encode(enc, data.queries());
                     VectorRows aCorpus = ModelEvaluator.encode(enc, data.corpus());
