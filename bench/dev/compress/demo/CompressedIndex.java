@@ -1,6 +1,6 @@
 package dev.compress.demo;
 
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ final class CompressedIndex {
     }
 
     /** Indexes every corpus vector through the pipeline; reports progress per batch. */
-    int index(JsonRest rest, VectorSet corpus, ProgressDisplay progress) throws IOException {
+    int index(JsonRest rest, VectorRows corpus, ProgressDisplay progress) throws IOException {
         BulkLoader bulk = new BulkLoader(rest, "/" + index + "/_bulk");
         for (int i = 0; i < corpus.size(); i++) {
             bulk.add(corpus.id(i), Map.of("vector", corpus.row(i)));

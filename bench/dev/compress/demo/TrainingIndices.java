@@ -2,7 +2,7 @@ package dev.compress.demo;
 
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -35,7 +35,7 @@ final class TrainingIndices {
         create(rest, queries, Map.of("query_id", keyword, "vector", floatVector));
         create(rest, judgments, Map.of("query_id", keyword, "doc_id", keyword, "rating", Map.of("type", "integer")));
 
-        VectorSet docs = data.corpus();
+        VectorRows docs = data.corpus();
         BulkLoader corpusBulk = new BulkLoader(rest, "/" + corpus + "/_bulk");
         for (int i = 0; i < docs.size(); i++) {
             corpusBulk.add(docs.id(i), Map.of("vector", docs.row(i)));

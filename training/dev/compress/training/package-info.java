@@ -7,8 +7,11 @@
  *   <li>{@code data}: BEIR files ({@link dev.compress.training.data.BeirFiles}), embedding files
  *       ({@link dev.compress.training.data.VectorFiles}), joined per data set and model in
  *       {@link dev.compress.training.data.EmbeddedDataset}; {@link dev.compress.training.data.DataDirectory}
- *       resolves {@code COMPRESS_DATA_DIR} / {@code -Dcompress.data.dir} / {@code ../shared/data}.</li>
- *   <li>{@code eval}: exact and sign-bit (Hamming, optionally float-rescored) search, trec_eval nDCG@10 and
+ *       resolves {@code COMPRESS_DATA_DIR} / {@code -Dcompress.data.dir} / {@code ../shared/data}. Vectors are
+ *       read by blocks of rows ({@link dev.compress.training.data.VectorRows}): on the heap
+ *       ({@link dev.compress.training.data.VectorSet}) or, for a corpus larger than the heap, memory-mapped
+ *       ({@link dev.compress.training.data.MappedVectors}).</li>
+ *   <li>{@code eval}: exact and sign-bit (Hamming, optionally float-rescored) search, streamed over the corpus blocks, trec_eval nDCG@10 and
  *       recall@10 ({@link dev.compress.training.eval.RetrievalEvaluator}), tables per method
  *       ({@link dev.compress.training.eval.ModelEvaluator}).</li>
  *   <li>{@code sampling}: query splits, positives with gains, mined hard negatives, triplets

@@ -6,6 +6,7 @@ import dev.compress.training.data.DataDirectory;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
@@ -49,7 +50,7 @@ import java.util.Map;
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
- *       [--data DIR]
+ *       [--data DIR] [--corpus heap|mapped|by-size]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
@@ -100,7 +101,9 @@ public final class TrainCli {
         String trainSplit = opt.getOrDefault("train-split", "train");
         String testSplit = opt.getOrDefault("test-split", dataset.equals("nfcorpus") ? "dev" : "test");
 
-        EmbeddedDataset ds = EmbeddedDataset.load(dataDir, dataset, model);
+        // by size unless told: a corpus that would crowd the heap stays memory-mapped (EmbeddedDataset.CorpusStorage)
+        EmbeddedDataset ds = EmbeddedDataset.load(dataDir, dataset, model,
+            EmbeddedDataset.CorpusStorage.valueOf(opt.getOrDefault("corpus", "by-size").toUpperCase(Locale.ROOT).replace('-', '_')));
         Qrels trainQrels = ds.beir().qrels(trainSplit);
         QuerySplit split = QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit),
             Double.parseDouble(opt.getOrDefault("val-fraction", "0.1")), seed);
@@ -108,9 +111,9 @@ public final class TrainCli {
         TrainingData data = TrainingData.build(ds, trainQrels, split, Integer.parseInt(opt.getOrDefault("hard-k", "100")));
         double prepSeconds = (System.nanoTime() - t0) / 1e9;
         EvalSet test = ds.evalSet(testSplit);
-        System.out.printf(Locale.ROOT, "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d; data prep %.1f s%n",
+        System.out.printf(Locale.ROOT, "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d (%s); data prep %.1f s%n",
             dataset, model, split.train().size(), split.validation().size(), test.queries().size(), testSplit,
-            ds.corpus().size(), ds.dim(), prepSeconds);
+            ds.corpus().size(), ds.dim(), ds.corpus() instanceof VectorSet ? "on the heap" : "memory-mapped", prepSeconds);
 
         RetrievalEvaluator retrieval = new RetrievalEvaluator(10, 100, opt.containsKey("centred-bits"));
         ModelEvaluator evaluator = new ModelEvaluator(retrieval);

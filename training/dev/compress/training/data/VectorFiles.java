@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Reads the precomputed embedding files: {@code <name>.f32} (little-endian float32, row-major,
- * no header) and {@code <name>.ids} (one id per line, line i = row i). The float file is read
- * in chunks so no second full-size byte copy is made.
+ * no header) and {@code <name>.ids} (one id per line, line i = row i), either onto the heap
+ * ({@link #read}, in chunks so no second full-size byte copy is made) or memory-mapped ({@link #map}).
  */
 public final class VectorFiles {
 
@@ -26,15 +26,10 @@ public final class VectorFiles {
 
     public static VectorSet read(Path f32, Path idsFile) throws IOException {
         List<String> ids = readIds(idsFile);
-        long bytes = Files.size(f32);
-        if (ids.isEmpty()) {
-            throw new IOException(idsFile + " lists no ids");
+        int dim = dimension(f32, ids, idsFile);
+        if ((long) ids.size() * dim > Integer.MAX_VALUE - 8) {
+            throw new IOException(f32 + " holds more floats than one array can; map it instead");
         }
-        if (bytes % (4L * ids.size()) != 0) {
-            throw new IOException(f32 + " has " + bytes + " bytes, not a whole number of float32 rows for "
-                + ids.size() + " ids in " + idsFile);
-        }
-        int dim = (int) (bytes / 4 / ids.size());
         float[] data = new float[ids.size() * dim];
         try (InputStream in = Files.newInputStream(f32)) {
             byte[] chunk = new byte[CHUNK_BYTES];
@@ -54,6 +49,29 @@ public final class VectorFiles {
             }
         }
         return new VectorSet(ids, data, dim);
+    }
+
+    /** Maps {@code dir/<name>.f32} with {@code dir/<name>.ids}: the floats stay in the file. */
+    public static MappedVectors map(Path dir, String name) throws IOException {
+        return map(dir.resolve(name + ".f32"), dir.resolve(name + ".ids"));
+    }
+
+    public static MappedVectors map(Path f32, Path idsFile) throws IOException {
+        List<String> ids = readIds(idsFile);
+        return new MappedVectors(f32, ids, dimension(f32, ids, idsFile));
+    }
+
+    /** The row length implied by the file size, which must be a whole number of float32 rows per id. */
+    private static int dimension(Path f32, List<String> ids, Path idsFile) throws IOException {
+        long bytes = Files.size(f32);
+        if (ids.isEmpty()) {
+            throw new IOException(idsFile + " lists no ids");
+        }
+        if (bytes == 0 || bytes % (4L * ids.size()) != 0) {
+            throw new IOException(f32 + " has " + bytes + " bytes, not a whole number of float32 rows for "
+                + ids.size() + " ids in " + idsFile);
+        }
+        return Math.toIntExact(bytes / 4 / ids.size());
     }
 
     static List<String> readIds(Path idsFile) throws IOException {

@@ -1,21 +1,20 @@
 package dev.compress.training.data;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * Vectors with their ids, stored flat and row-major so batched products walk memory in order.
- * Row {@code i} is {@code data[i*dim .. (i+1)*dim)} and belongs to {@code ids.get(i)}.
+ * Vectors with their ids on the heap, stored flat and row-major so batched products walk memory in order.
+ * Row {@code i} is {@code data[i*dim .. (i+1)*dim)} and belongs to {@code ids.get(i)}. For queries,
+ * encoded outputs and corpora small enough to hold; a larger corpus stays in its file ({@link MappedVectors}).
  */
-public final class VectorSet {
+public final class VectorSet implements VectorRows {
 
     private final List<String> ids;
     private final float[] data;
     private final int dim;
-    private Map<String, Integer> rowOfId;
+    private final RowIndex rowIndex;
 
     public VectorSet(List<String> ids, float[] data, int dim) {
         Objects.requireNonNull(ids, "ids");
@@ -28,6 +27,7 @@ public final class VectorSet {
                 "data holds " + data.length + " floats, expected ids (" + ids.size() + ") x dim (" + dim + ")");
         }
         this.ids = List.copyOf(ids);
+        this.rowIndex = new RowIndex(this.ids);
         this.data = data;
         this.dim = dim;
     }
@@ -48,18 +48,22 @@ public final class VectorSet {
         return new VectorSet(ids, flat, dim);
     }
 
+    @Override
     public int size() {
         return ids.size();
     }
 
+    @Override
     public int dim() {
         return dim;
     }
 
+    @Override
     public List<String> ids() {
         return ids;
     }
 
+    @Override
     public String id(int row) {
         return ids.get(row);
     }
@@ -69,20 +73,34 @@ public final class VectorSet {
         return data;
     }
 
+    @Override
     public float[] row(int row) {
         return Arrays.copyOfRange(data, row * dim, (row + 1) * dim);
     }
 
-    /** Row of {@code id}, or -1 when absent. */
-    public synchronized int rowOf(String id) {
-        if (rowOfId == null) {
-            Map<String, Integer> m = new HashMap<>(ids.size() * 2);
-            for (int i = 0; i < ids.size(); i++) {
-                m.putIfAbsent(ids.get(i), i);
+    @Override
+    public void readBlock(int start, int count, float[] into, int offset) {
+        System.arraycopy(data, start * dim, into, offset, count * dim);
+    }
+
+    /** Computed now, block by block (the batches a lazy view would use): a set on the heap has room for its transform. */
+    @Override
+    public VectorSet transform(int outDim, BlockFunction f) {
+        float[] out = new float[size() * outDim];
+        for (int start = 0; start < size(); start += BLOCK_ROWS) {
+            int count = Math.min(BLOCK_ROWS, size() - start);
+            float[] y = f.apply(Arrays.copyOfRange(data, start * dim, (start + count) * dim), count);
+            if (y.length != count * outDim) {
+                throw new IllegalStateException("block function returned " + y.length + " values for " + count + " rows of " + outDim);
             }
-            rowOfId = m;
+            System.arraycopy(y, 0, out, start * outDim, y.length);
         }
-        return rowOfId.getOrDefault(id, -1);
+        return new VectorSet(ids, out, outDim);
+    }
+
+    @Override
+    public int rowOf(String id) {
+        return rowIndex.rowOf(id);
     }
 
     /** A new set holding the given rows in the given order. */

@@ -1,11 +1,13 @@
 package dev.compress.training.eval;
 
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 
 /**
- * Exact maximum-inner-product search by blocked brute force: a block of queries against a block of
- * documents at a time, so both blocks stay in cache and memory use is bounded by the block sizes
- * (plus the inputs), whatever the corpus size.
+ * Exact maximum-inner-product search by blocked brute force: the corpus is read one block of rows at a
+ * time and scored against the queries 16 queries x 256 documents at a time (both stay in cache), each
+ * query keeping its top k in a heap. Memory is the queries, their heaps and one block, whatever the
+ * corpus size or where it lives.
  */
 public final class ExactSearch {
 
@@ -15,42 +17,38 @@ public final class ExactSearch {
     private ExactSearch() {}
 
     /** For each query row, the {@code k} corpus rows with the highest dot product, best first. */
-    public static int[][] search(VectorSet queries, VectorSet corpus, int k) {
+    public static int[][] search(VectorSet queries, VectorRows corpus, int k) {
         if (queries.dim() != corpus.dim()) {
             throw new IllegalArgumentException("query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
+        TopK[] heaps = TopK.array(queries.size(), Math.min(k, corpus.size()));
+        corpus.forEachBlock((start, count, rows) -> offer(queries, rows, start, count, heaps));
+        return TopK.sortedRows(heaps);
+    }
+
+    /** Offers every query's dot product with corpus rows {@code [start, start + count)} (in {@code rows}) to its heap. */
+    static void offer(VectorSet queries, float[] rows, int start, int count, TopK[] heaps) {
         int dim = queries.dim();
         int nq = queries.size();
-        int nd = corpus.size();
         float[] q = queries.data();
-        float[] d = corpus.data();
-        int[][] result = new int[nq][];
-        float[] block = new float[QUERY_BLOCK * DOC_BLOCK];
-        for (int q0 = 0; q0 < nq; q0 += QUERY_BLOCK) {
-            int qn = Math.min(QUERY_BLOCK, nq - q0);
-            TopK[] heaps = new TopK[qn];
-            for (int i = 0; i < qn; i++) {
-                heaps[i] = new TopK(Math.min(k, nd));
-            }
-            for (int d0 = 0; d0 < nd; d0 += DOC_BLOCK) {
-                int dn = Math.min(DOC_BLOCK, nd - d0);
+        float[] scores = new float[QUERY_BLOCK * DOC_BLOCK];
+        for (int d0 = 0; d0 < count; d0 += DOC_BLOCK) {
+            int dn = Math.min(DOC_BLOCK, count - d0);
+            for (int q0 = 0; q0 < nq; q0 += QUERY_BLOCK) {
+                int qn = Math.min(QUERY_BLOCK, nq - q0);
                 for (int i = 0; i < qn; i++) {
                     int qOff = (q0 + i) * dim;
                     for (int j = 0; j < dn; j++) {
-                        block[i * DOC_BLOCK + j] = dot(q, qOff, d, (d0 + j) * dim, dim);
+                        scores[i * DOC_BLOCK + j] = dot(q, qOff, rows, (d0 + j) * dim, dim);
                     }
                 }
                 for (int i = 0; i < qn; i++) {
                     for (int j = 0; j < dn; j++) {
-                        heaps[i].offer(block[i * DOC_BLOCK + j], d0 + j);
+                        heaps[q0 + i].offer(scores[i * DOC_BLOCK + j], start + d0 + j);
                     }
                 }
             }
-            for (int i = 0; i < qn; i++) {
-                result[q0 + i] = heaps[i].sortedRows();
-            }
         }
-        return result;
     }
 
     static float dot(float[] a, int aOff, float[] b, int bOff, int dim) {

@@ -1,10 +1,13 @@
 package dev.compress.training.eval;
 
 import dev.compress.training.data.EvalSet;
-import dev.compress.training.data.VectorSet;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Scores an {@link EvalSet} (vectors already in the space to evaluate) under each {@link Encoding}:
@@ -36,34 +39,20 @@ public final class RetrievalEvaluator {
     }
 
     public Scores evaluate(EvalSet set, Encoding encoding) {
-        int[][] ranked = switch (encoding) {
-            case FLOAT -> ExactSearch.search(set.queries(), set.corpus(), k);
-            case BINARY -> {
-                SignCodes[] codes = codes(set);
-                yield SignCodes.search(codes[0], codes[1], k);
-            }
-            case BINARY_RESCORE -> {
-                SignCodes[] codes = codes(set);
-                yield rescore(set.queries(), set.corpus(), SignCodes.search(codes[0], codes[1], rescoreCandidates));
-            }
-        };
-        return score(set, ranked);
+        return evaluate(set, EnumSet.of(encoding)).get(encoding);
     }
 
-    private SignCodes[] codes(EvalSet set) {
-        float[] centre = centredBits ? SignCodes.mean(set.corpus()) : null;
-        return new SignCodes[] {SignCodes.encode(set.queries(), centre), SignCodes.encode(set.corpus(), centre)};
-    }
-
-    private int[][] rescore(VectorSet queries, VectorSet corpus, int[][] candidates) {
-        int dim = queries.dim();
-        int[][] out = new int[candidates.length][];
-        for (int q = 0; q < candidates.length; q++) {
-            TopK heap = new TopK(Math.min(k, candidates[q].length));
-            for (int row : candidates[q]) {
-                heap.offer(ExactSearch.dot(queries.data(), q * dim, corpus.data(), row * dim, dim), row);
-            }
-            out[q] = heap.sortedRows();
+    /**
+     * Scores under each of {@code encodings} from one scan of the corpus (plus one for the centre of
+     * centred bits), so memory stays at the queries' heaps and one corpus block.
+     */
+    public Map<Encoding, Scores> evaluate(EvalSet set, Set<Encoding> encodings) {
+        boolean bits = encodings.contains(Encoding.BINARY) || encodings.contains(Encoding.BINARY_RESCORE);
+        float[] centre = bits && centredBits ? SignCodes.mean(set.corpus()) : null;
+        RankingScan scan = RankingScan.over(set.queries(), set.corpus(), encodings, k, rescoreCandidates, centre);
+        Map<Encoding, Scores> out = new EnumMap<>(Encoding.class);
+        for (Encoding e : encodings) {
+            out.put(e, score(set, scan.ranked(e)));
         }
         return out;
     }

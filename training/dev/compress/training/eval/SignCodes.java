@@ -1,13 +1,13 @@
 package dev.compress.training.eval;
 
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 
 /**
  * One bit per dimension: bit j of a vector is set when {@code x[j] - centre[j] > 0}. With a zero
  * centre this is plain sign binarisation; with the corpus mean it is the centred variant, which
  * balances the bits when a model's vectors share a common offset.
  */
-public final class SignCodes {
+final class SignCodes {
 
     private final long[] words;
     private final int wordsPerVector;
@@ -19,35 +19,35 @@ public final class SignCodes {
         this.size = size;
     }
 
-    public static SignCodes encode(VectorSet vectors, float[] centre) {
-        int dim = vectors.dim();
+    /** Codes of {@code count} rows of {@code dim} values stored row-major in {@code rows}. */
+    static SignCodes encode(float[] rows, int count, int dim, float[] centre) {
         if (centre != null && centre.length != dim) {
             throw new IllegalArgumentException("centre has " + centre.length + " dims, vectors have " + dim);
         }
         int wpv = (dim + 63) / 64;
-        long[] words = new long[vectors.size() * wpv];
-        float[] data = vectors.data();
-        for (int i = 0; i < vectors.size(); i++) {
+        long[] words = new long[count * wpv];
+        for (int i = 0; i < count; i++) {
             for (int j = 0; j < dim; j++) {
-                float v = data[i * dim + j] - (centre == null ? 0f : centre[j]);
+                float v = rows[i * dim + j] - (centre == null ? 0f : centre[j]);
                 if (v > 0f) {
                     words[i * wpv + (j >>> 6)] |= 1L << (j & 63);
                 }
             }
         }
-        return new SignCodes(words, wpv, vectors.size());
+        return new SignCodes(words, wpv, count);
     }
 
-    /** Mean vector of a set, the centre for centred binarisation. */
-    public static float[] mean(VectorSet vectors) {
+    /** Mean vector of a source, the centre for centred binarisation (one pass over its blocks). */
+    static float[] mean(VectorRows vectors) {
         int dim = vectors.dim();
         double[] sum = new double[dim];
-        float[] data = vectors.data();
-        for (int i = 0; i < vectors.size(); i++) {
-            for (int j = 0; j < dim; j++) {
-                sum[j] += data[i * dim + j];
+        vectors.forEachBlock((start, count, rows) -> {
+            for (int i = 0; i < count; i++) {
+                for (int j = 0; j < dim; j++) {
+                    sum[j] += rows[i * dim + j];
+                }
             }
-        }
+        });
         float[] mean = new float[dim];
         for (int j = 0; j < dim; j++) {
             mean[j] = (float) (sum[j] / vectors.size());
@@ -55,10 +55,11 @@ public final class SignCodes {
         return mean;
     }
 
-    public int size() {
+    int size() {
         return size;
     }
 
+    /** Hamming distance between this set's {@code row} and {@code other}'s {@code otherRow} (codes of one length). */
     int hamming(int row, SignCodes other, int otherRow) {
         int d = 0;
         int a = row * wordsPerVector;
@@ -67,21 +68,5 @@ public final class SignCodes {
             d += Long.bitCount(words[a + w] ^ other.words[b + w]);
         }
         return d;
-    }
-
-    /** For each query code, the {@code n} corpus rows of smallest Hamming distance (ties: lower row first). */
-    public static int[][] search(SignCodes queries, SignCodes corpus, int n) {
-        if (queries.wordsPerVector != corpus.wordsPerVector) {
-            throw new IllegalArgumentException("query and corpus codes differ in length");
-        }
-        int[][] out = new int[queries.size][];
-        for (int q = 0; q < queries.size; q++) {
-            TopK heap = new TopK(Math.min(n, corpus.size));
-            for (int d = 0; d < corpus.size; d++) {
-                heap.offer(-queries.hamming(q, corpus, d), d);
-            }
-            out[q] = heap.sortedRows();
-        }
-        return out;
     }
 }

@@ -2,31 +2,74 @@ package dev.compress.training.eval;
 
 /**
  * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Ties are broken by the
- * lower row number, so results are deterministic whatever the visiting order.
+ * lower row number, so results are deterministic whatever the visiting order (and block order) is.
+ * Each kept row may carry a payload, e.g. its float score while the heap ranks by Hamming distance.
  */
 final class TopK {
 
     private final int k;
     private final float[] scores;
     private final int[] rows;
+    private final float[] payloads;
     private int size;
 
     TopK(int k) {
         this.k = k;
         this.scores = new float[k];
         this.rows = new int[k];
+        this.payloads = new float[k];
+    }
+
+    static TopK[] array(int n, int k) {
+        TopK[] heaps = new TopK[n];
+        for (int i = 0; i < n; i++) {
+            heaps[i] = new TopK(k);
+        }
+        return heaps;
+    }
+
+    static int[][] sortedRows(TopK[] heaps) {
+        int[][] out = new int[heaps.length][];
+        for (int i = 0; i < heaps.length; i++) {
+            out[i] = heaps[i].sortedRows();
+        }
+        return out;
     }
 
     void offer(float score, int row) {
+        offer(score, row, 0f);
+    }
+
+    /** Whether {@link #offer} would keep this row, so a costly payload is computed only then. */
+    boolean keeps(float score, int row) {
+        return size < k || better(score, row, scores[0], rows[0]);
+    }
+
+    void offer(float score, int row, float payload) {
         if (size < k) {
             scores[size] = score;
             rows[size] = row;
+            payloads[size] = payload;
             siftUp(size++);
         } else if (better(score, row, scores[0], rows[0])) {
             scores[0] = score;
             rows[0] = row;
+            payloads[0] = payload;
             siftDown(0);
         }
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Row of the i-th kept entry (heap order, not ranked). */
+    int row(int i) {
+        return rows[i];
+    }
+
+    float payload(int i) {
+        return payloads[i];
     }
 
     /** The kept rows, best first. */
@@ -85,5 +128,8 @@ final class TopK {
         int r = rows[a];
         rows[a] = rows[b];
         rows[b] = r;
+        float p = payloads[a];
+        payloads[a] = payloads[b];
+        payloads[b] = p;
     }
 }

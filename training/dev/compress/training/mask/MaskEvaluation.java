@@ -1,6 +1,7 @@
 package dev.compress.training.mask;
 
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ExactSearch;
@@ -116,7 +117,7 @@ public final class MaskEvaluation {
         return r;
     }
 
-    static float[][] docs(VectorSet corpus, int[] ranked, int from, int to) {
+    static float[][] docs(VectorRows corpus, int[] ranked, int from, int to) {
         to = Math.min(to, ranked.length);
         float[][] out = new float[Math.max(0, to - from)][];
         for (int i = from; i < to; i++) {

@@ -1,6 +1,7 @@
 package dev.compress.training.sampling;
 
 import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ExactSearch;
 
@@ -12,15 +13,15 @@ import java.util.Set;
 /**
  * Hard negatives from the frozen embeddings: for each query, the top-K corpus documents that are not
  * judged relevant (rating > 0). Judged-irrelevant documents (rating 0) are kept: they are real
- * negatives. The search is blocked brute force ({@link ExactSearch}), so memory is bounded by
- * K x queries plus the vectors.
+ * negatives. The search is blocked brute force over the corpus blocks ({@link ExactSearch}), so memory
+ * is bounded by K x queries plus the queries and one block, wherever the corpus lives.
  */
 public final class HardNegativeMiner {
 
     private HardNegativeMiner() {}
 
     /** Row i lists corpus rows for query row i of {@code queries}, hardest first. */
-    public static int[][] mine(VectorSet queries, VectorSet corpus, Qrels qrels, int k) {
+    public static int[][] mine(VectorSet queries, VectorRows corpus, Qrels qrels, int k) {
         int maxRelevant = 0;
         for (String q : queries.ids()) {
             maxRelevant = Math.max(maxRelevant, qrels.relevant(q).size());
@@ -48,7 +49,7 @@ public final class HardNegativeMiner {
      * The same with relevance given as corpus-row sets ({@code relevant.get(i)} for query row i): the
      * top-k documents outside the set, hardest first.
      */
-    public static int[][] mine(VectorSet queries, VectorSet corpus, List<Set<Integer>> relevant, int k) {
+    public static int[][] mine(VectorSet queries, VectorRows corpus, List<Set<Integer>> relevant, int k) {
         int maxRelevant = relevant.stream().mapToInt(Set::size).max().orElse(0);
         int[][] ranked = ExactSearch.search(queries, corpus, Math.min(corpus.size(), k + maxRelevant));
         int[][] out = new int[queries.size()][];

@@ -3,6 +3,7 @@ package dev.compress.training.sampling;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 
 import java.util.ArrayList;
@@ -14,9 +15,10 @@ import java.util.Set;
  * What a trainer gets: the corpus, the training queries (only those of the train split), their
  * positive pairs, their mined hard negatives, the relevant set per training query (so random
  * negatives avoid it), and the validation set used for epoch selection. Test queries are not here.
+ * The corpus may stay on disk: trainers read only the rows a batch touches and scan it by blocks.
  */
 public record TrainingData(
-    VectorSet corpus,
+    VectorRows corpus,
     VectorSet queries,
     List<PositivePair> positives,
     int[][] hardNegatives,

@@ -9,7 +9,7 @@ import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import dev.compress.training.data.EvalSet;
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.Encoding;
@@ -187,8 +187,8 @@ public final class DiveTrainer implements Trainer {
         return m.create(mask, new Shape(2L * n, 3L * n));
     }
 
-    private static void copyRow(VectorSet from, int row, float[] to, int toRow) {
-        System.arraycopy(from.data(), row * from.dim(), to, toRow * from.dim(), from.dim());
+    private static void copyRow(VectorRows from, int row, float[] to, int toRow) {
+        from.readBlock(row, 1, to, toRow * from.dim());
     }
 
     private double validate(NDManager base, DiveNetwork net, EvalSet validation) {

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
@@ -75,7 +76,7 @@ public final class QueryMaskTrainer implements Trainer {
     }
 
     /** Oracle importance r = e_q * (p - n) of each query row of {@code queries}. */
-    public static float[][] oracleImportance(VectorSet queries, VectorSet corpus, List<Map<Integer, Float>> gains,
+    public static float[][] oracleImportance(VectorSet queries, VectorRows corpus, List<Map<Integer, Float>> gains,
                                              int negativePool, int negativesSampled, long seed) {
         List<Set<Integer>> relevant = new ArrayList<>();
         for (Map<Integer, Float> g : gains) {

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
@@ -138,13 +139,15 @@ public final class SmecTrainer implements Trainer {
                 for (int s = 0; s < stages.size(); s++) {
                     try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)),
                         config.seed(), LayerNetwork.residualZeroInit(), weights)) {
-                        VectorSet energy = data.corpus();
-                        if (kept != null) {
+                        float[] startLogits;
+                        if (kept == null) {
+                            startLogits = initialLogits(data.corpus());
+                        } else {
                             try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, weights), d)) {
-                                energy = columns(ModelEvaluator.encode(enc, data.corpus()), kept);
+                                startLogits = initialLogits(columns(ModelEvaluator.encode(enc, data.corpus()), kept));
                             }
                         }
-                        Stage st = runStage(engine, base, s + 1, net, kept, energy, data.queries(), data.corpus(), data.validation(),
+                        Stage st = runStage(engine, base, s + 1, net, kept, startLogits, data.queries(), data.corpus(), data.validation(),
                             stages.get(s), data, gains, sampler, listener, totalEpochs, epochBase);
                         selections.add(st.selection);
                         epochs.addAll(st.result.epochs());
@@ -160,39 +163,37 @@ public final class SmecTrainer implements Trainer {
                 Stage first;
                 try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
                     LayerNetwork.residualZeroInit())) {
-                    first = runStage(engine, base, 1, net, null, data.corpus(), data.queries(), data.corpus(), data.validation(), stages.get(0), data,
-                        gains, sampler, listener, totalEpochs, 0);
+                    first = runStage(engine, base, 1, net, null, initialLogits(data.corpus()), data.queries(), data.corpus(),
+                        data.validation(), stages.get(0), data, gains, sampler, listener, totalEpochs, 0);
                     adapter = first.best;
                 }
                 selections.add(first.selection);
                 epochs.addAll(first.result.epochs());
                 stageReports.add(first.report(stages.get(0)));
-                ModelArtifact adapterOnly = adapterArtifact(d, adapter);
-                VectorSet aQueries;
-                VectorSet aCorpus;
-                VectorSet aVal;
-                try (Encoder enc = CpuEncoders.forServing(adapterOnly, d)) {
-                    aQueries = ModelEvaluator.encode(enc, data.queries());
-                    aCorpus = ModelEvaluator.encode(enc, data.corpus());
-                    aVal = ModelEvaluator.encode(enc, data.validation().queries());
-                }
-                int[] kept = first.selection; // indices into D of the current stage output
-                int epochBase = first.result.epochs().get(first.result.epochs().size() - 1).epoch();
-                for (int s = 1; s < stages.size(); s++) {
-                    VectorSet zq = columns(aQueries, kept);
-                    VectorSet zc = columns(aCorpus, kept);
-                    EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
-                    Stage st = runStage(engine, base, s + 1, null, null, zc, zq, zc, val, stages.get(s), data, gains, sampler, listener,
-                        totalEpochs, epochBase);
-                    selections.add(st.selection);
-                    epochs.addAll(st.result.epochs());
-                    stageReports.add(st.report(stages.get(s)));
-                    epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
-                    int[] next = new int[st.selection.length];
-                    for (int i = 0; i < next.length; i++) {
-                        next[i] = kept[st.selection[i]];
+                // the adapted corpus is computed once when the corpus is on the heap, else encoded as its rows are read
+                // (a batch's rows one at a time, which may round a last bit differently from a whole block)
+                try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, adapter), d)) {
+                    VectorSet aQueries = ModelEvaluator.encode(enc, data.queries());
+                    VectorRows aCorpus = ModelEvaluator.encode(enc, data.corpus());
+                    VectorSet aVal = ModelEvaluator.encode(enc, data.validation().queries());
+                    int[] kept = first.selection; // indices into D of the current stage output
+                    int epochBase = first.result.epochs().get(first.result.epochs().size() - 1).epoch();
+                    for (int s = 1; s < stages.size(); s++) {
+                        VectorSet zq = columns(aQueries, kept);
+                        VectorRows zc = columns(aCorpus, kept);
+                        EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
+                        Stage st = runStage(engine, base, s + 1, null, null, initialLogits(zc), zq, zc, val, stages.get(s), data, gains,
+                            sampler, listener, totalEpochs, epochBase);
+                        selections.add(st.selection);
+                        epochs.addAll(st.result.epochs());
+                        stageReports.add(st.report(stages.get(s)));
+                        epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
+                        int[] next = new int[st.selection.length];
+                        for (int i = 0; i < next.length; i++) {
+                            next[i] = kept[st.selection[i]];
+                        }
+                        kept = next;
                     }
-                    kept = next;
                 }
             }
             }
@@ -261,13 +262,24 @@ public final class SmecTrainer implements Trainer {
     }
 
     static VectorSet columns(VectorSet v, int[] cols) {
-        float[] out = new float[v.size() * cols.length];
-        for (int i = 0; i < v.size(); i++) {
-            for (int j = 0; j < cols.length; j++) {
-                out[i * cols.length + j] = v.data()[i * v.dim() + cols[j]];
+        return v.transform(cols.length, columnsFunction(v.dim(), cols));
+    }
+
+    /** The given columns of each row (a view when {@code v} is off the heap). */
+    static VectorRows columns(VectorRows v, int[] cols) {
+        return v.transform(cols.length, columnsFunction(v.dim(), cols));
+    }
+
+    private static VectorRows.BlockFunction columnsFunction(int dim, int[] cols) {
+        return (rows, count) -> {
+            float[] out = new float[count * cols.length];
+            for (int i = 0; i < count; i++) {
+                for (int j = 0; j < cols.length; j++) {
+                    out[i * cols.length + j] = rows[i * dim + cols[j]];
+                }
             }
-        }
-        return new VectorSet(v.ids(), out, cols.length);
+            return out;
+        };
     }
 
     private record Stage(EpochLoop.Result result, int[] selection, Map<String, float[]> best) {
@@ -286,14 +298,14 @@ public final class SmecTrainer implements Trainer {
      * One stage: selection logits over the stage input (dimension {@code queries.dim()}) keeping {@code k}
      * dims; with {@code adapter} (stage 1) the stage input is adapter(raw) and the adapter trains too.
      */
-    private Stage runStage(Engine engine, NDManager base, int stage, LayerNetwork adapter, int[] kept, VectorSet energy,
-                           VectorSet queries, VectorSet corpus,
+    private Stage runStage(Engine engine, NDManager base, int stage, LayerNetwork adapter, int[] kept, float[] startLogits,
+                           VectorSet queries, VectorRows corpus,
                            EvalSet validation, int k, TrainingData data, Map<Long, Float> gains, TripletSampler sampler,
                            TrainingListener listener, int totalEpochs, int epochBase) {
         int din = kept == null ? queries.dim() : kept.length;
         NDManager pm = base.newSubManager();
         try {
-            NDArray logits = pm.create(initialLogits(energy, null, adapter));
+            NDArray logits = pm.create(startLogits);
             logits.setRequiresGradient(true);
             Map<String, NDArray> selectionParams = Map.of("stage" + stage + ".logits", logits);
             Optimizer adapterOpt = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
@@ -387,15 +399,17 @@ public final class SmecTrainer implements Trainer {
      * spread (1) is on the scale of the Gumbel noise. At stage 1 the adapter is the identity, so the raw
      * vectors' energy is the stage input's.
      */
-    static float[] initialLogits(VectorSet corpus, NDManager unused, LayerNetwork adapter) {
+    static float[] initialLogits(VectorRows corpus) {
         int d = corpus.dim();
         double[] e = new double[d];
-        for (int i = 0; i < corpus.size(); i++) {
-            for (int j = 0; j < d; j++) {
-                double v = corpus.data()[i * d + j];
-                e[j] += v * v;
+        corpus.forEachBlock((start, count, rows) -> {
+            for (int i = 0; i < count; i++) {
+                for (int j = 0; j < d; j++) {
+                    double v = rows[i * d + j];
+                    e[j] += v * v;
+                }
             }
-        }
+        });
         double mean = 0;
         for (int j = 0; j < d; j++) {
             e[j] = Math.log(e[j] / corpus.size() + 1e-12);

@@ -8,12 +8,14 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
@@ -24,6 +26,7 @@ import dev.compress.training.sampling.TripletSampler;
 import static dev.compress.training.inference.DjlLayers.constant;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,29 +164,29 @@ public final class TemperatureTrainer implements Trainer {
     private Map<String, Object> retention(ModelArtifact model, TrainingData data, int d) {
         EvalSet val = data.validation();
         RetrievalEvaluator ev = RetrievalEvaluator.standard();
-        VectorSet q;
-        VectorSet c;
-        try (Encoder enc = CpuEncoders.forServing(model, d)) {
-            q = ModelEvaluator.encode(enc, val.queries());
-            c = ModelEvaluator.encode(enc, val.corpus());
-        }
         Map<String, Object> out = new LinkedHashMap<>();
-        double fullFloat = ev.evaluate(val.encoded(q, c), Encoding.FLOAT).ndcg();
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (int m : model.metadata().outputDims()) {
-            EvalSet s = val.encoded(TrainerSupport.prefix(q, m), TrainerSupport.prefix(c, m));
-            double f = ev.evaluate(s, Encoding.FLOAT).ndcg();
-            double b = ev.evaluate(s, Encoding.BINARY).ndcg();
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("dims", m);
-            row.put("validationNdcgFloat", f);
-            row.put("validationNdcgBinary", b);
-            row.put("retentionTruncation", f / fullFloat);
-            row.put("retentionBinarisation", b / f);
-            rows.add(row);
+        // a corpus off the heap stays a view: encoded again by each scan below instead of held whole
+        try (Encoder enc = CpuEncoders.forServing(model, d)) {
+            VectorSet q = ModelEvaluator.encode(enc, val.queries());
+            VectorRows c = ModelEvaluator.encode(enc, val.corpus());
+            double fullFloat = ev.evaluate(val.encoded(q, c), Encoding.FLOAT).ndcg();
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (int m : model.metadata().outputDims()) {
+                EvalSet s = val.encoded(TrainerSupport.prefix(q, m), TrainerSupport.prefix(c, m));
+                Map<Encoding, Scores> scores = ev.evaluate(s, EnumSet.of(Encoding.FLOAT, Encoding.BINARY));
+                double f = scores.get(Encoding.FLOAT).ndcg();
+                double b = scores.get(Encoding.BINARY).ndcg();
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("dims", m);
+                row.put("validationNdcgFloat", f);
+                row.put("validationNdcgBinary", b);
+                row.put("retentionTruncation", f / fullFloat);
+                row.put("retentionBinarisation", b / f);
+                rows.add(row);
+            }
+            out.put("perDim", rows);
+            out.put("intrinsicDimension95Adapted", PcaTrainer.intrinsicDimension(c, 0.95));
         }
-        out.put("perDim", rows);
-        out.put("intrinsicDimension95Adapted", PcaTrainer.intrinsicDimension(c, 0.95));
         out.put("intrinsicDimension95Frozen", PcaTrainer.intrinsicDimension(data.corpus(), 0.95));
         return out;
     }

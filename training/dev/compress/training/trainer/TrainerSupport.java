@@ -6,6 +6,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
@@ -41,17 +42,20 @@ final class TrainerSupport {
         }
     }
 
-    /** Validation nDCG@10 (exact float search) of the space {@code f} maps vectors into. */
+    /**
+     * Validation nDCG@10 (exact float search) of the space {@code f} maps vectors into. A corpus on the heap
+     * is encoded up front; one on disk is encoded block by block during the search.
+     */
     static double validate(NDManager base, UnaryOperator<NDArray> f, EvalSet validation) {
         VectorSet q = BatchEncoding.encode(base, f, validation.queries());
-        VectorSet c = BatchEncoding.encode(base, f, validation.corpus());
+        VectorRows c = BatchEncoding.encode(base, f, validation.corpus());
         return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT).ndcg();
     }
 
     /** Mean validation nDCG@10 over prefixes of {@code f}'s output, each L2-normalised. */
     static double validatePrefixes(NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
         VectorSet q = BatchEncoding.encode(base, f, validation.queries());
-        VectorSet c = BatchEncoding.encode(base, f, validation.corpus());
+        VectorRows c = BatchEncoding.encode(base, f, validation.corpus());
         double sum = 0;
         for (int d : dims) {
             sum += RetrievalEvaluator.standard().evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT).ndcg();
@@ -59,29 +63,39 @@ final class TrainerSupport {
         return sum / dims.size();
     }
 
-    /** The first {@code d} values of each row, L2-normalised. */
     static VectorSet prefix(VectorSet v, int d) {
-        float[] out = new float[v.size() * d];
-        for (int i = 0; i < v.size(); i++) {
-            double norm = 0;
-            for (int j = 0; j < d; j++) {
-                float x = v.data()[i * v.dim() + j];
-                out[i * d + j] = x;
-                norm += (double) x * x;
+        return v.transform(d, prefixFunction(v.dim(), d));
+    }
+
+    /** The first {@code d} values of each row, L2-normalised (a view for a source off the heap). */
+    static VectorRows prefix(VectorRows v, int d) {
+        return v.transform(d, prefixFunction(v.dim(), d));
+    }
+
+    private static VectorRows.BlockFunction prefixFunction(int dim, int d) {
+        return (rows, count) -> {
+            float[] out = new float[count * d];
+            for (int i = 0; i < count; i++) {
+                double norm = 0;
+                for (int j = 0; j < d; j++) {
+                    float x = rows[i * dim + j];
+                    out[i * d + j] = x;
+                    norm += (double) x * x;
+                }
+                float inv = norm > 0 ? (float) (1 / Math.sqrt(norm)) : 0f;
+                for (int j = 0; j < d; j++) {
+                    out[i * d + j] *= inv;
+                }
             }
-            float inv = norm > 0 ? (float) (1 / Math.sqrt(norm)) : 0f;
-            for (int j = 0; j < d; j++) {
-                out[i * d + j] *= inv;
-            }
-        }
-        return new VectorSet(v.ids(), out, d);
+            return out;
+        };
     }
 
     /** Rows of {@code from} stacked into {@code to} starting at row {@code toRow}. */
-    static void gather(VectorSet from, int[] rows, int offset, int n, float[] to, int toRow) {
+    static void gather(VectorRows from, int[] rows, int offset, int n, float[] to, int toRow) {
         int d = from.dim();
         for (int i = 0; i < n; i++) {
-            System.arraycopy(from.data(), rows[offset + i] * d, to, (toRow + i) * d, d);
+            from.readBlock(rows[offset + i], 1, to, (toRow + i) * d);
         }
     }
 

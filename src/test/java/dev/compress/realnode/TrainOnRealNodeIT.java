@@ -3,7 +3,7 @@ package dev.compress.realnode;
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -36,7 +36,7 @@ public class TrainOnRealNodeIT {
         lines.setLength(0);
     }
 
-    private static void loadVectors(String index, VectorSet vectors, java.util.Set<String> only) throws Exception {
+    private static void loadVectors(String index, VectorRows vectors, java.util.Set<String> only) throws Exception {
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < vectors.size(); i++) {
             if (only != null && only.contains(vectors.id(i)) == false) {

@@ -3,7 +3,7 @@ package dev.compress.plugin.train;
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
-import dev.compress.training.data.VectorSet;
+import dev.compress.training.data.VectorRows;
 
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
@@ -63,7 +63,7 @@ public final class ScifactIndices {
     }
 
     /** Indexes rows of {@code vectors}; queries get {@code query_id} and {@code text} fields, and only the judged ones are kept. */
-    private static void index(Client client, String index, VectorSet vectors, Set<String> onlyIds, Map<String, String> texts) {
+    private static void index(Client client, String index, VectorRows vectors, Set<String> onlyIds, Map<String, String> texts) {
         BulkRequestBuilder bulk = client.prepareBulk();
         for (int i = 0; i < vectors.size(); i++) {
             String id = vectors.id(i);
