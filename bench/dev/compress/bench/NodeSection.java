@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.realnode.RealNode;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,9 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.client.RestClient;
 
 /**
  * Ingest and search through a real OpenSearch 3.6.0 node's REST API (the distribution and the
@@ -65,8 +61,8 @@ final class NodeSection implements BenchSection {
                 "p99_ms_" + clients + "_clients"));
     try (RealNode node = RealNode.fromBuild()) {
       node.start();
-      RestClient client = node.client();
-      call(client, "PUT", "/_ingest/pipeline/first-128", "{\"processors\":[{\"compress\":{\"truncate_to\":128,\"field\":\"raw\",\"target_field\":\"v\"}}]}");
+      NodeHttp client = new NodeHttp(node.httpPort());
+      client.call("PUT", "/_ingest/pipeline/first-128", "{\"processors\":[{\"compress\":{\"truncate_to\":128,\"field\":\"raw\",\"target_field\":\"v\"}}]}");
       List<Target> targets =
           List.of(
               new Target("float", mapping(384, "float"), null),
@@ -75,13 +71,13 @@ final class NodeSection implements BenchSection {
               new Target("first128-pipeline", mapping(128, "binary"), "first-128"));
       double floatRate = Double.NaN;
       for (Target target : targets) {
-        call(client, "PUT", "/" + target.index(), "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\"},\"mappings\":" + target.mapping() + "}");
+        client.call("PUT", "/" + target.index(), "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\"},\"mappings\":" + target.mapping() + "}");
         double rate = bulk(client, target, data.corpus());
         long mergeStart = System.nanoTime();
-        call(client, "POST", "/" + target.index() + "/_forcemerge?max_num_segments=1", null);
+        client.call("POST", "/" + target.index() + "/_forcemerge?max_num_segments=1", null);
         double merge = (System.nanoTime() - mergeStart) / 1e9;
-        call(client, "POST", "/" + target.index() + "/_refresh", null);
-        JsonNode stats = JSON.readTree(call(client, "GET", "/" + target.index() + "/_stats/store", null));
+        client.call("POST", "/" + target.index() + "/_refresh", null);
+        JsonNode stats = JSON.readTree(client.call("GET", "/" + target.index() + "/_stats/store", null));
         if (target.index().equals("float")) {
           floatRate = rate;
         }
@@ -102,7 +98,7 @@ final class NodeSection implements BenchSection {
               new Search("binary, 5x rescored", "binary", ",\"rescore\":{\"oversample_factor\":5}"))) {
         search.add(measure(client, s, data, truth, clients));
       }
-      search.note("One shard, so k applies to the whole index. Wall-clock figures include HTTP and JSON on the same 2-core machine as the node.");
+      search.note("One shard, so k applies to the whole index. Wall-clock figures include HTTP (the JDK's client, see NodeHttp) and JSON on the same 2-core machine as the node.");
     }
     return List.of(ingest, search);
   }
@@ -116,7 +112,7 @@ final class NodeSection implements BenchSection {
   }
 
   /** Documents per second: every document through {@code _bulk}, then a refresh. */
-  private static double bulk(RestClient client, Target target, float[][] corpus) throws IOException {
+  private static double bulk(NodeHttp client, Target target, float[][] corpus) throws IOException {
     boolean viaPipeline = target.pipeline() != null;
     boolean truncate = target.mapping().contains("\"dimension\":128");
     long start = System.nanoTime();
@@ -128,12 +124,12 @@ final class NodeSection implements BenchSection {
         body.append(viaPipeline ? "raw" : "v").append("\":").append(Arrays.toString(vector)).append("}\n");
       }
       String path = "/" + target.index() + "/_bulk" + (viaPipeline ? "?pipeline=" + target.pipeline() : "");
-      String response = call(client, "POST", path, body.toString());
+      String response = client.call("POST", path, body.toString());
       if (response.contains("\"errors\":true")) {
         throw new IOException("bulk into " + target.index() + " had errors: " + response.substring(0, Math.min(500, response.length())));
       }
     }
-    call(client, "POST", "/" + target.index() + "/_refresh", null);
+    client.call("POST", "/" + target.index() + "/_refresh", null);
     return corpus.length / ((System.nanoTime() - start) / 1e9);
   }
 
@@ -142,7 +138,7 @@ final class NodeSection implements BenchSection {
     return org.apache.lucene.util.VectorUtil.l2normalize(Arrays.copyOf(vector, dims), false);
   }
 
-  private static Map<String, Object> measure(RestClient client, Search s, BenchData data, int[][] truth, int clients) throws Exception {
+  private static Map<String, Object> measure(NodeHttp client, Search s, BenchData data, int[][] truth, int clients) throws Exception {
     float[][] queries = data.queries();
     for (float[] query : queries) {
       search(client, s, query); // warm-up
@@ -193,10 +189,10 @@ final class NodeSection implements BenchSection {
     return row;
   }
 
-  private static int[] search(RestClient client, Search s, float[] query) throws IOException {
+  private static int[] search(NodeHttp client, Search s, float[] query) throws IOException {
     String body =
         "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":" + Arrays.toString(query) + ",\"k\":" + K + s.extra() + "}}}";
-    JsonNode hits = JSON.readTree(call(client, "POST", "/" + s.index() + "/_search?filter_path=hits.hits._id", body)).at("/hits/hits");
+    JsonNode hits = JSON.readTree(client.call("POST", "/" + s.index() + "/_search?filter_path=hits.hits._id", body)).at("/hits/hits");
     int[] ids = new int[hits.size()];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = Integer.parseInt(hits.get(i).get("_id").asText());
@@ -208,15 +204,6 @@ final class NodeSection implements BenchSection {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)] / 1e6;
-  }
-
-  private static String call(RestClient client, String method, String path, String body) throws IOException {
-    Request request = new Request(method, path);
-    if (body != null) {
-      request.setJsonEntity(body);
-    }
-    Response response = client.performRequest(request);
-    return new String(response.getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
   }
 
   private static void freePort(String property) throws IOException {

@@ -169,6 +169,8 @@ final class QualitySection implements BenchSection {
             "-Xmx3g",
             "-Dai.djl.offline=true",
             "-DDJL_CACHE_DIR=" + System.getProperty("DJL_CACHE_DIR", "target/djl-cache"),
+            // libtorch's thread count (default: every core); one leaves a core to a benchmark run beside this one
+            "-Dai.djl.pytorch.num_threads=" + Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
             "-cp",
             System.getProperty("java.class.path"),
             "dev.compress.training.cli.TrainCli",
