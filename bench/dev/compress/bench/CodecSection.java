@@ -52,6 +52,30 @@ final class CodecSection implements BenchSection {
     return searches;
   }
 
+  /** Short names for {@code -Dbench.synthetic.indexes}. */
+  private static final Map<String, String> INDEX_KEYS =
+      Map.of("float32", LUCENE_FLOAT, "osq", LUCENE_OSQ, "binary", OURS_BINARY, "codes-only", OURS_CODES_ONLY);
+
+  /**
+   * The sweep on the synthetic set, limited to the indexes {@code -Dbench.synthetic.indexes} names
+   * (e.g. {@code float32,binary}): at a million vectors each index takes tens of minutes to build.
+   */
+  private static List<SearchSpec> syntheticSweep() {
+    String only = System.getProperty("bench.synthetic.indexes");
+    if (only == null) {
+      return sweep();
+    }
+    List<String> names = new ArrayList<>();
+    for (String key : only.split(",")) {
+      String name = INDEX_KEYS.get(key.trim());
+      if (name == null) {
+        throw new IllegalArgumentException("bench.synthetic.indexes: unknown index [" + key + "]; known: " + INDEX_KEYS.keySet());
+      }
+      names.add(name);
+    }
+    return sweep().stream().filter(s -> names.contains(s.index())).toList();
+  }
+
   @Override
   public List<ResultTable> run(BenchMode mode) throws Exception {
     Path data = DataDirectory.resolve();
@@ -67,7 +91,8 @@ final class CodecSection implements BenchSection {
     }
     List<ResultTable> tables = new ArrayList<>();
     for (BenchData set : sets) {
-      List<Map<String, Object>> rows = VectorFormatBenchmark.run(set, sweep(), mode.threads());
+      List<SearchSpec> searches = set.judgments().isEmpty() ? syntheticSweep() : sweep();
+      List<Map<String, Object>> rows = VectorFormatBenchmark.run(set, searches, mode.threads());
       Map<String, Object> float5x =
           rows.stream().filter(r -> LUCENE_FLOAT.equals(r.get("index")) && "5x".equals(r.get("candidates"))).findFirst().orElseThrow();
       ResultTable table = new ResultTable(set.name() + ", k = 10", COLUMNS);
