@@ -1,7 +1,6 @@
 package dev.compress.plugin.inference;
 
-import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
@@ -13,29 +12,16 @@ import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
 /** Each node's model cache: real loads from the model index, the evict broadcast, the size setting. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
+public class ModelCacheClusterTests extends CompressClusterTestCase {
 
     private static final String MAX_SIZE = "30kb";
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
 
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
@@ -44,10 +30,6 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
 
     private static ModelArtifact model(long seed) {
         return ModelFileTests.sampleModel(seed, 32, 64, 16);
-    }
-
-    private void store(String id, ModelArtifact artifact, ModelState state) {
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), id, artifact, state);
     }
 
     private static LoadedModel load(ModelCache cache, String id) {
@@ -62,7 +44,7 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
 
     public void testLoadsOnEachNodeAndTheBroadcastEvictsEverywhere() {
         ModelArtifact artifact = model(1);
-        store("shared", artifact, ModelState.CREATED);
+        storeModel("shared", artifact, ModelState.CREATED);
         float[] input = new float[32];
         for (int i = 0; i < input.length; i++) {
             input[i] = (float) Math.sin(i);
@@ -94,7 +76,7 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
         assertEquals(30 * 1024, cache.maxBytes());
         assertTrue("test assumes two models fit and three do not: " + size, 2L * size <= cache.maxBytes() && 3L * size > cache.maxBytes());
         for (int i = 0; i < 3; i++) {
-            store("sized-" + i, model(10 + i), ModelState.CREATED);
+            storeModel("sized-" + i, model(10 + i), ModelState.CREATED);
             load(cache, "sized-" + i);
         }
         assertEquals(Set.of("sized-1", "sized-2"), cache.cachedModelIds());
@@ -107,12 +89,12 @@ public class ModelCacheClusterTests extends OpenSearchIntegTestCase {
         ResourceNotFoundException missing = expectThrows(ResourceNotFoundException.class, () -> load(cache, "absent"));
         assertTrue(missing.getMessage(), missing.getMessage().contains("model [absent] does not exist"));
 
-        store("in-training", model(3), ModelState.TRAINING);
+        storeModel("in-training", model(3), ModelState.TRAINING);
         OpenSearchStatusException training = expectThrows(OpenSearchStatusException.class, () -> load(cache, "in-training"));
         assertEquals(RestStatus.BAD_REQUEST, training.status());
         assertTrue(training.getMessage(), training.getMessage().contains("model [in-training] is in state [training]"));
 
-        store("broken", model(4), ModelState.FAILED);
+        storeModel("broken", model(4), ModelState.FAILED);
         OpenSearchStatusException failed = expectThrows(OpenSearchStatusException.class, () -> load(cache, "broken"));
         assertTrue(failed.getMessage(), failed.getMessage().contains("model [broken] is in state [failed]"));
         assertFalse(cache.cachedModelIds().contains("in-training"));

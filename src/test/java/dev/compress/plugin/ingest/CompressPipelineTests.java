@@ -1,8 +1,6 @@
 package dev.compress.plugin.ingest;
 
-import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.inference.StoredModels;
-import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
@@ -13,19 +11,14 @@ import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.support.WriteRequest;
-import org.opensearch.client.Request;
-import org.opensearch.client.ResponseException;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.core.xcontent.XContentBuilder;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,27 +28,13 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
 /** The {@code compress} processor in pipelines on two data nodes, against the training engine's own encoder. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class CompressPipelineTests extends OpenSearchIntegTestCase {
+public class CompressPipelineTests extends CompressClusterTestCase {
 
     private static final int INPUT_DIM = 32;
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
 
     /** Nested model 32 -> {8, 16}, L2-normalised output. */
     private static ModelArtifact adapter() {
         return ModelFileTests.sampleModel(7, INPUT_DIM, 48, 16);
-    }
-
-    private void storeModel(String id, ModelArtifact artifact, ModelState state) {
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), id, artifact, state);
     }
 
     private void putPipeline(String id, String processors) {
@@ -75,16 +54,6 @@ public class CompressPipelineTests extends OpenSearchIntegTestCase {
                     + "\"trunc\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}"
             )
             .get();
-    }
-
-    private static float[][] gaussian(Random random, int n, int dims) {
-        float[][] vectors = new float[n][dims];
-        for (float[] v : vectors) {
-            for (int j = 0; j < dims; j++) {
-                v[j] = (float) random.nextGaussian();
-            }
-        }
-        return vectors;
     }
 
     private static void assertVector(String what, float[] expected, Object actual) {
@@ -201,16 +170,8 @@ public class CompressPipelineTests extends OpenSearchIntegTestCase {
         assertEquals(4, client().prepareSearch("mixed").setSize(0).get().getHits().getTotalHits().value());
     }
 
-    private String configError(String processorBody) throws IOException {
-        Request request = new Request("PUT", "/_ingest/pipeline/bad");
-        request.setJsonEntity("{\"processors\":[{\"compress\":" + processorBody + "}]}");
-        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
-        assertEquals(400, e.getResponse().getStatusLine().getStatusCode());
-        return new String(e.getResponse().getEntity().getContent().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    }
-
     private void assertConfigError(String processorBody, String... expected) throws IOException {
-        String error = configError(processorBody);
+        String error = restError(400, "PUT", "/_ingest/pipeline/bad", "{\"processors\":[{\"compress\":" + processorBody + "}]}");
         for (String part : expected) {
             assertTrue(processorBody + " -> " + error, error.contains(part));
         }

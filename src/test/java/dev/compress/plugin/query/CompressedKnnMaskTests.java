@@ -1,10 +1,8 @@
 package dev.compress.plugin.query;
 
-import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
-import dev.compress.plugin.inference.StoredModels;
-import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
@@ -16,23 +14,14 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
 
 import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
-import org.opensearch.client.Request;
-import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.search.SearchHit;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,22 +36,12 @@ import java.util.stream.IntStream;
  * fields, with a filter and rescoring, alone and after {@code model_id}); errors are 4xx naming the parameter.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
+public class CompressedKnnMaskTests extends CompressClusterTestCase {
 
     private static final int RAW_DIM = 48;
     private static final int DIM = 32;
     private static final int DOCS = 150;
     private static final int K = 10;
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
 
     private ModelArtifact adapter;
     private ModelArtifact maskModel;
@@ -91,13 +70,12 @@ public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM);
-        ModelIndex models = internalCluster().getInstance(ModelIndex.class);
         for (String id : List.of("qa", "qm", "qm16")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id)).actionGet();
         }
-        StoredModels.store(models, "qa", adapter, ModelState.CREATED);
-        StoredModels.store(models, "qm", maskModel, ModelState.CREATED);
-        StoredModels.store(models, "qm16", maskModel(random, 16), ModelState.CREATED);
+        storeModel("qa", adapter, ModelState.CREATED);
+        storeModel("qm", maskModel, ModelState.CREATED);
+        storeModel("qm16", maskModel(random, 16), ModelState.CREATED);
         client().admin()
             .indices()
             .prepareCreate("docs")
@@ -115,16 +93,6 @@ public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
             bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", docs[i], "embb", docs[i], "tag", i % 3)));
         }
         assertFalse(bulk.get().hasFailures());
-    }
-
-    private static float[][] gaussian(Random random, int n, int dim) {
-        float[][] vectors = new float[n][dim];
-        for (float[] v : vectors) {
-            for (int j = 0; j < dim; j++) {
-                v[j] = (float) random.nextGaussian();
-            }
-        }
-        return vectors;
     }
 
     private static float[] unit(float[] v) {
@@ -158,9 +126,6 @@ public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
         return ip;
     }
 
-    /** A hit as id and score. */
-    private record Hit(String id, float score) {}
-
     /** Brute force: documents passing {@code allowed}, by masked dot product, with Lucene's dot-product score. */
     private List<Hit> bruteForce(float[] q, int[] kept, IntPredicate allowed, int k) {
         return IntStream.range(0, DOCS)
@@ -173,19 +138,11 @@ public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
     }
 
     private List<Hit> search(String node, QueryBuilder query) {
-        SearchResponse response = client(node).prepareSearch("docs").setQuery(query).setSize(K).get();
-        List<Hit> hits = new ArrayList<>();
-        for (SearchHit hit : response.getHits().getHits()) {
-            hits.add(new Hit(hit.getId(), hit.getScore()));
-        }
-        return hits;
+        return Hit.of(client(node).prepareSearch("docs").setQuery(query).setSize(K).get());
     }
 
     private static void assertSameHits(List<Hit> expected, List<Hit> actual) {
-        assertEquals(expected.stream().map(Hit::id).toList(), actual.stream().map(Hit::id).toList());
-        for (int i = 0; i < expected.size(); i++) {
-            assertEquals(expected.get(i).score(), actual.get(i).score(), 1e-5f);
-        }
+        Hit.assertSameHits(expected, actual, 1e-5f);
     }
 
     private static MaskSpec mask(MaskType type, Double ratio, Integer dimensions, String modelId) {
@@ -307,11 +264,7 @@ public class CompressedKnnMaskTests extends OpenSearchIntegTestCase {
     }
 
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
-        Request request = new Request("POST", "/docs/_search");
-        request.setJsonEntity("{\"query\":{\"compressed_knn\":" + knnBody + "}}");
-        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
-        String body = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(body, status, e.getResponse().getStatusLine().getStatusCode());
+        String body = restError(status, "POST", "/docs/_search", "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
         assertTrue(knnBody + " -> " + body, body.contains(message));
     }
 

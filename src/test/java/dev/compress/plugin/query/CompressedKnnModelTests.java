@@ -1,11 +1,9 @@
 package dev.compress.plugin.query;
 
-import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.ModelCache;
-import dev.compress.plugin.inference.StoredModels;
-import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
@@ -13,65 +11,30 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 
 import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.common.xcontent.json.JsonXContent;
-import org.opensearch.core.xcontent.DeprecationHandler;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.search.SearchHit;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 /** {@code compressed_knn} with {@code model_id}: adapted in the rewrite, same hits as a hand-adapted vector; errors. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
+public class CompressedKnnModelTests extends CompressClusterTestCase {
 
     private static final int INPUT_DIM = 32;
     private static final int DOCS = 120;
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
-
-    private static float[][] gaussian(Random random, int n) {
-        float[][] vectors = new float[n][INPUT_DIM];
-        for (float[] v : vectors) {
-            for (int j = 0; j < INPUT_DIM; j++) {
-                v[j] = (float) random.nextGaussian();
-            }
-        }
-        return vectors;
-    }
 
     /** Stores model [qa] (32 -> {8, 16}) and indexes documents whose vectors were adapted by hand. */
     private ModelArtifact setUpModelAndIndex(Random random) {
         ModelArtifact artifact = ModelFileTests.sampleModel(11, INPUT_DIM, 48, 16);
         // the suite's cluster outlives each test's indices, not the nodes' caches: start from none, as a DELETE leaves it
         client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("qa")).actionGet();
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), "qa", artifact, ModelState.CREATED);
+        storeModel("qa", artifact, ModelState.CREATED);
         client().admin()
             .indices()
             .prepareCreate("docs")
@@ -81,7 +44,7 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
                     + "\"emb8\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}"
             )
             .get();
-        float[][] raw = gaussian(random, DOCS);
+        float[][] raw = gaussian(random, DOCS, INPUT_DIM);
         float[][] adapted16 = CpuEncoders.forServing(artifact, 16).encode(raw);
         float[][] adapted8 = CpuEncoders.forServing(artifact, 8).encode(raw);
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
@@ -92,19 +55,8 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
         return artifact;
     }
 
-    /** A hit as id and score. */
-    private record Hit(String id, float score) {}
-
-    private static List<Hit> hits(SearchResponse response) {
-        List<Hit> hits = new ArrayList<>();
-        for (SearchHit hit : response.getHits().getHits()) {
-            hits.add(new Hit(hit.getId(), hit.getScore()));
-        }
-        return hits;
-    }
-
     private List<Hit> search(String node, QueryBuilder query) {
-        return hits(client(node).prepareSearch("docs").setQuery(query).setSize(10).get());
+        return Hit.of(client(node).prepareSearch("docs").setQuery(query).setSize(10).get());
     }
 
     /**
@@ -112,10 +64,7 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
      * one query vector can differ in the last bit between two searches (the adapted vector is bit-identical).
      */
     private static void assertSameHits(List<Hit> expected, List<Hit> actual) {
-        assertEquals(expected.stream().map(Hit::id).toList(), actual.stream().map(Hit::id).toList());
-        for (int i = 0; i < expected.size(); i++) {
-            assertEquals(expected.get(i).score(), actual.get(i).score(), 1e-6f);
-        }
+        Hit.assertSameHits(expected, actual, 1e-6f);
     }
 
     public void testModelIdGivesTheHitsOfTheHandAdaptedVector() throws IOException {
@@ -126,7 +75,7 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
         String node = internalCluster().getDataNodeNames().iterator().next();
         ModelCache cache = internalCluster().getInstance(ModelCache.class, node);
         long loadsBefore = cache.loadCount();
-        for (float[] q : gaussian(random, 5)) {
+        for (float[] q : gaussian(random, 5, INPUT_DIM)) {
             float[] adapted = client(node).execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q)).actionGet().vector();
             assertArrayEquals(encoder16.encode(q), adapted, 0f);
             List<Hit> byHand = search(node, new CompressedKnnQueryBuilder("emb", encoder16.encode(q), 10, DOCS, null, null, false));
@@ -144,41 +93,28 @@ public class CompressedKnnModelTests extends OpenSearchIntegTestCase {
         assertEquals("one load served every query", 1, cache.loadCount() - loadsBefore);
 
         // the REST body carries model_id too
-        float[] q = gaussian(random, 1)[0];
-        Request request = new Request("POST", "/docs/_search");
-        request.setJsonEntity("{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"emb\",\"k\":10,\"num_candidates\":" + DOCS
-            + ",\"model_id\":\"qa\",\"vector\":" + Arrays.toString(q) + "}}}");
-        Response response = getRestClient().performRequest(request);
-        List<String> restIds = new ArrayList<>();
-        try (InputStream body = response.getEntity().getContent(); XContentParser parser = JsonXContent.jsonXContent.createParser(
-            NamedXContentRegistry.EMPTY, DeprecationHandler.THROW_UNSUPPORTED_OPERATION, body)) {
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> hitList = (List<Map<String, Object>>) ((Map<String, Object>) parser.map().get("hits")).get("hits");
-            hitList.forEach(hit -> restIds.add((String) hit.get("_id")));
-        }
+        float[] q = gaussian(random, 1, INPUT_DIM)[0];
+        String body = "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"emb\",\"k\":10,\"num_candidates\":" + DOCS
+            + ",\"model_id\":\"qa\",\"vector\":" + Arrays.toString(q) + "}}}";
+        Map<String, Object> response = restCall("POST", "/docs/_search", body);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> hitList = (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
+        List<String> restIds = hitList.stream().map(hit -> (String) hit.get("_id")).toList();
         List<String> expected = search(node, new CompressedKnnQueryBuilder("emb", encoder16.encode(q), 10, DOCS, null, null, false))
             .stream().map(Hit::id).toList();
         assertEquals(expected, restIds);
     }
 
-    private ResponseException failedSearch(String knnBody) {
-        Request request = new Request("POST", "/docs/_search");
-        request.setJsonEntity("{\"query\":{\"compressed_knn\":" + knnBody + "}}");
-        return expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
-    }
-
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
-        ResponseException e = failedSearch(knnBody);
-        String body = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(body, status, e.getResponse().getStatusLine().getStatusCode());
+        String body = restError(status, "POST", "/docs/_search", "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
         assertTrue(knnBody + " -> " + body, body.contains(message));
     }
 
     public void testModelErrors() throws IOException {
         setUpModelAndIndex(new Random(randomLong()));
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), "unfinished", ModelFileTests.sampleModel(3, INPUT_DIM, 8, 16), ModelState.TRAINING);
-        String q32 = Arrays.toString(gaussian(new Random(1), 1)[0]);
-        String q31 = Arrays.toString(Arrays.copyOf(gaussian(new Random(1), 1)[0], 31));
+        storeModel("unfinished", ModelFileTests.sampleModel(3, INPUT_DIM, 8, 16), ModelState.TRAINING);
+        String q32 = Arrays.toString(gaussian(new Random(1), 1, INPUT_DIM)[0]);
+        String q31 = Arrays.toString(Arrays.copyOf(gaussian(new Random(1), 1, INPUT_DIM)[0], 31));
         assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"nope\",\"vector\":" + q32 + "}", 404, "model [nope] does not exist");
         assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"unfinished\",\"vector\":" + q32 + "}", 400, "model [unfinished] is in state [training]");
         assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q31 + "}", 400, "[vector] has 31 dimensions but model [qa] expects 32");

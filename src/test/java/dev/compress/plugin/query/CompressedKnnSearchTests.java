@@ -1,23 +1,18 @@
 package dev.compress.plugin.query;
 
-import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.CompressClusterTestCase;
 
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
-import org.opensearch.client.Request;
-import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.search.SearchHit;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -31,26 +26,15 @@ import java.util.stream.IntStream;
  * ranking: when the candidate set covers every document, rescored results must equal it exactly.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
+public class CompressedKnnSearchTests extends CompressClusterTestCase {
 
     private static final int DOCS = 240;
 
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
-
     private static float[][] unitVectors(Random random, int n, int dims) {
-        float[][] vectors = new float[n][dims];
+        float[][] vectors = gaussian(random, n, dims);
         for (float[] v : vectors) {
             double norm = 0;
             for (int j = 0; j < dims; j++) {
-                v[j] = (float) random.nextGaussian();
                 norm += v[j] * v[j];
             }
             for (int j = 0; j < dims; j++) {
@@ -184,11 +168,7 @@ public class CompressedKnnSearchTests extends OpenSearchIntegTestCase {
     }
 
     private String badRequest(String index, String queryBody) throws Exception {
-        Request request = new Request("POST", "/" + index + "/_search");
-        request.setJsonEntity("{\"query\":{\"compressed_knn\":" + queryBody + "}}");
-        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
-        assertEquals(400, e.getResponse().getStatusLine().getStatusCode());
-        return new String(e.getResponse().getEntity().getContent().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return restError(400, "POST", "/" + index + "/_search", "{\"query\":{\"compressed_knn\":" + queryBody + "}}");
     }
 
     public void testBadQueriesAre400sThatNameTheProblem() throws Exception {

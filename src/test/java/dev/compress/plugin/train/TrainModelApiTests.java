@@ -1,23 +1,13 @@
 package dev.compress.plugin.train;
 
-import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.client.ResponseException;
-import org.opensearch.common.xcontent.XContentHelper;
-import org.opensearch.common.xcontent.json.JsonXContent;
-import org.opensearch.core.common.bytes.BytesArray;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -29,17 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 @SuppressWarnings("unchecked")
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class TrainModelApiTests extends OpenSearchIntegTestCase {
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
+public class TrainModelApiTests extends CompressClusterTestCase {
 
     /** The framework wipes every index after each test, so each test loads its data. */
     @Override
@@ -54,30 +34,10 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
             + "\"dimensions\":" + dims + ",\"parameters\":" + parameters + ",\"split\":{\"field\":\"split\"}}";
     }
 
-    private Map<String, Object> call(String method, String path, String body) throws IOException {
-        Request request = new Request(method, path);
-        if (body != null) {
-            request.setJsonEntity(body);
-        }
-        Response response = getRestClient().performRequest(request);
-        return XContentHelper.convertToMap(JsonXContent.jsonXContent, new BytesArray(response.getEntity().getContent().readAllBytes()).streamInput(), false);
-    }
-
-    private String error(int status, String method, String path, String body) throws IOException {
-        Request request = new Request(method, path);
-        if (body != null) {
-            request.setJsonEntity(body);
-        }
-        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
-        String text = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(text, status, e.getResponse().getStatusLine().getStatusCode());
-        return text;
-    }
-
     private Map<String, Object> awaitState(String modelId, String state) throws Exception {
         Map<String, Object>[] last = new Map[1];
         assertBusy(() -> {
-            last[0] = call("GET", "/_plugins/compress/models/" + modelId, null);
+            last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
             assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
         }, 5, TimeUnit.MINUTES);
         return last[0];
@@ -85,25 +45,25 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
 
     public void testEveryBadRequestIsA400NamingFieldAndValue() throws IOException {
         String ok = trainBody("dive", 64, "{\"epochs\":2}");
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("\"dive\"", "\"magic\"")).contains("[method] must be one of"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "nope")).contains("[corpus.index] index [nope] does not exist"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("\"vector_field\":\"vector\"", "\"vector_field\":\"v2\"")).contains("[corpus.vector_field] field [v2] is not mapped"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"dive\"", "\"magic\"")).contains("[method] must be one of"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "nope")).contains("[corpus.index] index [nope] does not exist"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"vector_field\":\"vector\"", "\"vector_field\":\"v2\"")).contains("[corpus.vector_field] field [v2] is not mapped"));
         String notVector = trainBody("dive", 64, "{}").replace("\"index\":\"" + ScifactIndices.QUERIES + "\"}", "\"index\":\"" + ScifactIndices.QUERIES + "\",\"vector_field\":\"query_id\"}");
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", notVector).contains("is of type [keyword], not a vector field"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", 384, "{}")).contains("[dimensions] [384] must be below the input dimension 384"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[32,64]", "{}")).contains("trains one output dimension per model"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"margin\":5}")).contains("[parameters.margin] must be in [0.0, 2.0], got [5]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"epoch\":5}")).contains("[parameters.epoch] is not a parameter of method [dive]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("smec", 64, "{\"margin\":1}")).contains("[parameters.margin] is not a parameter of method [smec]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", notVector).contains("is of type [keyword], not a vector field"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 384, "{}")).contains("[dimensions] [384] must be below the input dimension 384"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[32,64]", "{}")).contains("trains one output dimension per model"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"margin\":5}")).contains("[parameters.margin] must be in [0.0, 2.0], got [5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"epoch\":5}")).contains("[parameters.epoch] is not a parameter of method [dive]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("smec", 64, "{\"margin\":1}")).contains("[parameters.margin] is not a parameter of method [smec]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
         client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings")).contains("has no usable judgments"));
-        assertTrue(error(404, "GET", "/_plugins/compress/models/missing", null).contains("model [missing] does not exist"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}")).contains("[dimensions] does not apply to method [query_mask]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", "[]", "{\"ratio\":1.5}")).contains("[parameters.ratio] must be in [0.001, 1.0], got [1.5]"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[]", "{}")).contains("[dimensions] needs at least one target dimension"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings")).contains("has no usable judgments"));
+        assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null).contains("model [missing] does not exist"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}")).contains("[dimensions] does not apply to method [query_mask]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", "[]", "{\"ratio\":1.5}")).contains("[parameters.ratio] must be in [0.001, 1.0], got [1.5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[]", "{}")).contains("[dimensions] needs at least one target dimension"));
     }
 
     /**
@@ -116,7 +76,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         String srwBody = "{\"method\":\"pca\",\"dimensions\":64,\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS + "\",\"vector_field\":\"vector\"},"
             + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES + "\",\"id_field\":\"text\"},\"judgments\":{\"srw_judgment_id\":\"scifact-list\"},"
             + "\"split\":{\"test_fraction\":0.25,\"seed\":3}}";
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody).contains("needs the Search Relevance Workbench index [search-relevance-judgment]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody).contains("needs the Search Relevance Workbench index [search-relevance-judgment]"));
         client().admin().indices().prepareCreate("search-relevance-judgment").setMapping("{\"properties\":{\"name\":{\"type\":\"keyword\"},"
             + "\"judgmentRatings\":{\"type\":\"nested\",\"properties\":{\"query\":{\"type\":\"text\",\"index\":false},"
             + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}").get();
@@ -138,11 +98,11 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
             .setSource(Map.of("name", "scifact", "type", "IMPORT_JUDGMENT", "judgmentRatings", ratings))
             .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE).get();
 
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope")).contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"srw_judgment_id\"", "\"query_field\":\"q\",\"srw_judgment_id\"")).contains("[judgments.query_field] is not a parameter of _train"));
-        assertTrue(error(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"seed\":3", "\"field\":\"split\"")).contains("[split.field] is not a parameter of _train"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope")).contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"srw_judgment_id\"", "\"query_field\":\"q\",\"srw_judgment_id\"")).contains("[judgments.query_field] is not a parameter of _train"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"seed\":3", "\"field\":\"split\"")).contains("[split.field] is not a parameter of _train"));
 
-        call("POST", "/_plugins/compress/models/srw-pca/_train", srwBody);
+        restCall("POST", "/_plugins/compress/models/srw-pca/_train", srwBody);
         Map<String, Object> progress = (Map<String, Object>) awaitState("srw-pca", "created").get("progress");
         int queries = ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue()
             + ((Number) progress.get("test_queries")).intValue();
@@ -153,7 +113,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
     /** Seed 002's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
     @SuppressWarnings("unchecked")
     public void testQueryMaskTrainsAPredictorEvaluatedOnHeldOutQueries() throws Exception {
-        call("POST", "/_plugins/compress/models/mask-30/_train", trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
+        restCall("POST", "/_plugins/compress/models/mask-30/_train", trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
         Map<String, Object> model = awaitState("mask-30", "created");
         assertEquals(List.of(384), model.get("dimensions"));
         Map<String, Object> evaluation = (Map<String, Object>) model.get("evaluation");
@@ -170,11 +130,11 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         assertTrue("learned " + learned + " vs cutoff " + cutoff, learned > cutoff + 0.1);
         assertTrue("learned mask at 30% keeps most of the full query's quality: " + learned, learned > 0.9);
 
-        Map<String, Object> withWeights = call("GET", "/_plugins/compress/models/mask-30?include_weights=true", null);
+        Map<String, Object> withWeights = restCall("GET", "/_plugins/compress/models/mask-30?include_weights=true", null);
         ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
         assertEquals("dimension_scores", artifact.metadata().output());
-        call("PUT", "/_ingest/pipeline/wrong", "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        String rejected = call("POST", "/_ingest/pipeline/wrong/_simulate", "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}").toString();
+        restCall("PUT", "/_ingest/pipeline/wrong", "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        String rejected = restCall("POST", "/_ingest/pipeline/wrong/_simulate", "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}").toString();
         assertTrue(rejected, rejected.contains("cannot compress vectors"));
 
         // the trained model served as compressed_knn's learned mask gives the report's held-out figure
@@ -194,7 +154,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
             float[] vector = ds.queries().row(ds.queries().rowOf(q));
             String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"vector\",\"vector\":"
                 + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + ",\"mask\":" + mask + "}}}";
-            Map<String, Object> hits = (Map<String, Object>) call("POST", "/" + ScifactIndices.CORPUS + "/_search", body).get("hits");
+            Map<String, Object> hits = (Map<String, Object>) restCall("POST", "/" + ScifactIndices.CORPUS + "/_search", body).get("hits");
             List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
             sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
         }
@@ -203,7 +163,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
 
     @SuppressWarnings("unchecked")
     public void testDiveTrainsToCreatedWithHeldOutEvaluationAndDeletes() throws Exception {
-        Map<String, Object> started = call("POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":3}"));
+        Map<String, Object> started = restCall("POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":3}"));
         assertEquals("dive-64", started.get("model_id"));
         assertEquals("training", started.get("state"));
         Map<String, Object> model = awaitState("dive-64", "created");
@@ -220,16 +180,16 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
         assertEquals(809, ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue());
         assertFalse(((List<?>) progress.get("history")).isEmpty());
 
-        Map<String, Object> withWeights = call("GET", "/_plugins/compress/models/dive-64?include_weights=true", null);
+        Map<String, Object> withWeights = restCall("GET", "/_plugins/compress/models/dive-64?include_weights=true", null);
         ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
         assertEquals(List.of(64), artifact.metadata().outputDims());
         assertEquals(384, artifact.metadata().inputDim());
 
-        Map<String, Object> found = call("POST", "/_plugins/compress/models/_search", "{\"query\":{\"term\":{\"method\":\"dive\"}}}");
+        Map<String, Object> found = restCall("POST", "/_plugins/compress/models/_search", "{\"query\":{\"term\":{\"method\":\"dive\"}}}");
         assertTrue(found.toString().contains("dive-64"));
         assertFalse("chunks never show up in model search", found.toString().contains("\"data\""));
 
-        assertTrue(error(409, "POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":1}")).contains("already exists"));
+        assertTrue(restError(409, "POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":1}")).contains("already exists"));
 
         double served = servedNdcgThroughPipelineAndModelId("dive-64");
         double reported = rows.stream()
@@ -239,10 +199,10 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
             .orElseThrow();
         assertEquals("nDCG@10 served by the index equals the training report's held-out figure", reported, served, 0.002);
 
-        assertTrue(error(409, "DELETE", "/_plugins/compress/models/dive-64", null).contains("used by ingest pipeline(s) [dive-64-pipeline]"));
-        call("DELETE", "/_ingest/pipeline/dive-64-pipeline", null);
-        assertEquals("deleted", call("DELETE", "/_plugins/compress/models/dive-64", null).get("result"));
-        error(404, "GET", "/_plugins/compress/models/dive-64", null);
+        assertTrue(restError(409, "DELETE", "/_plugins/compress/models/dive-64", null).contains("used by ingest pipeline(s) [dive-64-pipeline]"));
+        restCall("DELETE", "/_ingest/pipeline/dive-64-pipeline", null);
+        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/dive-64", null).get("result"));
+        restError(404, "GET", "/_plugins/compress/models/dive-64", null);
     }
 
     /**
@@ -251,9 +211,9 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
      * covers the corpus, so the figure is the exact search's, as in the training report.
      */
     private double servedNdcgThroughPipelineAndModelId(String modelId) throws IOException {
-        call("PUT", "/_ingest/pipeline/" + modelId + "-pipeline",
+        restCall("PUT", "/_ingest/pipeline/" + modelId + "-pipeline",
             "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        call("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
+        restCall("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
             + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
         dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
         org.opensearch.action.bulk.BulkRequestBuilder bulk = client().prepareBulk("served");
@@ -270,7 +230,7 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
             float[] vector = ds.queries().row(ds.queries().rowOf(q));
             String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"small\",\"model_id\":\"" + modelId
                 + "\",\"vector\":" + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + "}}}";
-            Map<String, Object> hits = (Map<String, Object>) call("POST", "/served/_search", body).get("hits");
+            Map<String, Object> hits = (Map<String, Object>) restCall("POST", "/served/_search", body).get("hits");
             List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
             sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
             n++;
@@ -280,13 +240,13 @@ public class TrainModelApiTests extends OpenSearchIntegTestCase {
     }
 
     public void testCancelStopsTrainingAndDeleteWaitsForIt() throws Exception {
-        call("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
-        assertBusy(() -> assertNotNull("training has started", call("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
-        assertTrue(error(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
-        assertEquals(true, call("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
+        restCall("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
+        assertBusy(() -> assertNotNull("training has started", restCall("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
+        assertTrue(restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
+        assertEquals(true, restCall("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
         Map<String, Object> failed = awaitState("long", "failed");
         assertEquals("cancelled", failed.get("error"));
-        assertTrue(error(409, "POST", "/_plugins/compress/models/long/_cancel", null).contains("is [failed], not [training]"));
-        assertEquals("deleted", call("DELETE", "/_plugins/compress/models/long", null).get("result"));
+        assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null).contains("is [failed], not [training]"));
+        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
     }
 }
