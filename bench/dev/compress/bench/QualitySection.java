@@ -82,7 +82,7 @@ final class QualitySection implements BenchSection {
             "Quality on held-out queries: nDCG@10 as a ratio of the frozen float baseline (same run)",
             List.of(
                 "dataset", "model", "method", "dims", "float", "binary", "binary+rescore", "frozen_float_ndcg@10", "ndcg@10_float",
-                "train_s"));
+                "train_s", "s_per_epoch"));
     ResultTable masks =
         new ResultTable(
             "Query masks at 30% of dimensions on the frozen vectors: nDCG@10 as a ratio of the full query",
@@ -112,18 +112,38 @@ final class QualitySection implements BenchSection {
           masks.add(row);
         }
       } else {
-        addMethodRows(methods, cell, (List<?>) root.get("table"), seconds);
+        addMethodRows(methods, cell, (List<?>) root.get("table"), secondsPerEpoch((List<?>) root.get("training")), seconds);
       }
     }
     methods.note(
         "float / binary / binary+rescore: the method's vectors searched exactly as float32, as centred sign bits (Hamming), "
             + "and as sign bits whose top 100 are reranked with the float query. train_s: wall time of the CLI run "
-            + "(data preparation, training, evaluation).");
+            + "(data preparation, training, evaluation); s_per_epoch: mean training time of one epoch, validation excluded.");
     return List.of(methods, masks);
   }
 
+  /**
+   * Mean training seconds of one epoch over the report's trainings (one per target dimension for the
+   * non-nested methods), epoch 0 (the untrained start) left out; null for methods that do not train.
+   */
+  private static Double secondsPerEpoch(List<?> trainings) {
+    double sum = 0;
+    int epochs = 0;
+    for (Object training : trainings == null ? List.of() : trainings) {
+      Object report = ((Map<?, ?>) training).get("report");
+      for (Object o : (List<?>) ((Map<?, ?>) report).get("epochs")) {
+        Map<?, ?> epoch = (Map<?, ?>) o;
+        if (((Number) epoch.get("epoch")).intValue() > 0) {
+          sum += ((Number) epoch.get("trainSeconds")).doubleValue();
+          epochs++;
+        }
+      }
+    }
+    return epochs == 0 ? null : sum / epochs;
+  }
+
   /** One row per (method, dims) with the three encodings side by side; the frozen rows once per data set and model. */
-  private static void addMethodRows(ResultTable table, Cell cell, List<?> rows, double seconds) {
+  private static void addMethodRows(ResultTable table, Cell cell, List<?> rows, Double secondsPerEpoch, double seconds) {
     Map<String, Map<String, Object>> byDims = new LinkedHashMap<>();
     double frozen = Double.NaN;
     for (Object o : rows) {
@@ -156,6 +176,9 @@ final class QualitySection implements BenchSection {
       row.put("frozen_float_ndcg@10", frozen);
       if (row.get("method").equals("frozen") == false) {
         row.put("train_s", seconds);
+        if (secondsPerEpoch != null) {
+          row.put("s_per_epoch", secondsPerEpoch);
+        }
       }
       table.add(row);
     }
