@@ -26,6 +26,7 @@ final class QualitySection implements BenchSection {
   private static final List<String> DATASETS = List.of("scifact", "nfcorpus");
   private static final List<String> MODELS = List.of("bge-small-en-v1.5", "all-MiniLM-L6-v2");
   private static final String MASK = "query_mask";
+  private static final List<String> CLOSED_FORM = List.of("truncation", "pca");
 
   /** One CLI run: its arguments after {@code train --dataset --model}. */
   private record Cell(String dataset, String model, String method, List<String> args) {
@@ -45,7 +46,7 @@ final class QualitySection implements BenchSection {
       boolean nf = dataset.equals("nfcorpus");
       List<String> cap = nf ? List.of("--max-triplets", "4096", "--epochs", "12", "--patience", "4") : List.of();
       for (String model : MODELS) {
-        for (String method : List.of("truncation", "pca")) {
+        for (String method : CLOSED_FORM) {
           cells.add(new Cell(dataset, model, method, List.of("--dims", "32,64,128")));
         }
         if (mode.full()) {
@@ -112,7 +113,9 @@ final class QualitySection implements BenchSection {
           masks.add(row);
         }
       } else {
-        addMethodRows(methods, cell, (List<?>) root.get("table"), secondsPerEpoch((List<?>) root.get("training")), seconds);
+        // truncation and PCA are closed-form: their single report "epoch" is a fit, not an epoch
+        Double perEpoch = CLOSED_FORM.contains(cell.method()) ? null : secondsPerEpoch((List<?>) root.get("training"));
+        addMethodRows(methods, cell, (List<?>) root.get("table"), perEpoch, seconds);
       }
     }
     methods.note(
@@ -124,7 +127,7 @@ final class QualitySection implements BenchSection {
 
   /**
    * Mean training seconds of one epoch over the report's trainings (one per target dimension for the
-   * non-nested methods), epoch 0 (the untrained start) left out; null for methods that do not train.
+   * non-nested methods), epoch 0 (the untrained start) left out; null when the report has none.
    */
   private static Double secondsPerEpoch(List<?> trainings) {
     double sum = 0;
