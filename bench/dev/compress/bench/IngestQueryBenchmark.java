@@ -1,8 +1,6 @@
 package dev.compress.bench;
 
-import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.inference.StoredModels;
-import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.training.inference.CpuEncoders;
@@ -16,12 +14,9 @@ import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,22 +31,12 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
  * vectors already computed, and the p50 a query pays for {@code model_id} (cached model).
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class IngestQueryBenchmark extends OpenSearchIntegTestCase {
+public class IngestQueryBenchmark extends CompressClusterTestCase {
 
     private static final int DIM = 384;
     private static final int DOCS = Integer.getInteger("bench.docs", 20_000);
     private static final int BULK = 500;
     private static final int QUERIES = 500;
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
 
     private void createIndex(String name) {
         client().admin()
@@ -103,7 +88,7 @@ public class IngestQueryBenchmark extends OpenSearchIntegTestCase {
 
     public void testIngestAndQueryCost() {
         ModelArtifact artifact = ModelFileTests.sampleModel(3, DIM, 1024, 64);
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), "bench", artifact, ModelState.CREATED);
+        storeModel("bench", artifact, ModelState.CREATED);
         putPipeline("adapt", "{\"model_id\":\"bench\",\"field\":\"raw\",\"target_field\":\"emb\"}");
         putPipeline("truncate", "{\"truncate_to\":64,\"field\":\"raw\",\"target_field\":\"emb\"}");
         Random random = new Random(1);

@@ -1,8 +1,6 @@
 package dev.compress.bench;
 
-import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.inference.StoredModels;
-import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.mask.MaskSpec;
@@ -15,15 +13,12 @@ import dev.compress.training.model.Tensor;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.plugins.Plugin;
 import org.opensearch.search.SearchHit;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.Netty4ModulePlugin;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,20 +33,10 @@ import java.util.Random;
  * has random weights: its cost is that of a trained one (one 384 x 384 layer), its nDCG is not.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class MaskQueryBenchmark extends OpenSearchIntegTestCase {
+public class MaskQueryBenchmark extends CompressClusterTestCase {
 
     private static final int K = 10;
     private static final int ROUNDS = 3;
-
-    @Override
-    protected boolean addMockHttpTransport() {
-        return false;
-    }
-
-    @Override
-    protected Collection<Class<? extends Plugin>> nodePlugins() {
-        return List.of(CompressPlugin.class, Netty4ModulePlugin.class);
-    }
 
     private static ModelArtifact randomMaskModel(int dim) {
         Random random = new Random(7);
@@ -97,7 +82,7 @@ public class MaskQueryBenchmark extends OpenSearchIntegTestCase {
         }
         client().admin().indices().prepareRefresh("docs").get();
         client().admin().indices().prepareForceMerge("docs").setMaxNumSegments(1).get();
-        StoredModels.store(internalCluster().getInstance(ModelIndex.class), "qm", randomMaskModel(dim), ModelState.CREATED);
+        storeModel("qm", randomMaskModel(dim), ModelState.CREATED);
 
         int[] judged = set.judgments().keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
         Map<String, MaskSpec> masks = new LinkedHashMap<>();
