@@ -29,7 +29,6 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.util.LuceneTestCase;
 import org.apache.lucene.tests.util.TestUtil;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.VectorUtil;
 
 /**
  * {@link RescoringKnnQuery} with a masked query (the dropped dimensions zeroed, as {@code
@@ -45,34 +44,16 @@ public class TestMaskedKnnQuery extends LuceneTestCase {
   private static final int LATENT = 16;
   private static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
 
-  private float[][] mixing;
+  private LowRankUnitVectors generator;
 
   @Override
   public void setUp() throws Exception {
     super.setUp();
-    mixing = new float[DIMS][LATENT];
-    for (float[] row : mixing) {
-      for (int j = 0; j < LATENT; j++) {
-        row[j] = (float) random().nextGaussian();
-      }
-    }
+    generator = new LowRankUnitVectors(random(), DIMS, LATENT);
   }
 
-  /** Unit vectors of low intrinsic dimension with an offset (as real embeddings have). */
   private float[] vector() {
-    float[] z = new float[LATENT];
-    for (int j = 0; j < LATENT; j++) {
-      z[j] = (float) random().nextGaussian();
-    }
-    float[] v = new float[DIMS];
-    for (int i = 0; i < DIMS; i++) {
-      float x = 0.1f + 0.3f * (float) random().nextGaussian();
-      for (int j = 0; j < LATENT; j++) {
-        x += mixing[i][j] * z[j];
-      }
-      v[i] = x;
-    }
-    return VectorUtil.l2normalize(v);
+    return generator.next(random());
   }
 
   /** The 30% of dimensions where the query is largest in magnitude (the norm mask). */

@@ -34,7 +34,6 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.util.LuceneTestCase;
 import org.apache.lucene.tests.util.TestUtil;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.VectorUtil;
 
 /**
  * {@link RescoringKnnQuery} against brute-force exact search over several segments, with deleted
@@ -49,39 +48,18 @@ public class TestRescoringKnnQuery extends LuceneTestCase {
   private static final int LATENT = 16;
   private static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
 
-  private float[][] mixing;
-
+  private LowRankUnitVectors generator;
 
   @Override
   public void setUp() throws Exception {
     super.setUp();
-    mixing = new float[DIMS][LATENT];
-    for (float[] row : mixing) {
-      for (int j = 0; j < LATENT; j++) {
-        row[j] = (float) random().nextGaussian();
-      }
-    }
+    generator = new LowRankUnitVectors(random(), DIMS, LATENT);
   }
 
-  /**
-   * Unit vectors with the low intrinsic dimension of real embeddings: a 16-dimensional Gaussian
-   * mapped into DIMS dimensions by a fixed random matrix, plus a little isotropic noise.
-   */
   private float[][] vectors(int n) {
-    float[][] vectors = new float[n][DIMS];
+    float[][] vectors = new float[n][];
     for (int d = 0; d < n; d++) {
-      float[] z = new float[LATENT];
-      for (int j = 0; j < LATENT; j++) {
-        z[j] = (float) random().nextGaussian();
-      }
-      for (int i = 0; i < DIMS; i++) {
-        float x = 0.1f + 0.3f * (float) random().nextGaussian();
-        for (int j = 0; j < LATENT; j++) {
-          x += mixing[i][j] * z[j];
-        }
-        vectors[d][i] = x;
-      }
-      VectorUtil.l2normalize(vectors[d]);
+      vectors[d] = generator.next(random());
     }
     return vectors;
   }
