@@ -43,7 +43,6 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.tests.util.RamUsageTester;
 import org.apache.lucene.tests.util.TestUtil;
-import org.apache.lucene.util.IOUtils;
 
 /**
  * Side-by-side benchmark of vector formats on the same vectors, k = 10, through the same query
@@ -56,7 +55,9 @@ import org.apache.lucene.util.IOUtils;
  * or two flushes: with 64 MB it would spend hours on 2 cores merging graph after graph. Every
  * search is warmed up (each query {@value #WARMUP_ROUNDS} times) before it is timed, once by one
  * thread and once by {@code threads} threads sharing the query list; the single thread's CPU time
- * per query is recorded too, since wall-clock figures on a shared machine carry its load. Heap per vector is the object
+ * per query is recorded too, since wall-clock figures on a shared machine carry its load. With
+ * {@code -Dbench.index.dir} the built indexes are kept and reused by later runs ({@link BuiltIndex}).
+ * Heap per vector is the object
  * graph of the open vector reader (Lucene's {@code RamUsageTester}); graphs, codes and vectors
  * themselves stay off-heap, in mmap'd files.
  */
@@ -129,10 +130,14 @@ final class VectorFormatBenchmark {
     List<Map<String, Object>> rows = new ArrayList<>();
     Double exactNdcg = set.judgments().isEmpty() ? null : ndcg(set, truth);
     for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
-      Path path = Files.createTempDirectory("bench-");
-      try (Directory dir = FSDirectory.open(path)) {
-        double[] seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
-        Map<String, Long> bytes = bytesByExtension(path);
+      BuiltIndex built = BuiltIndex.of(set, index);
+      try (Directory dir = FSDirectory.open(built.path())) {
+        double[] seconds = built.seconds();
+        if (seconds == null) {
+          seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
+          built.markBuilt(seconds);
+        }
+        Map<String, Long> bytes = bytesByExtension(built.path());
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
           int[] idOf = storedIds(reader);
           IndexSearcher searcher = new IndexSearcher(reader);
@@ -167,7 +172,7 @@ final class VectorFormatBenchmark {
           }
         }
       } finally {
-        IOUtils.rm(path);
+        built.close();
       }
     }
     if (exactNdcg != null) {

@@ -31,6 +31,20 @@ public abstract class BinarizedVectorValues extends ByteVectorValues {
    */
   public abstract float[] corrections(int ord) throws IOException;
 
+  /**
+   * Reads the codes (packed into words) and corrections of {@code ords[0..count)} into {@code
+   * words} ({@code count} rows of {@link CodeWords#words} longs) and {@code corrections} ({@code
+   * count} rows of {@link SignBinarizer#CORRECTIONS} floats). This default reads one ordinal at a
+   * time; stored codes override it to issue all the reads before any is used.
+   */
+  public void readRecords(int[] ords, int count, long[] words, float[] corrections) throws IOException {
+    int stride = CodeWords.words(dimension());
+    for (int i = 0; i < count; i++) {
+      System.arraycopy(codeWords(ords[i]), 0, words, i * stride, stride);
+      System.arraycopy(corrections(ords[i]), 0, corrections, i * SignBinarizer.CORRECTIONS, SignBinarizer.CORRECTIONS);
+    }
+  }
+
   /** The centre codes were taken against (all zeros when centring is off). */
   public abstract float[] centroid();
 

@@ -50,14 +50,7 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
       VectorSimilarityFunction similarity, KnnVectorValues values, float[] target) throws IOException {
     if (values instanceof BinarizedVectorValues codes) {
       FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
-      SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
-      return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
-        @Override
-        public float score(int ord) throws IOException {
-          float signDot = estimator.quantizedSignDot(codes.codeWords(ord));
-          return estimator.score(signDot, codes.corrections(ord));
-        }
-      };
+      return new QuantizedQueryScorer(codes, new SignCodeEstimator(target, codes.centroid(), codes.similarity()));
     }
     return rawScorer.getRandomVectorScorer(similarity, values, target);
   }
@@ -86,6 +79,47 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
     return "BinaryFlatVectorsScorer(rawScorer=" + rawScorer + ")";
   }
 
+  /**
+   * The 4-bit query against codes. The graph walk scores a node's unvisited neighbours as one
+   * batch: their records are all read first ({@link BinarizedVectorValues#readRecords}), so the
+   * memory latency of one batch is paid about once rather than once per neighbour.
+   */
+  private static final class QuantizedQueryScorer extends RandomVectorScorer.AbstractRandomVectorScorer {
+    private final BinarizedVectorValues codes;
+    private final SignCodeEstimator estimator;
+    private final int stride;
+    private long[] words = new long[0];
+    private float[] corrections = new float[0];
+
+    QuantizedQueryScorer(BinarizedVectorValues codes, SignCodeEstimator estimator) {
+      super(codes);
+      this.codes = codes;
+      this.estimator = estimator;
+      this.stride = CodeWords.words(codes.dimension());
+    }
+
+    @Override
+    public float score(int ord) throws IOException {
+      return estimator.score(estimator.quantizedSignDot(codes.codeWords(ord)), codes.corrections(ord));
+    }
+
+    @Override
+    public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
+      if (words.length < numNodes * stride) {
+        words = new long[numNodes * stride];
+        corrections = new float[numNodes * SignBinarizer.CORRECTIONS];
+      }
+      codes.readRecords(nodes, numNodes, words, corrections);
+      float max = Float.NEGATIVE_INFINITY;
+      for (int i = 0; i < numNodes; i++) {
+        float signDot = estimator.quantizedSignDot(words, i * stride);
+        scores[i] = estimator.score(signDot, corrections, i * SignBinarizer.CORRECTIONS);
+        max = Math.max(max, scores[i]);
+      }
+      return max;
+    }
+  }
+
   /** Code-against-code Hamming scorers for graph construction. */
   private static final class HammingScorerSupplier implements RandomVectorScorerSupplier {
     private final BinarizedVectorValues codes;
@@ -106,9 +140,29 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
           System.arraycopy(targets.codeWords(node), 0, target, 0, target.length);
         }
 
+        private long[] words = new long[0];
+        private float[] corrections = new float[0];
+
         @Override
         public float score(int ord) throws IOException {
           return 1f - CodeWords.xorBitCount(target, others.codeWords(ord)) / dims;
+        }
+
+        /** Batched like {@link QuantizedQueryScorer#bulkScore}: graph construction walks too. */
+        @Override
+        public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
+          int stride = target.length;
+          if (words.length < numNodes * stride) {
+            words = new long[numNodes * stride];
+            corrections = new float[numNodes * SignBinarizer.CORRECTIONS];
+          }
+          others.readRecords(nodes, numNodes, words, corrections);
+          float max = Float.NEGATIVE_INFINITY;
+          for (int i = 0; i < numNodes; i++) {
+            scores[i] = 1f - CodeWords.xorBitCount(target, words, i * stride) / dims;
+            max = Math.max(max, scores[i]);
+          }
+          return max;
         }
       };
     }

@@ -28,9 +28,14 @@ public final class CodeWords {
 
   /** Differing bits of two codes of equal length: the Hamming distance. */
   public static int xorBitCount(long[] a, long[] b) {
+    return xorBitCount(a, b, 0);
+  }
+
+  /** {@link #xorBitCount(long[], long[])} against the code that starts at {@code b[offset]}. */
+  public static int xorBitCount(long[] a, long[] b, int offset) {
     int count = 0;
     for (int w = 0; w < a.length; w++) {
-      count += Long.bitCount(a[w] ^ b[w]);
+      count += Long.bitCount(a[w] ^ b[offset + w]);
     }
     return count;
   }

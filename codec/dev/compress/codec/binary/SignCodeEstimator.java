@@ -89,10 +89,15 @@ public final class SignCodeEstimator {
    * packed into words ({@link CodeWords}).
    */
   public float quantizedSignDot(long[] code) {
+    return quantizedSignDot(code, 0);
+  }
+
+  /** {@link #quantizedSignDot(long[])} of the code that starts at {@code code[offset]}. */
+  public float quantizedSignDot(long[] code, int offset) {
     int setBits = 0;
     long levelsOnSetBits = 0;
     for (int w = 0; w < plane0.length; w++) {
-      long c = code[w];
+      long c = code[offset + w];
       setBits += Long.bitCount(c);
       levelsOnSetBits +=
           Long.bitCount(c & plane0[w])
@@ -105,11 +110,16 @@ public final class SignCodeEstimator {
 
   /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
   public float score(float signDot, float[] corrections) {
-    float innerProduct = corrections[0] * signDot + corrections[1] + queryOffset;
+    return score(signDot, corrections, 0);
+  }
+
+  /** {@link #score(float, float[])} with the corrections that start at {@code corrections[offset]}. */
+  public float score(float signDot, float[] corrections, int offset) {
+    float innerProduct = corrections[offset] * signDot + corrections[offset + 1] + queryOffset;
     return switch (similarity) {
       case DOT_PRODUCT, COSINE -> Math.max((1 + innerProduct) / 2, 0);
       case MAXIMUM_INNER_PRODUCT -> VectorUtil.scaleMaxInnerProductScore(innerProduct);
-      case EUCLIDEAN -> 1 / (1 + Math.max(0, querySquaredNorm - 2 * innerProduct + corrections[2]));
+      case EUCLIDEAN -> 1 / (1 + Math.max(0, querySquaredNorm - 2 * innerProduct + corrections[offset + 2]));
     };
   }
 }

@@ -193,6 +193,37 @@ public class TestSignCodeScorers extends LuceneTestCase {
     }
   }
 
+  /** Scoring a batch, as the graph walk does, gives each node the score it gets alone. */
+  public void testBulkScoreEqualsSingleScores() throws IOException {
+    Random random = random();
+    int dims = 1 + random.nextInt(500);
+    float[][] docs = new float[50][];
+    for (int d = 0; d < docs.length; d++) {
+      docs[d] = unit(gaussian(random, dims, 0.1f));
+    }
+    Codes codes = encode(docs, new float[dims], VectorSimilarityFunction.DOT_PRODUCT);
+    assertBulkEqualsSingle(random, docs.length, scorer.getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, codes, unit(gaussian(random, dims, 0.1f))));
+    UpdateableRandomVectorScorer hamming = scorer.getRandomVectorScorerSupplier(VectorSimilarityFunction.DOT_PRODUCT, codes).scorer();
+    hamming.setScoringOrdinal(random.nextInt(docs.length));
+    assertBulkEqualsSingle(random, docs.length, hamming);
+  }
+
+  private static void assertBulkEqualsSingle(Random random, int size, RandomVectorScorer s) throws IOException {
+    for (int round = 0; round < 10; round++) {
+      int[] nodes = new int[1 + random.nextInt(64)];
+      float max = Float.NEGATIVE_INFINITY;
+      for (int i = 0; i < nodes.length; i++) {
+        nodes[i] = random.nextInt(size);
+        max = Math.max(max, s.score(nodes[i]));
+      }
+      float[] scores = new float[nodes.length + 3];
+      assertEquals(max, s.bulkScore(nodes, scores, nodes.length), 0f);
+      for (int i = 0; i < nodes.length; i++) {
+        assertEquals("node " + nodes[i], s.score(nodes[i]), scores[i], 0f);
+      }
+    }
+  }
+
   public void testHammingSupplierMatchesBruteForce() throws IOException {
     Random random = random();
     for (int round = 0; round < 20; round++) {

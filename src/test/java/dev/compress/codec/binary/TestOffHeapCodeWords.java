@@ -1,6 +1,7 @@
 package dev.compress.codec.binary;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.store.Directory;
@@ -47,8 +48,28 @@ public class TestOffHeapCodeWords extends LuceneTestCase {
             assertArrayEquals(corrections[ord], values.corrections(ord), 0f);
             assertArrayEquals(expected, values.codeWords(ord));
           }
+          assertBatchesEqualSingleReads(random, values, codes, corrections);
         }
       }
+    }
+  }
+
+  /** A batch read gives each ordinal's words and corrections, repeats and any order included. */
+  private static void assertBatchesEqualSingleReads(
+      Random random, OffHeapBinarizedVectorValues values, byte[][] codes, float[][] corrections) throws IOException {
+    int stride = CodeWords.words(values.dimension());
+    int[] ords = new int[1 + random.nextInt(2 * codes.length)];
+    for (int i = 0; i < ords.length; i++) {
+      ords[i] = random.nextInt(codes.length);
+    }
+    long[] words = new long[(ords.length + 1) * stride];
+    float[] read = new float[(ords.length + 1) * SignBinarizer.CORRECTIONS];
+    values.copy().readRecords(ords, ords.length, words, read);
+    for (int i = 0; i < ords.length; i++) {
+      long[] expected = CodeWords.pack(codes[ords[i]], new long[stride]);
+      assertArrayEquals(expected, Arrays.copyOfRange(words, i * stride, (i + 1) * stride));
+      int c = i * SignBinarizer.CORRECTIONS;
+      assertArrayEquals(corrections[ords[i]], Arrays.copyOfRange(read, c, c + SignBinarizer.CORRECTIONS), 0f);
     }
   }
 }
