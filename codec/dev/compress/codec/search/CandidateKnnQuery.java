@@ -36,11 +36,25 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
   }
 
   /**
+   * Candidates rescored per slot of the walk's beam. Measured with the codec benchmark (k = 10,
+   * same walks): 2 lifts recall@10 after rescoring from 0.913 to 0.950 at 3x on bge-small scifact
+   * and from 0.910 to 0.921 at 5x on 20k synthetic vectors; 3 adds nothing more (the walk rarely
+   * collects more than twice its beam).
+   */
+  private static final int RESCORED_PER_BEAM_SLOT = 2;
+
+  /**
    * Every segment collects the full {@code numCandidates}: Lucene's optimistic collection would
-   * shrink small segments' share, which the rescoring phase cannot recover.
+   * shrink small segments' share, which the rescoring phase cannot recover. With rescoring, the
+   * walk keeps {@value #RESCORED_PER_BEAM_SLOT}x its beam of best approximate candidates ({@link
+   * WideKnnCollector}): the walk is the same, and the near misses get rescored too.
    */
   @Override
   protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
+    if (rescore) {
+      int keep = (int) Math.min(Integer.MAX_VALUE, (long) RESCORED_PER_BEAM_SLOT * k);
+      return (visitedLimit, strategy, context) -> new WideKnnCollector(k, keep, visitedLimit, strategy);
+    }
     return (visitedLimit, strategy, context) -> new TopKnnCollector(k, visitedLimit, strategy);
   }
 
