@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -15,6 +16,7 @@ import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.knn.KnnCollectorManager;
+import org.apache.lucene.util.DocIdSetBuilder;
 
 /**
  * The first phase of {@link RescoringKnnQuery}: Lucene's float kNN query (filter, deleted
@@ -68,23 +70,35 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
     return new TopDocs(candidates.totalHits, Arrays.copyOf(hits, Math.min(finalK, hits.length)));
   }
 
-  /** The candidates (global doc ids) with full-fidelity scores. */
+  /**
+   * The candidates (global doc ids) with full-fidelity scores, read in doc order through the
+   * rescorer's bulk interface: Lucene's float scorers then score several vectors per pass, so
+   * their memory misses overlap.
+   */
   private ScoreDoc[] rescored(LeafReaderContext context, ScoreDoc[] candidates) throws IOException {
     if (candidates.length == 0) {
       return candidates;
     }
     FloatVectorValues values = context.reader().getFloatVectorValues(field);
-    VectorScorer scorer = values.rescorer(target);
-    DocIdSetIterator docs = scorer.iterator();
-    ScoreDoc[] byDoc = candidates.clone();
-    Arrays.sort(byDoc, Comparator.comparingInt(hit -> hit.doc));
-    ScoreDoc[] rescored = new ScoreDoc[byDoc.length];
-    for (int i = 0; i < byDoc.length; i++) {
-      int doc = byDoc[i].doc - context.docBase;
-      if (docs.advance(doc) != doc) {
-        throw new IllegalStateException("candidate " + doc + " has no vector in field " + field);
+    DocIdSetBuilder docs = new DocIdSetBuilder(context.reader().maxDoc());
+    DocIdSetBuilder.BulkAdder adder = docs.grow(candidates.length);
+    for (ScoreDoc candidate : candidates) {
+      adder.add(candidate.doc - context.docBase);
+    }
+    VectorScorer.Bulk bulk = values.rescorer(target).bulk(docs.build().iterator());
+    DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+    ScoreDoc[] rescored = new ScoreDoc[candidates.length];
+    int count = 0;
+    for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);
+        buffer.size > 0;
+        bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer)) {
+      for (int i = 0; i < buffer.size; i++) {
+        rescored[count++] = new ScoreDoc(context.docBase + buffer.docs[i], buffer.features[i]);
       }
-      rescored[i] = new ScoreDoc(byDoc[i].doc, scorer.score());
+    }
+    if (count != candidates.length) {
+      throw new IllegalStateException(
+          (candidates.length - count) + " of " + candidates.length + " candidates have no vector in field " + field);
     }
     return rescored;
   }
