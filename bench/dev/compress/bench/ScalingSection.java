@@ -42,6 +42,7 @@ final class ScalingSection implements BenchSection {
         row.put("cpu_speedup_vs_float32", (Double) floatRow.get("cpu_us_per_query") / (Double) row.get("cpu_us_per_query"));
         row.put("disk_mb", (Double) row.get("disk_bytes_per_vector") * docs / 1e6);
         row.put("graph_codes_mb", (Double) row.get("graph_codes_bytes_per_vector") * docs / 1e6);
+        row.remove(VectorFormatBenchmark.PER_QUERY_RECALL);
         table.add(row);
       }
     }

@@ -69,6 +69,9 @@ final class VectorFormatBenchmark {
   private static final HnswParameters GRAPH = new HnswParameters(16, 100);
   private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
 
+  /** Row key of the per-query recalls (a double[]), for paired comparisons; not a table column. */
+  static final String PER_QUERY_RECALL = "recall_per_query";
+
   static final String LUCENE_FLOAT = "Lucene float32 HNSW";
   static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
   static final String OURS_BINARY = "ours binary";
@@ -237,11 +240,12 @@ final class VectorFormatBenchmark {
       cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
       results[q] = Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
     }
-    double recall = 0;
+    double[] recalls = new double[queries.length];
     for (int q = 0; q < queries.length; q++) {
-      recall += ExactSearch.recall(truth[q], results[q]);
+      recalls[q] = ExactSearch.recall(truth[q], results[q]);
     }
-    row.put("recall@10", recall / queries.length);
+    row.put("recall@10", Arrays.stream(recalls).average().orElse(0));
+    row.put(PER_QUERY_RECALL, recalls);
     if (set.judgments().isEmpty() == false) {
       row.put("ndcg@10", ndcg(set, results));
     }
