@@ -35,7 +35,8 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
   static final String DATA_CODEC_NAME = "CompressBinaryFlatData";
   static final String META_EXTENSION = "vbm";
   static final String DATA_EXTENSION = "vbc";
-  static final int VERSION_START = 0;
+  /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
+  static final int VERSION_START = 1;
   static final int VERSION_CURRENT = VERSION_START;
 
   private final BinaryCodeOptions options;

@@ -166,15 +166,17 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     float[] scale = new float[dims];
     byte[] code = new byte[SignBinarizer.codeBytes(dims)];
     float[] corrections = new float[SignBinarizer.CORRECTIONS];
-    long codesOffset = data.getFilePointer();
+    byte[] padding = new byte[SignBinarizer.recordBytes(dims) - code.length - corrections.length * Float.BYTES];
+    // records start on a cache line (files are mapped at page boundaries)
+    long codesOffset = data.alignFilePointer(SignBinarizer.CACHE_LINE);
     pass.run(
         v -> {
           float[] p = SignBinarizer.prepare(v, similarity, scratch);
           SignBinarizer.binarize(p, centroid, code);
           SignBinarizer.corrections(p, centroid, corrections);
-          writeRecord(data, code, corrections);
+          writeRecord(data, code, corrections, padding);
           if (codesCopy != null) {
-            writeRecord(codesCopy, code, corrections);
+            writeRecord(codesCopy, code, corrections, padding);
           }
           for (int i = 0; i < dims; i++) {
             scale[i] += Math.abs(p[i] - centroid[i]);
@@ -204,11 +206,12 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     return new CodeStats(centroid, scale);
   }
 
-  private static void writeRecord(IndexOutput out, byte[] code, float[] corrections) throws IOException {
+  private static void writeRecord(IndexOutput out, byte[] code, float[] corrections, byte[] padding) throws IOException {
     out.writeBytes(code, code.length);
     for (float c : corrections) {
       out.writeInt(Float.floatToIntBits(c));
     }
+    out.writeBytes(padding, padding.length);
   }
 
   @Override

@@ -31,6 +31,9 @@ public class TestOffHeapCodeWords extends LuceneTestCase {
               corrections[ord][c] = random.nextFloat();
               out.writeInt(Float.floatToIntBits(corrections[ord][c]));
             }
+            byte[] padding = new byte[SignBinarizer.recordBytes(dims) - codes[ord].length - SignBinarizer.CORRECTIONS * Float.BYTES];
+            random.nextBytes(padding); // whatever the padding holds, reads stay within code and corrections
+            out.writeBytes(padding, padding.length);
           }
         }
         try (IndexInput in = dir.openInput("codes", IOContext.DEFAULT)) {
@@ -52,6 +55,22 @@ public class TestOffHeapCodeWords extends LuceneTestCase {
         }
       }
     }
+  }
+
+  /** Records hold code and corrections and, up to 64 bytes, never straddle two cache lines. */
+  public void testRecordsFitCacheLines() {
+    for (int dims = 1; dims <= 4096; dims++) {
+      int needed = SignBinarizer.codeBytes(dims) + SignBinarizer.CORRECTIONS * Float.BYTES;
+      int record = SignBinarizer.recordBytes(dims);
+      assertTrue("dims " + dims, record >= needed);
+      if (needed <= 64) {
+        assertEquals("dims " + dims, 0, 64 % record);
+        assertTrue("dims " + dims, record < 2 * needed);
+      } else {
+        assertTrue("dims " + dims, record == needed || (record % 64 == 0 && record - needed <= needed / 4));
+      }
+    }
+    assertEquals(64, SignBinarizer.recordBytes(384));
   }
 
   /** A batch read gives each ordinal's words and corrections, repeats and any order included. */
