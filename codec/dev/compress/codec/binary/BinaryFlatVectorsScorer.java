@@ -135,13 +135,13 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
       long[] target = new long[CodeWords.words(codes.dimension())];
       float dims = codes.dimension();
       return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
+        private long[] words = new long[0];
+        private float[] corrections = new float[0];
+
         @Override
         public void setScoringOrdinal(int node) throws IOException {
           System.arraycopy(targets.codeWords(node), 0, target, 0, target.length);
         }
-
-        private long[] words = new long[0];
-        private float[] corrections = new float[0];
 
         @Override
         public float score(int ord) throws IOException {

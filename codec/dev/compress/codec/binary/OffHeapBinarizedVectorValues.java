@@ -132,6 +132,9 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
    */
   @Override
   public void readRecords(int[] ords, int count, long[] words, float[] corrections) throws IOException {
+    if (count == 0) {
+      return;
+    }
     int stride = this.words.length;
     int fullWords = code.length >>> 3;
     int tailBytes = code.length & 7;

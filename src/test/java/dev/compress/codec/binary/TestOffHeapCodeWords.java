@@ -83,6 +83,7 @@ public class TestOffHeapCodeWords extends LuceneTestCase {
     }
     long[] words = new long[(ords.length + 1) * stride];
     float[] read = new float[(ords.length + 1) * SignBinarizer.CORRECTIONS];
+    values.copy().readRecords(ords, 0, new long[0], new float[0]); // an empty batch reads nothing
     values.copy().readRecords(ords, ords.length, words, read);
     for (int i = 0; i < ords.length; i++) {
       long[] expected = CodeWords.pack(codes[ords[i]], new long[stride]);
