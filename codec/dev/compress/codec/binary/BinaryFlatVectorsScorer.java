@@ -87,15 +87,13 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
   private static final class QuantizedQueryScorer extends RandomVectorScorer.AbstractRandomVectorScorer {
     private final BinarizedVectorValues codes;
     private final SignCodeEstimator estimator;
-    private final int stride;
-    private long[] words = new long[0];
-    private float[] corrections = new float[0];
+    private final RecordBatch batch;
 
     QuantizedQueryScorer(BinarizedVectorValues codes, SignCodeEstimator estimator) {
       super(codes);
       this.codes = codes;
       this.estimator = estimator;
-      this.stride = CodeWords.words(codes.dimension());
+      this.batch = new RecordBatch(codes.dimension());
     }
 
     @Override
@@ -105,15 +103,11 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
 
     @Override
     public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-      if (words.length < numNodes * stride) {
-        words = new long[numNodes * stride];
-        corrections = new float[numNodes * SignBinarizer.CORRECTIONS];
-      }
-      codes.readRecords(nodes, numNodes, words, corrections);
+      batch.read(codes, nodes, numNodes);
       float max = Float.NEGATIVE_INFINITY;
       for (int i = 0; i < numNodes; i++) {
-        float signDot = estimator.quantizedSignDot(words, i * stride);
-        scores[i] = estimator.score(signDot, corrections, i * SignBinarizer.CORRECTIONS);
+        float signDot = estimator.quantizedSignDot(batch.words, i * batch.stride);
+        scores[i] = estimator.score(signDot, batch.corrections, i * SignBinarizer.CORRECTIONS);
         max = Math.max(max, scores[i]);
       }
       return max;
@@ -135,8 +129,7 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
       long[] target = new long[CodeWords.words(codes.dimension())];
       float dims = codes.dimension();
       return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
-        private long[] words = new long[0];
-        private float[] corrections = new float[0];
+        private final RecordBatch batch = new RecordBatch(codes.dimension());
 
         @Override
         public void setScoringOrdinal(int node) throws IOException {
@@ -151,15 +144,10 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
         /** Batched like {@link QuantizedQueryScorer#bulkScore}: graph construction walks too. */
         @Override
         public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-          int stride = target.length;
-          if (words.length < numNodes * stride) {
-            words = new long[numNodes * stride];
-            corrections = new float[numNodes * SignBinarizer.CORRECTIONS];
-          }
-          others.readRecords(nodes, numNodes, words, corrections);
+          batch.read(others, nodes, numNodes);
           float max = Float.NEGATIVE_INFINITY;
           for (int i = 0; i < numNodes; i++) {
-            scores[i] = 1f - CodeWords.xorBitCount(target, words, i * stride) / dims;
+            scores[i] = 1f - CodeWords.xorBitCount(target, batch.words, i * batch.stride) / dims;
             max = Math.max(max, scores[i]);
           }
           return max;
