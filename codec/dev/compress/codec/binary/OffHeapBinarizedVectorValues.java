@@ -19,6 +19,8 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   protected final IndexInput codes;
   private final RandomAccessInput records;
   private final int recordBytes;
+  private final int fullWords;
+  private final long tailMask;
   private final byte[] code;
   private final long[] words;
   private final float[] corrections = new float[SignBinarizer.CORRECTIONS];
@@ -43,6 +45,8 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
     this.records = codes.randomAccessSlice(0, codes.length());
     this.recordBytes = SignBinarizer.recordBytes(dims);
     this.code = new byte[SignBinarizer.codeBytes(dims)];
+    this.fullWords = code.length >>> 3;
+    this.tailMask = (1L << ((code.length & 7) << 3)) - 1;
     this.words = new long[CodeWords.words(dims)];
   }
 
@@ -84,30 +88,17 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   @Override
   public byte[] vectorValue(int ord) throws IOException {
     if (ord != codeOrd) {
-      codes.seek((long) ord * recordBytes);
-      codes.readBytes(code, 0, code.length);
-      readCorrections(ord);
+      records.readBytes((long) ord * recordBytes, code, 0, code.length);
       codeOrd = ord;
     }
     return code;
   }
 
-  /** Reads the code's whole 8-byte words as longs and assembles the last, partial one. */
   @Override
   public long[] codeWords(int ord) throws IOException {
     if (ord != wordsOrd) {
-      codes.seek((long) ord * recordBytes);
-      int fullWords = code.length >>> 3;
-      codes.readLongs(words, 0, fullWords);
-      int tailBytes = code.length & 7;
-      if (tailBytes > 0) {
-        long tail = 0;
-        for (int i = 0; i < tailBytes; i++) {
-          tail |= (codes.readByte() & 0xFFL) << (i << 3);
-        }
-        words[fullWords] = tail;
-      }
-      readCorrections(ord);
+      readRecord(ord, words, 0, corrections, 0);
+      correctionsOrd = ord;
       wordsOrd = ord;
     }
     return words;
@@ -116,8 +107,8 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   @Override
   public float[] corrections(int ord) throws IOException {
     if (ord != correctionsOrd) {
-      codes.seek((long) ord * recordBytes + code.length);
-      readCorrections(ord);
+      readCorrections(ord, corrections, 0);
+      correctionsOrd = ord;
     }
     return corrections;
   }
@@ -126,9 +117,7 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
    * Absolute reads of the whole batch before any score uses them: at a million vectors each record
    * is a cache (and TLB) miss, and a graph walk scores its neighbours in batches, so overlapping
    * the misses rather than taking them one score at a time is what the walk's speed depends on
-   * (1.6x per query at 1M, before records were aligned to cache lines). A code's last, partial
-   * word is read as a whole long and masked: the corrections after every code keep that read
-   * inside the record.
+   * (1.6x per query at 1M, before records were aligned to cache lines).
    */
   @Override
   public void readRecords(int[] ords, int count, long[] words, float[] corrections) throws IOException {
@@ -136,9 +125,6 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
       return;
     }
     int stride = this.words.length;
-    int fullWords = code.length >>> 3;
-    int tailBytes = code.length & 7;
-    long tailMask = (1L << (tailBytes << 3)) - 1;
     // First pass: one load per cache line of every record, in a loop short enough for the CPU to
     // keep all those misses in flight; the second pass then reads from cache.
     int touched = 0;
@@ -150,25 +136,34 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
     }
     words[0] = touched; // keeps the loads alive; the second pass overwrites it
     for (int i = 0, w = 0, c = 0; i < count; i++, w += stride, c += SignBinarizer.CORRECTIONS) {
-      long base = (long) ords[i] * recordBytes;
-      for (int j = 0; j < fullWords; j++) {
-        words[w + j] = records.readLong(base + ((long) j << 3));
-      }
-      if (tailBytes > 0) {
-        words[w + fullWords] = records.readLong(base + ((long) fullWords << 3)) & tailMask;
-      }
-      long at = base + code.length;
-      for (int j = 0; j < SignBinarizer.CORRECTIONS; j++) {
-        corrections[c + j] = Float.intBitsToFloat(records.readInt(at + ((long) j << 2)));
-      }
+      readRecord(ords[i], words, w, corrections, c);
     }
   }
 
-  /** Reads the corrections that follow a code; the input must be positioned on them. */
-  private void readCorrections(int ord) throws IOException {
-    codes.readFloats(corrections, 0, corrections.length);
-    correctionsOrd = ord;
+  /**
+   * Reads record {@code ord}: its code as words into {@code words[w..]}, its corrections into
+   * {@code corrections[c..]}. A code's last, partial word is read as a whole long and masked: the
+   * corrections after every code keep that read inside the record.
+   */
+  private void readRecord(int ord, long[] words, int w, float[] corrections, int c) throws IOException {
+    long base = (long) ord * recordBytes;
+    for (int j = 0; j < fullWords; j++) {
+      words[w + j] = records.readLong(base + ((long) j << 3));
+    }
+    if (tailMask != 0) {
+      words[w + fullWords] = records.readLong(base + ((long) fullWords << 3)) & tailMask;
+    }
+    readCorrections(ord, corrections, c);
   }
+
+  /** Reads the corrections of record {@code ord}, which follow its code, into {@code out[c..]}. */
+  private void readCorrections(int ord, float[] out, int c) throws IOException {
+    long at = (long) ord * recordBytes + code.length;
+    for (int j = 0; j < SignBinarizer.CORRECTIONS; j++) {
+      out[c + j] = Float.intBitsToFloat(records.readInt(at + ((long) j << 2)));
+    }
+  }
+
 
   /** Every document of the segment has a vector: ordinal = document. */
   static final class Dense extends OffHeapBinarizedVectorValues {
