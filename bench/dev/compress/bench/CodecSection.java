@@ -135,28 +135,34 @@ final class CodecSection implements BenchSection {
             .findFirst()
             .ifPresent(
                 osq -> {
-                  double[] a = (double[]) ours.get(VectorFormatBenchmark.PER_QUERY_RECALL);
-                  double[] b = (double[]) osq.get(VectorFormatBenchmark.PER_QUERY_RECALL);
-                  double mean = 0, squares = 0;
-                  for (int q = 0; q < a.length; q++) {
-                    mean += (a[q] - b[q]) / a.length;
-                  }
-                  for (int q = 0; q < a.length; q++) {
-                    squares += (a[q] - b[q] - mean) * (a[q] - b[q] - mean);
-                  }
-                  double halfWidth = 1.96 * Math.sqrt(squares / (a.length - 1) / a.length);
+                  double[] difference =
+                      pairedDifference(
+                          (double[]) ours.get(VectorFormatBenchmark.PER_QUERY_RECALL),
+                          (double[]) osq.get(VectorFormatBenchmark.PER_QUERY_RECALL));
                   Map<String, Object> out = new LinkedHashMap<>();
                   out.put("candidates", ours.get("candidates"));
                   out.put("recall@10 ours", ours.get("recall@10"));
                   out.put("recall@10 OSQ", osq.get("recall@10"));
-                  out.put("difference", mean);
-                  out.put("95% interval low", mean - halfWidth);
-                  out.put("95% interval high", mean + halfWidth);
+                  out.put("difference", difference[0]);
+                  out.put("95% interval low", difference[0] - difference[1]);
+                  out.put("95% interval high", difference[0] + difference[1]);
                   table.add(out);
                 });
       }
     }
     return table;
+  }
+
+  /** Mean of {@code a[q] - b[q]} and the half-width of its 95% interval (normal approximation). */
+  static double[] pairedDifference(double[] a, double[] b) {
+    double mean = 0, squares = 0;
+    for (int q = 0; q < a.length; q++) {
+      mean += (a[q] - b[q]) / a.length;
+    }
+    for (int q = 0; q < a.length; q++) {
+      squares += (a[q] - b[q] - mean) * (a[q] - b[q] - mean);
+    }
+    return new double[] {mean, 1.96 * Math.sqrt(squares / (a.length - 1) / a.length)};
   }
 
   /**
