@@ -64,6 +64,13 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
   /** Centre and scale a field's codes were written with. */
   private record CodeStats(float[] centroid, float[] scale) {}
 
+  /**
+   * Temporary files a merge builds the new graph from: a copy of the codes (the data file cannot be
+   * read back while it is being written) and each vector's 4-bit query form ({@link
+   * MergeGraphScorerSupplier}).
+   */
+  private record GraphInputs(IndexOutput codes, IndexOutput queries) {}
+
   BinaryFlatVectorsWriter(
       SegmentWriteState state,
       BinaryCodeOptions options,
@@ -140,11 +147,11 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
   }
 
   /**
-   * Writes one field's codes (also to {@code codesCopy} when not null) and its metadata, and
-   * returns the centre and scale used.
+   * Writes one field's codes and its metadata (and the merged graph's inputs when {@code
+   * graphInputs} is not null), and returns the centre and scale used.
    */
   private CodeStats writeField(
-      FieldInfo info, VectorPass pass, DocsWithFieldSet docs, int maxDoc, IndexOutput codesCopy)
+      FieldInfo info, VectorPass pass, DocsWithFieldSet docs, int maxDoc, GraphInputs graphInputs)
       throws IOException {
     int dims = info.getVectorDimension();
     int count = docs.cardinality();
@@ -175,8 +182,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
           SignBinarizer.binarize(p, centroid, code);
           SignBinarizer.corrections(p, centroid, corrections);
           writeRecord(data, code, corrections, padding);
-          if (codesCopy != null) {
-            writeRecord(codesCopy, code, corrections, padding);
+          if (graphInputs != null) {
+            writeRecord(graphInputs.codes(), code, corrections, padding);
+            new SignCodeEstimator(v, centroid, similarity).quantized().write(graphInputs.queries());
           }
           for (int i = 0; i < dims; i++) {
             scale[i] += Math.abs(p[i] - centroid[i]);
@@ -236,19 +244,17 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     if (options.storeFloats()) {
       rawWriter.mergeOneField(fieldInfo, mergeState);
     }
-    // The graph is built from the new codes, which the data file cannot be read back from while
-    // it is being written: a temporary copy serves the graph builder.
-    IndexOutput tempCodes =
-        state.directory.createTempOutput(data.getName(), "codes", state.context);
-    IndexInput tempInput = null;
+    IndexOutput tempCodes = null, tempQueries = null;
+    IndexInput codesInput = null, queriesInput = null;
     try {
+      tempCodes = state.directory.createTempOutput(data.getName(), "codes", state.context);
+      tempQueries = state.directory.createTempOutput(data.getName(), "queries", state.context);
       DocsWithFieldSet docs = mergedDocs(fieldInfo, mergeState);
-      CodeStats stats;
-      try (tempCodes) {
-        stats = writeField(fieldInfo, mergedPass(fieldInfo, mergeState), docs,
-            state.segmentInfo.maxDoc(), tempCodes);
-      }
-      tempInput = state.directory.openInput(tempCodes.getName(), state.context);
+      CodeStats stats = writeField(fieldInfo, mergedPass(fieldInfo, mergeState), docs,
+          state.segmentInfo.maxDoc(), new GraphInputs(tempCodes, tempQueries));
+      IOUtils.close(tempCodes, tempQueries);
+      codesInput = state.directory.openInput(tempCodes.getName(), state.context);
+      queriesInput = state.directory.openInput(tempQueries.getName(), state.context);
       int count = docs.cardinality();
       BinarizedVectorValues codes =
           new OffHeapBinarizedVectorValues.Dense(
@@ -257,13 +263,19 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
               stats.centroid(),
               stats.scale(),
               fieldInfo.getVectorSimilarityFunction(),
-              tempInput);
-      RandomVectorScorerSupplier supplier =
-          vectorsScorer.getRandomVectorScorerSupplier(fieldInfo.getVectorSimilarityFunction(), codes);
-      return new TempFileScorerSupplier(supplier, count, tempInput, tempCodes.getName());
+              codesInput);
+      return new TempFileScorerSupplier(
+          new MergeGraphScorerSupplier(codes, queriesInput),
+          count,
+          List.of(codesInput, queriesInput),
+          List.of(tempCodes.getName(), tempQueries.getName()));
     } catch (Throwable t) {
-      IOUtils.closeWhileHandlingException(tempInput);
-      IOUtils.deleteFilesIgnoringExceptions(state.directory, tempCodes.getName());
+      IOUtils.closeWhileHandlingException(tempCodes, tempQueries, codesInput, queriesInput);
+      for (IndexOutput temp : new IndexOutput[] {tempCodes, tempQueries}) {
+        if (temp != null) {
+          IOUtils.deleteFilesIgnoringExceptions(state.directory, temp.getName());
+        }
+      }
       throw t;
     }
   }
@@ -318,18 +330,19 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     IOUtils.close(meta, data, rawWriter);
   }
 
-  /** Hamming scorers over the merged segment's codes, read from a temporary file it deletes. */
+  /** The merged graph's scorers, over temporary files it deletes when the graph is built. */
   private final class TempFileScorerSupplier implements CloseableRandomVectorScorerSupplier {
     private final RandomVectorScorerSupplier delegate;
     private final int count;
-    private final IndexInput input;
-    private final String fileName;
+    private final List<IndexInput> inputs;
+    private final List<String> fileNames;
 
-    TempFileScorerSupplier(RandomVectorScorerSupplier delegate, int count, IndexInput input, String fileName) {
+    TempFileScorerSupplier(
+        RandomVectorScorerSupplier delegate, int count, List<IndexInput> inputs, List<String> fileNames) {
       this.delegate = delegate;
       this.count = count;
-      this.input = input;
-      this.fileName = fileName;
+      this.inputs = inputs;
+      this.fileNames = fileNames;
     }
 
     @Override
@@ -350,9 +363,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     @Override
     public void close() throws IOException {
       try {
-        input.close();
+        IOUtils.close(inputs);
       } finally {
-        IOUtils.deleteFilesIgnoringExceptions(state.directory, fileName);
+        IOUtils.deleteFilesIgnoringExceptions(state.directory, fileNames);
       }
     }
   }

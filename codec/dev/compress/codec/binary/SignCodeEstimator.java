@@ -18,59 +18,32 @@ import org.apache.lucene.util.VectorUtil;
  * {@code r} scalar-quantised to 4 bits and stored as four bit planes (plane {@code b} holds bit
  * {@code b} of every dimension's level), so that {@code sum_i s_i level_i = sum_b 2^b
  * popcount(plane_b & s)}: five popcounts per 64 dimensions, the planes' and the code's own, in one
- * pass over the code's words ({@link CodeWords}). Its error is at most {@code dims * step / 2} with
- * {@code step = (max r - min r) / 15}.
+ * pass over the code's words ({@link CodeWords}); that form is a {@link QuantizedQuery}. Its error is
+ * at most {@code dims * step / 2} with {@code step = (max r - min r) / 15}.
  */
 public final class SignCodeEstimator {
 
-  private static final int QUERY_BITS = 4;
-  private static final int LEVELS = (1 << QUERY_BITS) - 1;
-
-  private final VectorSimilarityFunction similarity;
   private final int dims;
   private final float[] residual;
   private final float residualSum;
-  private final float queryOffset;
-  private final float querySquaredNorm;
-  private final long[] plane0, plane1, plane2, plane3;
-  private final float lower;
-  private final float step;
-  private final long levelSum;
+  private final QuantizedQuery quantized;
 
   /** Prepares {@code query} for codes taken around {@code centre} in a field of {@code similarity}. */
   public SignCodeEstimator(float[] query, float[] centre, VectorSimilarityFunction similarity) {
-    this.similarity = similarity;
     this.dims = query.length;
     float[] prepared = SignBinarizer.prepare(query, similarity, new float[dims]);
     this.residual = new float[dims];
-    float sum = 0, min = Float.POSITIVE_INFINITY, max = Float.NEGATIVE_INFINITY;
+    float sum = 0;
     for (int i = 0; i < dims; i++) {
       residual[i] = prepared[i] - centre[i];
       sum += residual[i];
-      min = Math.min(min, residual[i]);
-      max = Math.max(max, residual[i]);
     }
     this.residualSum = sum;
-    this.queryOffset = VectorUtil.dotProduct(prepared, centre) - VectorUtil.dotProduct(centre, centre);
-    this.querySquaredNorm = VectorUtil.dotProduct(prepared, prepared);
-    this.lower = min;
-    this.step = max > min ? (max - min) / LEVELS : 0f;
-    long[][] planes = new long[QUERY_BITS][CodeWords.words(dims)];
-    long levels = 0;
-    for (int i = 0; i < dims; i++) {
-      int level = step == 0 ? 0 : Math.round((residual[i] - min) / step);
-      levels += level;
-      for (int bit = 0; bit < QUERY_BITS; bit++) {
-        if ((level & (1 << bit)) != 0) {
-          planes[bit][i >>> 6] |= 1L << i;
-        }
-      }
-    }
-    this.plane0 = planes[0];
-    this.plane1 = planes[1];
-    this.plane2 = planes[2];
-    this.plane3 = planes[3];
-    this.levelSum = levels;
+    this.quantized = new QuantizedQuery(dims, similarity);
+    quantized.quantise(
+        residual,
+        VectorUtil.dotProduct(prepared, centre) - VectorUtil.dotProduct(centre, centre),
+        VectorUtil.dotProduct(prepared, prepared));
   }
 
   /** {@code <s, q - c>} in float arithmetic. */
@@ -94,18 +67,7 @@ public final class SignCodeEstimator {
 
   /** {@link #quantizedSignDot(long[])} of the code that starts at {@code code[offset]}. */
   public float quantizedSignDot(long[] code, int offset) {
-    int setBits = 0;
-    long levelsOnSetBits = 0;
-    for (int w = 0; w < plane0.length; w++) {
-      long c = code[offset + w];
-      setBits += Long.bitCount(c);
-      levelsOnSetBits +=
-          Long.bitCount(c & plane0[w])
-              + (Long.bitCount(c & plane1[w]) << 1)
-              + (Long.bitCount(c & plane2[w]) << 2)
-              + (Long.bitCount(c & plane3[w]) << 3);
-    }
-    return lower * (2 * setBits - dims) + step * (2 * levelsOnSetBits - levelSum);
+    return quantized.signDot(code, offset);
   }
 
   /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
@@ -115,11 +77,11 @@ public final class SignCodeEstimator {
 
   /** {@link #score(float, float[])} with the corrections that start at {@code corrections[offset]}. */
   public float score(float signDot, float[] corrections, int offset) {
-    float innerProduct = corrections[offset] * signDot + corrections[offset + 1] + queryOffset;
-    return switch (similarity) {
-      case DOT_PRODUCT, COSINE -> Math.max((1 + innerProduct) / 2, 0);
-      case MAXIMUM_INNER_PRODUCT -> VectorUtil.scaleMaxInnerProductScore(innerProduct);
-      case EUCLIDEAN -> 1 / (1 + Math.max(0, querySquaredNorm - 2 * innerProduct + corrections[offset + 2]));
-    };
+    return quantized.score(signDot, corrections, offset);
+  }
+
+  /** The 4-bit form of this query. */
+  QuantizedQuery quantized() {
+    return quantized;
   }
 }
