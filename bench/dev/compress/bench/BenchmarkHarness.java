@@ -15,19 +15,21 @@ import java.util.Map;
 /**
  * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
  * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when none is
- * named). Each section writes {@code <section>.json} (every value, plus the machine and its load)
+ * named) and {@code walk} (only when named: it reads indexes a {@code codec} run kept). Each section writes {@code <section>.json} (every value, plus the machine and its load)
  * and {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
  */
 public final class BenchmarkHarness {
 
-  private static final List<BenchSection> SECTIONS =
+  private static final List<BenchSection> DEFAULT_SECTIONS =
       List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
+  private static final List<BenchSection> SECTIONS =
+      java.util.stream.Stream.concat(DEFAULT_SECTIONS.stream(), java.util.stream.Stream.of(new WalkSection())).toList();
 
   private BenchmarkHarness() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
-      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality]");
+      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk]");
       System.exit(2);
     }
     BenchMode mode = BenchMode.of(args[0]);
@@ -38,10 +40,10 @@ public final class BenchmarkHarness {
           SECTIONS.stream()
               .filter(s -> s.name().equals(name))
               .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality")));
+              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality, walk")));
     }
     if (selected.isEmpty()) {
-      selected.addAll(SECTIONS);
+      selected.addAll(DEFAULT_SECTIONS);
     }
     Path out = BenchPaths.output();
     Files.createDirectories(out);

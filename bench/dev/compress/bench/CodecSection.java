@@ -77,6 +77,16 @@ final class CodecSection implements BenchSection {
     return sweep().stream().filter(s -> names.contains(s.index())).toList();
   }
 
+  /** Size of the synthetic set ({@code -Dbench.synthetic.docs}; 0 leaves it out). */
+  static int syntheticDocs(BenchMode mode) {
+    return Integer.getInteger("bench.synthetic.docs", mode.full() ? 100_000 : 20_000);
+  }
+
+  /** The synthetic set ({@code -Dbench.synthetic.docs} x 384, {@code -Dbench.synthetic.queries}). */
+  static BenchData syntheticSet(BenchMode mode) {
+    return BenchData.synthetic(syntheticDocs(mode), Integer.getInteger("bench.synthetic.queries", 1_000), 384, 42);
+  }
+
   @Override
   public List<ResultTable> run(BenchMode mode) throws Exception {
     Path data = DataDirectory.resolve();
@@ -86,9 +96,8 @@ final class CodecSection implements BenchSection {
             "scifact bge-small-en-v1.5 (5,183 x 384, 300 test queries)",
             data.resolve("embeddings/scifact/bge-small-en-v1.5"),
             data.resolve("beir/scifact/qrels/test.tsv")));
-    int synthetic = Integer.getInteger("bench.synthetic.docs", mode.full() ? 100_000 : 20_000);
-    if (synthetic > 0) {
-      sets.add(BenchData.synthetic(synthetic, Integer.getInteger("bench.synthetic.queries", 1_000), 384, 42));
+    if (syntheticDocs(mode) > 0) {
+      sets.add(syntheticSet(mode));
     }
     List<ResultTable> tables = new ArrayList<>();
     for (BenchData set : sets) {
