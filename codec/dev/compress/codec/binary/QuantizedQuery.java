@@ -1,6 +1,7 @@
 package dev.compress.codec.binary;
 
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.store.RandomAccessInput;
@@ -20,7 +21,7 @@ import org.apache.lucene.util.VectorUtil;
  */
 final class QuantizedQuery {
 
-  static final int BITS = 4;
+  private static final int BITS = 4;
   private static final int LEVELS = (1 << BITS) - 1;
   private static final int SCALARS = 4;
 
@@ -64,7 +65,7 @@ final class QuantizedQuery {
     this.querySquaredNorm = querySquaredNorm;
     long[][] planes = {plane0, plane1, plane2, plane3};
     for (long[] plane : planes) {
-      java.util.Arrays.fill(plane, 0L);
+      Arrays.fill(plane, 0L);
     }
     long levels = 0;
     for (int i = 0; i < dims; i++) {
