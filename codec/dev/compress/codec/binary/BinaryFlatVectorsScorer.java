@@ -13,9 +13,9 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  *
  * <ul>
  *   <li>Code against code ({@link #getRandomVectorScorerSupplier} over codes): Hamming similarity
- *       {@code 1 - hamming / dims} in [0, 1], one XOR-popcount per pair. Merges do not build
- *       graphs with it: they take each node as the 4-bit query of its float vector ({@link
- *       MergeGraphScorerSupplier}), which measured better graphs.
+ *       {@code 1 - hamming / dims} in [0, 1], one XOR-popcount per pair; graph construction when
+ *       a merge has no floats. With stored floats, merges take each node as the 4-bit query of
+ *       its float vector instead ({@link MergeGraphScorerSupplier}), which measured better graphs.
  *   <li>Float query against codes (graph walk, and the scores of unrescored hits): the
  *       inner-product estimate of {@link SignCodeEstimator} with the query quantised to 4 bits,
  *       mapped to the field similarity's score. Measured on bge-small scifact (exhaustive, 50
@@ -28,8 +28,7 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  * Values that are not codes (the float vectors an indexing buffer holds before flush, byte vector
  * fields) go to {@code rawScorer}: the segment centre is unknown until flush, so graphs of freshly
  * flushed segments are built on exact similarities, as Lucene's quantized formats do; merged
- * segments, which hold nearly all vectors of a long-lived index, are built on codes ({@link
- * MergeGraphScorerSupplier}).
+ * segments, which hold nearly all vectors of a long-lived index, are built on codes.
  */
 public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
 
@@ -117,7 +116,7 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
     }
   }
 
-  /** Code-against-code Hamming scorers. */
+  /** Code-against-code Hamming scorers for graph construction. */
   private static final class HammingScorerSupplier implements RandomVectorScorerSupplier {
     private final BinarizedVectorValues codes;
 

@@ -66,7 +66,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
 
   /**
    * Temporary files a merge builds the new graph from: a copy of the codes (the data file cannot be
-   * read back while it is being written) and each vector's 4-bit query form ({@link
+   * read back while it is being written) and, when not null, each vector's 4-bit query form ({@link
    * MergeGraphScorerSupplier}).
    */
   private record GraphInputs(IndexOutput codes, IndexOutput queries) {}
@@ -184,7 +184,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
           writeRecord(data, code, corrections, padding);
           if (graphInputs != null) {
             writeRecord(graphInputs.codes(), code, corrections, padding);
-            new SignCodeEstimator(v, centroid, similarity).quantized().write(graphInputs.queries());
+            if (graphInputs.queries() != null) {
+              new SignCodeEstimator(v, centroid, similarity).quantized().write(graphInputs.queries());
+            }
           }
           for (int i = 0; i < dims; i++) {
             scale[i] += Math.abs(p[i] - centroid[i]);
@@ -244,17 +246,18 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     if (options.storeFloats()) {
       rawWriter.mergeOneField(fieldInfo, mergeState);
     }
-    IndexOutput tempCodes = null, tempQueries = null;
-    IndexInput codesInput = null, queriesInput = null;
+    // With stored floats, each vector's 4-bit query form builds the graph. Without, that query
+    // would come from the decoded code: it measured no better than Hamming distance between codes
+    // (recall@10 0.5214 against 0.5198 at 5x, 100k merged) and merged a third slower.
+    List<IndexOutput> temps = new ArrayList<>();
+    List<IndexInput> inputs = new ArrayList<>();
     try {
-      tempCodes = state.directory.createTempOutput(data.getName(), "codes", state.context);
-      tempQueries = state.directory.createTempOutput(data.getName(), "queries", state.context);
+      IndexOutput tempCodes = createTemp(temps, "codes");
+      IndexOutput tempQueries = options.storeFloats() ? createTemp(temps, "queries") : null;
       DocsWithFieldSet docs = mergedDocs(fieldInfo, mergeState);
       CodeStats stats = writeField(fieldInfo, mergedPass(fieldInfo, mergeState), docs,
           state.segmentInfo.maxDoc(), new GraphInputs(tempCodes, tempQueries));
-      IOUtils.close(tempCodes, tempQueries);
-      codesInput = state.directory.openInput(tempCodes.getName(), state.context);
-      queriesInput = state.directory.openInput(tempQueries.getName(), state.context);
+      IOUtils.close(temps);
       int count = docs.cardinality();
       BinarizedVectorValues codes =
           new OffHeapBinarizedVectorValues.Dense(
@@ -263,21 +266,34 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
               stats.centroid(),
               stats.scale(),
               fieldInfo.getVectorSimilarityFunction(),
-              codesInput);
-      return new TempFileScorerSupplier(
-          new MergeGraphScorerSupplier(codes, queriesInput),
-          count,
-          List.of(codesInput, queriesInput),
-          List.of(tempCodes.getName(), tempQueries.getName()));
+              openTemp(inputs, tempCodes));
+      RandomVectorScorerSupplier supplier =
+          tempQueries == null
+              ? vectorsScorer.getRandomVectorScorerSupplier(fieldInfo.getVectorSimilarityFunction(), codes)
+              : new MergeGraphScorerSupplier(codes, openTemp(inputs, tempQueries));
+      return new TempFileScorerSupplier(supplier, count, inputs, tempNames(temps));
     } catch (Throwable t) {
-      IOUtils.closeWhileHandlingException(tempCodes, tempQueries, codesInput, queriesInput);
-      for (IndexOutput temp : new IndexOutput[] {tempCodes, tempQueries}) {
-        if (temp != null) {
-          IOUtils.deleteFilesIgnoringExceptions(state.directory, temp.getName());
-        }
-      }
+      IOUtils.closeWhileHandlingException(temps);
+      IOUtils.closeWhileHandlingException(inputs);
+      IOUtils.deleteFilesIgnoringExceptions(state.directory, tempNames(temps));
       throw t;
     }
+  }
+
+  private IndexOutput createTemp(List<IndexOutput> temps, String kind) throws IOException {
+    IndexOutput temp = state.directory.createTempOutput(data.getName(), kind, state.context);
+    temps.add(temp);
+    return temp;
+  }
+
+  private IndexInput openTemp(List<IndexInput> inputs, IndexOutput written) throws IOException {
+    IndexInput input = state.directory.openInput(written.getName(), state.context);
+    inputs.add(input);
+    return input;
+  }
+
+  private static List<String> tempNames(List<IndexOutput> temps) {
+    return temps.stream().map(IndexOutput::getName).toList();
   }
 
   private static VectorPass mergedPass(FieldInfo fieldInfo, MergeState mergeState) {

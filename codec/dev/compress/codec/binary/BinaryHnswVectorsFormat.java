@@ -16,9 +16,10 @@ import org.apache.lucene.index.SegmentWriteState;
  * HNSW over 1-bit sign codes: Lucene's HNSW writer and reader on top of {@link
  * BinaryFlatVectorsFormat}. A float query walks the graph with the estimated similarity of {@link
  * SignCodeEstimator} (query quantised to 4 bits against the 1-bit codes), and hits carry that
- * estimated score (see {@link BinaryFlatVectorsScorer}). The graph of a merged segment is built on
- * codes with the same estimate, each node taken as the 4-bit query of its float vector ({@link
- * MergeGraphScorerSupplier}); a flushed segment's graph on exact similarities.
+ * estimated score (see {@link BinaryFlatVectorsScorer}). A flushed segment's graph is built on
+ * exact similarities, a merged segment's on codes: with stored floats by the same estimate, each
+ * node taken as the 4-bit query of its float vector ({@link MergeGraphScorerSupplier}); without,
+ * by Hamming similarity between codes.
  *
  * <p>Registered through SPI as {@value #NAME}. {@code m} and {@code beamWidth} only shape the graph
  * being written ({@code m} is stored in the graph metadata), and the storage options are stored in

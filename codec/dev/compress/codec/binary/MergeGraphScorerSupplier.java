@@ -7,8 +7,8 @@ import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
 import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
 
 /**
- * Scorers for building a merged segment's graph: the node being linked is taken as the 4-bit query
- * of its own float vector ({@link QuantizedQuery}, one record per ordinal in {@code queries}) and
+ * Scorers for building a merged segment's graph when floats are stored: the node being linked is
+ * taken as the 4-bit query of its own float vector ({@link QuantizedQuery}, one record per ordinal in {@code queries}) and
  * scored against the other nodes' codes, with the estimate a search walks the graph with.
  *
  * <p>Plain Hamming distance between codes ignores the codes' corrections and the query's
