@@ -83,36 +83,28 @@ public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
 
   /**
    * The 4-bit query against codes. The graph walk scores a node's unvisited neighbours as one
-   * batch: their records are all read first ({@link BinarizedVectorValues#readRecords}), so the
-   * memory latency of one batch is paid about once rather than once per neighbour.
+   * batch ({@link QuantizedQuery#bulkScore}).
    */
   private static final class QuantizedQueryScorer extends RandomVectorScorer.AbstractRandomVectorScorer {
     private final BinarizedVectorValues codes;
-    private final SignCodeEstimator estimator;
+    private final QuantizedQuery query;
     private final RecordBatch batch;
 
     QuantizedQueryScorer(BinarizedVectorValues codes, SignCodeEstimator estimator) {
       super(codes);
       this.codes = codes;
-      this.estimator = estimator;
+      this.query = estimator.quantized();
       this.batch = new RecordBatch(codes.dimension());
     }
 
     @Override
     public float score(int ord) throws IOException {
-      return estimator.score(estimator.quantizedSignDot(codes.codeWords(ord)), codes.corrections(ord));
+      return query.score(codes, ord);
     }
 
     @Override
     public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-      batch.read(codes, nodes, numNodes);
-      float max = Float.NEGATIVE_INFINITY;
-      for (int i = 0; i < numNodes; i++) {
-        float signDot = estimator.quantizedSignDot(batch.words, i * batch.stride);
-        scores[i] = estimator.score(signDot, batch.corrections, i * SignBinarizer.CORRECTIONS);
-        max = Math.max(max, scores[i]);
-      }
-      return max;
+      return query.bulkScore(codes, batch, nodes, scores, numNodes);
     }
   }
 

@@ -43,19 +43,12 @@ final class MergeGraphScorerSupplier implements RandomVectorScorerSupplier {
 
       @Override
       public float score(int ord) throws IOException {
-        return query.score(query.signDot(others.codeWords(ord), 0), others.corrections(ord), 0);
+        return query.score(others, ord);
       }
 
       @Override
       public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-        batch.read(others, nodes, numNodes);
-        float max = Float.NEGATIVE_INFINITY;
-        for (int i = 0; i < numNodes; i++) {
-          float signDot = query.signDot(batch.words, i * batch.stride);
-          scores[i] = query.score(signDot, batch.corrections, i * SignBinarizer.CORRECTIONS);
-          max = Math.max(max, scores[i]);
-        }
-        return max;
+        return query.bulkScore(others, batch, nodes, scores, numNodes);
       }
     };
   }

@@ -114,6 +114,27 @@ final class QuantizedQuery {
     };
   }
 
+  /** This query's score against the code of {@code ord}. */
+  float score(BinarizedVectorValues codes, int ord) throws IOException {
+    return score(signDot(codes.codeWords(ord), 0), codes.corrections(ord), 0);
+  }
+
+  /**
+   * Scores the codes of {@code ords[0..count)} into {@code scores}, their records read as one
+   * batch into {@code batch} ({@link BinarizedVectorValues#readRecords}), so that the memory
+   * latency of a batch is paid about once rather than once per code. Returns the highest score.
+   */
+  float bulkScore(BinarizedVectorValues codes, RecordBatch batch, int[] ords, float[] scores, int count)
+      throws IOException {
+    batch.read(codes, ords, count);
+    float max = Float.NEGATIVE_INFINITY;
+    for (int i = 0; i < count; i++) {
+      scores[i] = score(signDot(batch.words, i * batch.stride), batch.corrections, i * SignBinarizer.CORRECTIONS);
+      max = Math.max(max, scores[i]);
+    }
+    return max;
+  }
+
   /** Writes this query's record. */
   void write(DataOutput out) throws IOException {
     for (long[] plane : new long[][] {plane0, plane1, plane2, plane3}) {

@@ -62,22 +62,12 @@ public final class SignCodeEstimator {
    * packed into words ({@link CodeWords}).
    */
   public float quantizedSignDot(long[] code) {
-    return quantizedSignDot(code, 0);
-  }
-
-  /** {@link #quantizedSignDot(long[])} of the code that starts at {@code code[offset]}. */
-  public float quantizedSignDot(long[] code, int offset) {
-    return quantized.signDot(code, offset);
+    return quantized.signDot(code, 0);
   }
 
   /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
   public float score(float signDot, float[] corrections) {
-    return score(signDot, corrections, 0);
-  }
-
-  /** {@link #score(float, float[])} with the corrections that start at {@code corrections[offset]}. */
-  public float score(float signDot, float[] corrections, int offset) {
-    return quantized.score(signDot, corrections, offset);
+    return quantized.score(signDot, corrections, 0);
   }
 
   /** The 4-bit form of this query. */

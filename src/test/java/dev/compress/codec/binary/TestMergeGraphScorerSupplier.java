@@ -26,35 +26,30 @@ public class TestMergeGraphScorerSupplier extends LuceneTestCase {
       VectorSimilarityFunction similarity = VectorSimilarityFunction.values()[random.nextInt(VectorSimilarityFunction.values().length)];
       float[][] docs = docs(random, 2 + random.nextInt(40), dims, similarity);
       float[] centroid = centroid(docs, similarity);
-      try (Directory dir = newDirectory()) {
-        write(dir, docs, centroid, similarity);
-        try (IndexInput codesIn = dir.openInput("codes", IOContext.DEFAULT);
-            IndexInput queriesIn = dir.openInput("queries", IOContext.DEFAULT)) {
-          BinarizedVectorValues codes = codes(codesIn, dims, docs.length, centroid, similarity);
-          MergeGraphScorerSupplier supplier = new MergeGraphScorerSupplier(codes, queriesIn);
-          UpdateableRandomVectorScorer scorer = supplier.scorer();
-          UpdateableRandomVectorScorer copied = supplier.copy().scorer();
-          for (int round = 0; round < 2 * docs.length; round++) {
-            int node = random.nextInt(docs.length);
-            scorer.setScoringOrdinal(node);
-            copied.setScoringOrdinal(node);
-            SignCodeEstimator estimator = new SignCodeEstimator(docs[node], centroid, similarity);
-            int[] others = IntStream.range(0, 1 + random.nextInt(docs.length)).map(i -> random.nextInt(docs.length)).toArray();
-            float[] bulk = new float[others.length];
-            float max = scorer.bulkScore(others, bulk, others.length);
-            float expectedMax = Float.NEGATIVE_INFINITY;
-            for (int i = 0; i < others.length; i++) {
-              int ord = others[i];
-              float expected = estimator.score(estimator.quantizedSignDot(codes.codeWords(ord)), codes.corrections(ord));
-              assertEquals("dims " + dims + " " + similarity, expected, scorer.score(ord), 0f);
-              assertEquals(expected, copied.score(ord), 0f);
-              assertEquals(expected, bulk[i], 0f);
-              expectedMax = Math.max(expectedMax, expected);
-            }
-            assertEquals(expectedMax, max, 0f);
+      withMergeFiles(docs, centroid, similarity, (codes, queriesIn) -> {
+        MergeGraphScorerSupplier supplier = new MergeGraphScorerSupplier(codes, queriesIn);
+        UpdateableRandomVectorScorer scorer = supplier.scorer();
+        UpdateableRandomVectorScorer copied = supplier.copy().scorer();
+        for (int round = 0; round < 2 * docs.length; round++) {
+          int node = random.nextInt(docs.length);
+          scorer.setScoringOrdinal(node);
+          copied.setScoringOrdinal(node);
+          SignCodeEstimator estimator = new SignCodeEstimator(docs[node], centroid, similarity);
+          int[] others = IntStream.range(0, 1 + random.nextInt(docs.length)).map(i -> random.nextInt(docs.length)).toArray();
+          float[] bulk = new float[others.length];
+          float max = scorer.bulkScore(others, bulk, others.length);
+          float expectedMax = Float.NEGATIVE_INFINITY;
+          for (int i = 0; i < others.length; i++) {
+            int ord = others[i];
+            float expected = estimator.score(estimator.quantizedSignDot(codes.codeWords(ord)), codes.corrections(ord));
+            assertEquals("dims " + dims + " " + similarity, expected, scorer.score(ord), 0f);
+            assertEquals(expected, copied.score(ord), 0f);
+            assertEquals(expected, bulk[i], 0f);
+            expectedMax = Math.max(expectedMax, expected);
           }
+          assertEquals(expectedMax, max, 0f);
         }
-      }
+      });
     }
   }
 
@@ -68,27 +63,39 @@ public class TestMergeGraphScorerSupplier extends LuceneTestCase {
     VectorSimilarityFunction similarity = VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT;
     float[][] docs = docs(random, 400, dims, similarity);
     float[] centroid = centroid(docs, similarity);
+    withMergeFiles(docs, centroid, similarity, (codes, queriesIn) -> {
+      UpdateableRandomVectorScorer estimate = new MergeGraphScorerSupplier(codes, queriesIn).scorer();
+      UpdateableRandomVectorScorer hamming =
+          new BinaryFlatVectorsScorer(null).getRandomVectorScorerSupplier(similarity, codes).scorer();
+      double estimateRecall = 0, hammingRecall = 0;
+      int nodes = 40;
+      for (int node = 0; node < nodes; node++) {
+        final int q = node;
+        int[] truth = top10(docs.length, q, ord -> VectorUtil.dotProduct(docs[q], docs[ord]));
+        estimate.setScoringOrdinal(q);
+        hamming.setScoringOrdinal(q);
+        estimateRecall += overlap(truth, top10(docs.length, q, ord -> score(estimate, ord)));
+        hammingRecall += overlap(truth, top10(docs.length, q, ord -> score(hamming, ord)));
+      }
+      estimateRecall /= nodes;
+      hammingRecall /= nodes;
+      assertTrue("estimate " + estimateRecall + " vs Hamming " + hammingRecall, estimateRecall > hammingRecall + 0.1);
+    });
+  }
+
+  private interface MergeFilesTest {
+    void run(BinarizedVectorValues codes, IndexInput queries) throws IOException;
+  }
+
+  /** Runs {@code test} over the codes and the query records a merge writes for {@code docs}. */
+  private static void withMergeFiles(
+      float[][] docs, float[] centroid, VectorSimilarityFunction similarity, MergeFilesTest test) throws IOException {
     try (Directory dir = newDirectory()) {
       write(dir, docs, centroid, similarity);
       try (IndexInput codesIn = dir.openInput("codes", IOContext.DEFAULT);
           IndexInput queriesIn = dir.openInput("queries", IOContext.DEFAULT)) {
-        BinarizedVectorValues codes = codes(codesIn, dims, docs.length, centroid, similarity);
-        UpdateableRandomVectorScorer estimate = new MergeGraphScorerSupplier(codes, queriesIn).scorer();
-        UpdateableRandomVectorScorer hamming =
-            new BinaryFlatVectorsScorer(null).getRandomVectorScorerSupplier(similarity, codes).scorer();
-        double estimateRecall = 0, hammingRecall = 0;
-        int nodes = 40;
-        for (int node = 0; node < nodes; node++) {
-          final int q = node;
-          int[] truth = top10(docs.length, q, ord -> VectorUtil.dotProduct(docs[q], docs[ord]));
-          estimate.setScoringOrdinal(q);
-          hamming.setScoringOrdinal(q);
-          estimateRecall += overlap(truth, top10(docs.length, q, ord -> score(estimate, ord)));
-          hammingRecall += overlap(truth, top10(docs.length, q, ord -> score(hamming, ord)));
-        }
-        estimateRecall /= nodes;
-        hammingRecall /= nodes;
-        assertTrue("estimate " + estimateRecall + " vs Hamming " + hammingRecall, estimateRecall > hammingRecall + 0.1);
+        int dims = centroid.length;
+        test.run(new OffHeapBinarizedVectorValues.Dense(dims, docs.length, centroid, new float[dims], similarity, codesIn), queriesIn);
       }
     }
   }
@@ -176,10 +183,5 @@ public class TestMergeGraphScorerSupplier extends LuceneTestCase {
         new SignCodeEstimator(doc, centroid, similarity).quantized().write(queries);
       }
     }
-  }
-
-  private static BinarizedVectorValues codes(
-      IndexInput in, int dims, int size, float[] centroid, VectorSimilarityFunction similarity) throws IOException {
-    return new OffHeapBinarizedVectorValues.Dense(dims, size, centroid, new float[dims], similarity, in);
   }
 }
