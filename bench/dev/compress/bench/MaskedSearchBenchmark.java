@@ -20,7 +20,6 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TopDocs;
@@ -80,7 +79,7 @@ public final class MaskedSearchBenchmark {
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
           IndexSearcher searcher = new IndexSearcher(reader);
           searcher.setQueryCache(null);
-          int[] idOf = storedIds(reader);
+          int[] idOf = VectorFormatBenchmark.storedIds(reader);
           boolean binary = format.getKey().startsWith("binary");
           for (Map.Entry<String, float[][]> mask : masks.entrySet()) {
             float[][] masked = mask.getValue();
@@ -149,14 +148,5 @@ public final class MaskedSearchBenchmark {
       }
       writer.forceMerge(1);
     }
-  }
-
-  private static int[] storedIds(DirectoryReader reader) throws IOException {
-    StoredFields stored = reader.storedFields();
-    int[] ids = new int[reader.maxDoc()];
-    for (int doc = 0; doc < ids.length; doc++) {
-      ids[doc] = stored.document(doc).getField("id").numericValue().intValue();
-    }
-    return ids;
   }
 }

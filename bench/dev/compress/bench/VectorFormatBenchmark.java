@@ -316,7 +316,8 @@ final class VectorFormatBenchmark {
     return sum / set.judgments().size();
   }
 
-  private static int[] storedIds(DirectoryReader reader) throws IOException {
+  /** Each doc's corpus id (the stored {@code id} field), by doc id. */
+  static int[] storedIds(DirectoryReader reader) throws IOException {
     int[] ids = new int[reader.maxDoc()];
     StoredFields stored = reader.storedFields();
     for (int doc = 0; doc < ids.length; doc++) {

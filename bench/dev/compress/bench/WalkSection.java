@@ -24,7 +24,6 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SegmentReader;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.store.Directory;
@@ -170,11 +169,7 @@ final class WalkSection implements BenchSection {
       this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
       this.floats = vectors.getFloatVectorValues(FIELD);
       // one segment without deletions: ordinal = doc
-      this.ids = new int[reader.maxDoc()];
-      StoredFields stored = reader.storedFields();
-      for (int doc = 0; doc < ids.length; doc++) {
-        ids[doc] = stored.document(doc).getField("id").numericValue().intValue();
-      }
+      this.ids = VectorFormatBenchmark.storedIds(reader);
     }
 
     static Index open(BenchData set, String name) throws IOException {
