@@ -11,19 +11,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
- * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when none is
- * named) and {@code walk} (only when named: it reads indexes a {@code codec} run kept). Each section writes {@code <section>.json} (every value, plus the machine and its load)
- * and {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
+ * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when
+ * none is named) and {@code walk} (only when named: it reads indexes a {@code codec} run kept).
+ * Each section writes {@code <section>.json} (every value, plus the machine and its load) and
+ * {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
  */
 public final class BenchmarkHarness {
 
   private static final List<BenchSection> DEFAULT_SECTIONS =
       List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
   private static final List<BenchSection> SECTIONS =
-      java.util.stream.Stream.concat(DEFAULT_SECTIONS.stream(), java.util.stream.Stream.of(new WalkSection())).toList();
+      Stream.concat(DEFAULT_SECTIONS.stream(), Stream.of(new WalkSection())).toList();
 
   private BenchmarkHarness() {}
 

@@ -8,8 +8,9 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
 
 /**
  * Scorers for building a merged segment's graph when floats are stored: the node being linked is
- * taken as the 4-bit query of its own float vector ({@link QuantizedQuery}, one record per ordinal in {@code queries}) and
- * scored against the other nodes' codes, with the estimate a search walks the graph with.
+ * taken as the 4-bit query of its own float vector ({@link QuantizedQuery}, one record per ordinal
+ * in {@code queries}) and scored against the other nodes' codes, with the estimate a search walks
+ * the graph with.
  *
  * <p>Plain Hamming distance between codes ignores the codes' corrections and the query's
  * magnitudes; graphs built on it measured 0.02 to 0.03 lower recall@10 than Lucene's 1-bit OSQ,
