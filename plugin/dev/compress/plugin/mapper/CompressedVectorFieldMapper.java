@@ -2,6 +2,7 @@ package dev.compress.plugin.mapper;
 
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
 
@@ -130,6 +131,10 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
 
     @Override
     protected void parseCreateField(ParseContext context) throws IOException {
+        // an explicit null is an absent value, as for OpenSearch's own field types
+        if (context.parser().currentToken() == XContentParser.Token.VALUE_NULL) {
+            return;
+        }
         float[] vector = DocumentVectorParser.parse(name(), context.parser(), config);
         context.doc().add(new KnnFloatVectorField(fieldType().name(), vector, luceneFieldType));
     }

@@ -3,6 +3,7 @@ package dev.compress.plugin.query;
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
+import dev.compress.plugin.mapper.VectorSimilarity;
 import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.plugin.query.mask.FeedbackMask;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
@@ -39,9 +40,9 @@ import java.util.function.Supplier;
  *
  * <p>Float fields walk the float HNSW graph with a beam of {@code num_candidates} (default 100)
  * per segment and keep the best {@code k}. Binary fields walk the graph on the codes for
- * {@code max(num_candidates, k * oversample_factor)} candidates per segment, then (by default)
- * rescore them with the float query, against the stored float vectors or, for a codes-only
- * field, against the codes, and keep the best {@code k}. Scores are Lucene's
+ * {@code max(num_candidates, k * oversample_factor)} candidates per segment (at most {@value #MAX_K}),
+ * then (by default) rescore them with the float query, against the stored float vectors or, for a
+ * codes-only field, against the codes, and keep the best {@code k}. Scores are Lucene's
  * {@code (1 + similarity) / 2} of the exact or estimated similarity; see {@link RescoringKnnQuery}.
  *
  * <p>With {@code model_id}, {@code vector} is a raw vector of the model's input dimension: the
@@ -460,6 +461,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             );
         }
         float[] target = mask == null ? vector : maskedVector(context, config);
+        if (config.similarity() == VectorSimilarity.COSINE && isZero(target)) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] [vector] is the zero vector" + (mask == null ? "" : " after [mask]") + ", and field [" + field
+                    + "] uses similarity [cosine], which is undefined for it"
+            );
+        }
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
         int beam = numCandidates == null ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k) : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
@@ -468,7 +476,30 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return new RescoringKnnQuery(field, target, k, beamFactor, luceneFilter, false);
         }
         RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
-        return new RescoringKnnQuery(field, target, k, Math.max(options.oversampleFactor(), beamFactor), luceneFilter, options.enabled());
+        float oversample = cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
+        return new RescoringKnnQuery(field, target, k, oversample, luceneFilter, options.enabled());
+    }
+
+    /**
+     * {@code requested}, lowered so that {@code ceil(k * oversample)} stays within {@link #MAX_K}
+     * candidates per segment (the k-NN plugin caps its first pass the same way): k = 10,000 with
+     * {@code oversample_factor} 100 would otherwise walk and hold a million candidates per segment.
+     */
+    static float cappedOversample(int k, float requested) {
+        if (Math.ceil(k * (double) requested) <= MAX_K) {
+            return requested;
+        }
+        // nextDown: a quotient rounded up to the next float could make ceil(k * oversample) exceed the cap
+        return Math.max(1f, Math.nextDown((float) ((double) MAX_K / k)));
+    }
+
+    private static boolean isZero(float[] vector) {
+        for (float v : vector) {
+            if (v != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

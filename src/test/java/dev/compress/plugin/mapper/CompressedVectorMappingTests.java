@@ -1,9 +1,12 @@
 package dev.compress.plugin.mapper;
 
 import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 
 import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.get.GetResponse;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.plugins.Plugin;
@@ -96,5 +99,22 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertEquals(DocWriteResponse.Result.CREATED, r.getResult());
         GetResponse got = client().prepareGet("idx", "1").get();
         assertEquals("{\"v\":[0.5,-2,3.25]}", got.getSourceAsString());
+    }
+
+    public void testNullIsAnAbsentValue() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}");
+        DocWriteResponse none = client().prepareIndex("idx").setId("none").setSource("{\"v\":null}", XContentType.JSON).get();
+        assertEquals(DocWriteResponse.Result.CREATED, none.getResult());
+        client().prepareIndex("idx")
+            .setId("one")
+            .setSource("{\"v\":[0,1,0]}", XContentType.JSON)
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        SearchResponse found = client().prepareSearch("idx")
+            .setQuery(new CompressedKnnQueryBuilder("v", new float[] { 0, 1, 0 }, 10, null, null, null, false))
+            .get();
+        assertEquals(1, found.getHits().getHits().length);
+        assertEquals("one", found.getHits().getAt(0).getId());
+        assertEquals("{\"v\":null}", client().prepareGet("idx", "none").get().getSourceAsString());
     }
 }

@@ -183,6 +183,10 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}").contains("unknown parameter [bogus]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}").contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}").contains("expected only numbers"));
+        String zero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,0,0,0],\"k\":3}");
+        assertTrue(zero, zero.contains("[vector] is the zero vector, and field [v] uses similarity [cosine], which is undefined for it"));
+        String maskedZero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,1,1,1],\"k\":3,\"mask\":{\"type\":\"explicit\",\"kept\":[0]}}");
+        assertTrue(maskedZero, maskedZero.contains("[vector] is the zero vector after [mask], and field [v] uses similarity [cosine]"));
         // codes only: reranked with the float query against the codes, or not at all
         assertEquals("0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));
         // k is per shard, as in the k-NN plugin: two shards give up to 2k hits, the request's size caps them
