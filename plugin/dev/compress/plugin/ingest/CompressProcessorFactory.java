@@ -51,6 +51,8 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
         Integer truncateTo = readIntProperty(type, tag, config, "truncate_to", null);
         Integer dimension = readIntProperty(type, tag, config, "dimension", null);
         boolean ignoreMissing = readBooleanProperty(type, tag, config, "ignore_missing", false);
+        requirePath(tag, "field", field);
+        requirePath(tag, "target_field", targetField);
         if ((modelId == null) == (truncateTo == null)) {
             throw newConfigurationException(type, tag, "model_id", "exactly one of [model_id] and [truncate_to] is required");
         }
@@ -69,6 +71,16 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
             compression = new Truncation(truncateTo);
         }
         return new CompressProcessor(tag, description, batchSize, field, targetField, ignoreMissing, compression);
+    }
+
+    /** A path the ingest document can hold: an empty one fails every document of every batch at run time. */
+    private static void requirePath(String tag, String name, String path) {
+        String rest = path.startsWith("_source.") ? path.substring("_source.".length())
+            : path.startsWith("_ingest.") ? path.substring("_ingest.".length())
+            : path;
+        if (rest.isBlank() || rest.startsWith(".") || rest.endsWith(".") || rest.contains("..")) {
+            throw newConfigurationException(CompressProcessor.TYPE, tag, name, "must be a field path, got [" + path + "]");
+        }
     }
 
     private static void requireDimension(String tag, String name, Integer value) {

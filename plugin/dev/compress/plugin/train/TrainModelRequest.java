@@ -6,6 +6,7 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -13,6 +14,9 @@ import java.util.Map;
  * the model id (chosen by the user or generated), and once placed, the node and input dimension.
  */
 public final class TrainModelRequest extends ActionRequest {
+
+    /** Leaves room for the chunk suffix within a document id's 512 bytes. */
+    static final int MAX_MODEL_ID_BYTES = 256;
 
     private final String modelId;
     private final Map<String, Object> body;
@@ -55,8 +59,25 @@ public final class TrainModelRequest extends ActionRequest {
         return TrainSpec.parse(body);
     }
 
+    /**
+     * A model id is a document id of the model index: a {@code #} could collide with another model's
+     * chunk ids ({@code <id>#<n>}), and a leading {@code _} with the API's own paths ({@code models/_search}).
+     */
     @Override
     public ActionRequestValidationException validate() {
-        return null;
+        if (modelId == null) {
+            return null;
+        }
+        String problem = modelId.isEmpty() ? "must not be empty"
+            : modelId.startsWith("_") ? "must not start with [_]"
+            : modelId.contains("#") ? "must not contain [#]"
+            : modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes"
+            : null;
+        if (problem == null) {
+            return null;
+        }
+        ActionRequestValidationException e = new ActionRequestValidationException();
+        e.addValidationError("[model_id] " + problem + ", got [" + modelId + "]");
+        return e;
     }
 }

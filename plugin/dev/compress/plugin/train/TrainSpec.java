@@ -60,6 +60,18 @@ public record TrainSpec(
         if (params instanceof Map<?, ?> == false) {
             throw new IllegalArgumentException("[parameters] must be an object, got [" + params + "]");
         }
+        SplitSpec splitSpec = new SplitSpec(
+            fraction(split, "test_fraction", 0.2),
+            fraction(split, "validation_fraction", 0.1),
+            split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
+            split.get("field") == null ? null : string(split, "field", null, "split.")
+        );
+        if (splitSpec.field() == null && splitSpec.testFraction() + splitSpec.validationFraction() >= 1) {
+            throw new IllegalArgumentException(
+                "[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got ["
+                    + splitSpec.testFraction() + "] + [" + splitSpec.validationFraction() + "]"
+            );
+        }
         return new TrainSpec(
             string(body, "method", null),
             string(corpus, "index", null, "corpus."),
@@ -74,12 +86,7 @@ public record TrainSpec(
             srwId,
             dimensions(body.get("dimensions")),
             (Map<String, Object>) params,
-            new SplitSpec(
-                fraction(split, "test_fraction", 0.2, false),
-                fraction(split, "validation_fraction", 0.1, true),
-                split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
-                split.get("field") == null ? null : string(split, "field", null, "split.")
-            ),
+            splitSpec,
             device,
             string(body, "description", "")
         );
@@ -134,13 +141,14 @@ public record TrainSpec(
         return (Number) v;
     }
 
-    private static double fraction(Map<String, Object> split, String name, double defaultValue, boolean zeroAllowed) {
+    /** Test and validation fractions are above 0: every reported figure and every epoch choice needs held-out queries. */
+    private static double fraction(Map<String, Object> split, String name, double defaultValue) {
         if (split.get(name) == null) {
             return defaultValue;
         }
         double f = number(split, name, "split.").doubleValue();
-        if (!(f < 1.0 && (zeroAllowed ? f >= 0.0 : f > 0.0))) {
-            throw new IllegalArgumentException("[split." + name + "] must be in " + (zeroAllowed ? "[0" : "(0") + ", 1), got [" + f + "]");
+        if (!(f > 0.0 && f < 1.0)) {
+            throw new IllegalArgumentException("[split." + name + "] must be in (0, 1), got [" + f + "]");
         }
         return f;
     }

@@ -33,9 +33,6 @@ import java.util.Set;
  */
 public final class TrainingRun {
 
-    /** Hard negatives mined per training query by the frozen vectors. */
-    public static final int HARD_NEGATIVES_PER_QUERY = 100;
-
     public record Outcome(ModelArtifact artifact, TrainingReport report, Map<String, Object> evaluation) {}
 
     private TrainingRun() {}
@@ -44,10 +41,14 @@ public final class TrainingRun {
         if (split.test().isEmpty()) {
             throw new IllegalArgumentException("the split holds out no test queries: every reported figure must come from unseen queries");
         }
+        if (split.validation().isEmpty()) {
+            // every learned method keeps its best validation epoch: with none it would keep its initial weights
+            throw new IllegalArgumentException("the split holds out no validation queries: every learned method chooses its epoch on them");
+        }
         EmbeddedDataset data = new EmbeddedDataset(source, "index", null, corpus, queries);
         Set<String> trainAndValidation = new HashSet<>(split.train());
         trainAndValidation.addAll(split.validation());
-        TrainingData trainingData = TrainingData.build(data, judgments.restrictTo(trainAndValidation), split, HARD_NEGATIVES_PER_QUERY);
+        TrainingData trainingData = TrainingData.build(data, judgments.restrictTo(trainAndValidation), split, trainer.hardNegativesPerQuery());
         TrainedModel trained = trainer.train(trainingData, listener);
         Map<String, Object> evaluation = evaluate(data.evalSet(judgments.restrictTo(new HashSet<>(split.test()))), trained.artifact(), trainer.method());
         ModelArtifact artifact = new ModelArtifact(trained.artifact().metadata().withEvaluation(evaluation), trained.artifact().tensors());

@@ -51,6 +51,11 @@ public final class DiveTrainer implements Trainer {
     }
 
     @Override
+    public int hardNegativesPerQuery() {
+        return config.hardNegativesPerQuery();
+    }
+
+    @Override
     public TrainedModel train(TrainingData data, TrainingListener listener) {
         Device device = DeviceChoice.parse(config.device()).resolve();
         Engine engine = DjlRuntime.engine();

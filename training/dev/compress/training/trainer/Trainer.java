@@ -12,6 +12,14 @@ public interface Trainer {
     /** The method name recorded in the model file, e.g. {@code dive}. */
     String method();
 
+    /** Hard negatives to mine per training query with the frozen vectors, unless the method sets its own. */
+    int DEFAULT_HARD_NEGATIVES_PER_QUERY = 100;
+
+    /** How many hard negatives per training query {@link TrainingData} should hold for this trainer. */
+    default int hardNegativesPerQuery() {
+        return DEFAULT_HARD_NEGATIVES_PER_QUERY;
+    }
+
     /**
      * Trains, reporting each epoch to {@code listener} and stopping early (keeping the best epoch so far)
      * when {@link TrainingListener#stopRequested()} turns true.

@@ -42,20 +42,20 @@ public final class RestModelActions extends BaseRestHandler {
 
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) throws IOException {
-        String path = request.path();
         String modelId = request.param("model_id");
-        if (path.endsWith("/_train")) {
+        // dispatch by method and route shape, never by the id: a model id may itself end like a route
+        if (request.method() == POST && request.path().endsWith("/_train")) {
             Map<String, Object> body = request.contentParser().map();
             return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body, 0), new RestStatusToXContentListener<>(channel));
         }
-        if (path.endsWith("/_search")) {
+        if (modelId == null) {
             SearchSourceBuilder source = new SearchSourceBuilder();
             if (request.hasContentOrSourceParam()) {
                 source.parseXContent(request.contentOrSourceParamParser());
             }
             return channel -> client.execute(ModelActions.SEARCH, new SearchModelsRequest(source), new RestToXContentListener<>(channel));
         }
-        if (path.endsWith("/_cancel")) {
+        if (request.method() == POST) {
             return channel -> client.execute(ModelActions.CANCEL, new ModelIdRequest(modelId, false), new RestStatusToXContentListener<>(channel));
         }
         if (request.method() == DELETE) {

@@ -58,6 +58,14 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
+        String noValidation = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"validation_fraction\":0}"));
+        assertTrue(noValidation, noValidation.contains("[split.validation_fraction] must be in (0, 1), got [0.0]"));
+        String nothingLeft = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":0.5,\"validation_fraction\":0.5}"));
+        assertTrue(nothingLeft, nothingLeft.contains("[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got [0.5] + [0.5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/models/_cancel/_train", ok).contains("[model_id] must not start with [_], got [_cancel]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok).contains("[model_id] must not contain [#], got [a#0]"));
+        // a GET of a model whose id looks like a route reads it, and changes nothing
+        assertTrue(restError(404, "GET", "/_plugins/compress/models/_cancel", null).contains("model [_cancel] does not exist"));
         client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings")).contains("has no usable judgments"));
         assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null).contains("model [missing] does not exist"));

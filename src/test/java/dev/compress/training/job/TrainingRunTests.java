@@ -1,0 +1,90 @@
+package dev.compress.training.job;
+
+import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorSet;
+import dev.compress.training.sampling.QuerySplit;
+import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.TrainerFactory;
+import dev.compress.training.trainer.TrainingListener;
+import dev.compress.training.trainer.TruncationTrainer;
+import org.junit.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+/** What a job checks and passes on before a trainer runs. */
+public class TrainingRunTests {
+
+    private static final int DOCS = 30, QUERIES = 6, DIM = 8;
+
+    private static VectorSet vectors(String prefix, int n, Random random) {
+        List<String> ids = new ArrayList<>();
+        float[][] rows = new float[n][DIM];
+        for (int i = 0; i < n; i++) {
+            ids.add(prefix + i);
+            for (int j = 0; j < DIM; j++) {
+                rows[i][j] = (float) random.nextGaussian();
+            }
+        }
+        return VectorSet.ofRows(ids, rows);
+    }
+
+    /** Query i is judged relevant to document i. */
+    private static Qrels judgments() {
+        Map<String, Map<String, Integer>> byQuery = new LinkedHashMap<>();
+        for (int q = 0; q < QUERIES; q++) {
+            byQuery.put("q" + q, Map.of("d" + q, 1));
+        }
+        return new Qrels(byQuery);
+    }
+
+    private static TrainingRun.Outcome run(QuerySplit split, Trainer trainer) {
+        Random random = new Random(7);
+        return TrainingRun.run("test", vectors("d", DOCS, random), vectors("q", QUERIES, random), judgments(), split, trainer, TrainingListener.NONE);
+    }
+
+    @Test
+    public void aSplitWithoutValidationQueriesIsRefused() {
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2", "q3"), List.of(), List.of("q4", "q5"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(split, new TruncationTrainer(List.of(4))));
+        assertTrue(e.getMessage(), e.getMessage().contains("no validation queries"));
+    }
+
+    @Test
+    public void theTrainersHardNegativeCountReachesItsData() {
+        int[] seen = new int[1];
+        Trainer truncation = new TruncationTrainer(List.of(4));
+        Trainer recording = new Trainer() {
+            @Override
+            public String method() {
+                return truncation.method();
+            }
+
+            @Override
+            public int hardNegativesPerQuery() {
+                return 3;
+            }
+
+            @Override
+            public TrainedModel train(TrainingData data, TrainingListener listener) {
+                seen[0] = data.hardNegatives()[0].length;
+                return truncation.train(data, listener);
+            }
+        };
+        TrainingRun.Outcome outcome = run(new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5")), recording);
+        assertEquals(3, seen[0]);
+        assertEquals(2, outcome.evaluation().get("held_out_queries"));
+        // DIVE's parameter is what it asks for
+        Trainer dive = TrainerFactory.create("dive", List.of(4), Map.of("hard_negatives_per_query", 7), 0L, "cpu");
+        assertEquals(7, dive.hardNegativesPerQuery());
+    }
+}
