@@ -1,5 +1,6 @@
 package dev.compress.plugin.model;
 
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceAlreadyExistsException;
 import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.DocWriteRequest;
@@ -19,6 +20,7 @@ import org.opensearch.common.settings.Settings;
 import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.builder.SearchSourceBuilder;
@@ -148,7 +150,8 @@ public final class ModelIndex {
     public void getModelFile(ModelRecord model, ActionListener<byte[]> listener) {
         ActionListener<byte[]> restoring = restoring(listener);
         if (model.state() != ModelState.CREATED) {
-            restoring.onFailure(new IllegalStateException("model [" + model.id() + "] is [" + model.state().jsonName() + "], not [created]"));
+            restoring.onFailure(new OpenSearchStatusException(
+                "model [" + model.id() + "] is [" + model.state().jsonName() + "], not [created]: it has no weights", RestStatus.CONFLICT));
             return;
         }
         byte[] file = new byte[Math.toIntExact(model.modelSizeBytes())];

@@ -251,6 +251,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         restCall("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
         assertBusy(() -> assertNotNull("training has started", restCall("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
         assertTrue(restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
+        assertTrue(restError(409, "GET", "/_plugins/compress/models/long?include_weights=true", null).contains("is [training], not [created]: it has no weights"));
         assertEquals(true, restCall("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
         Map<String, Object> failed = awaitState("long", "failed");
         assertEquals("cancelled", failed.get("error"));
