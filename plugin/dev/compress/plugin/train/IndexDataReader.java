@@ -73,14 +73,14 @@ final class IndexDataReader {
             Map<String, Object> source = hit.getSourceAsMap();
             Object query = extract(source, spec.judgmentsQueryField());
             Object doc = extract(source, spec.judgmentsDocField());
-            Object rating = extract(source, spec.judgmentsRatingField());
-            if (query == null || doc == null || rating instanceof Number == false) {
+            Integer rating = Grades.wholeGrade(extract(source, spec.judgmentsRatingField()));
+            if (query == null || doc == null || rating == null) {
                 return;
             }
             if (splitValue != null && splitValue.equals(String.valueOf(extract(source, splitField))) == false) {
                 return;
             }
-            byQuery.computeIfAbsent(String.valueOf(query), q -> new HashMap<>()).put(String.valueOf(doc), ((Number) rating).intValue());
+            byQuery.computeIfAbsent(String.valueOf(query), q -> new HashMap<>()).put(String.valueOf(doc), rating);
         });
         return new Qrels(byQuery);
     }

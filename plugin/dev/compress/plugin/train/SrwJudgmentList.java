@@ -13,8 +13,7 @@ import java.util.Map;
  * A judgment list of the Search Relevance Workbench, as its plugin stores it in
  * {@value #INDEX}: one document per list, {@code judgmentRatings: [{query, ratings: [{docId, rating}]}]}.
  * Queries are named by their text, so the queries index must hold that text in its id field.
- * Ratings are floats (imports often send them as strings such as {@code "3.000"}); they are rounded
- * to whole grades, since the gains of nDCG and of the trainers are defined on graded relevance.
+ * Ratings are floats, rounded to whole grades ({@link Grades}).
  */
 final class SrwJudgmentList {
 
@@ -41,9 +40,9 @@ final class SrwJudgmentList {
                 if (entry instanceof Map<?, ?> e && e.get("query") instanceof String query && e.get("ratings") instanceof List<?> ratings) {
                     for (Object r : ratings) {
                         if (r instanceof Map<?, ?> rating && rating.get("docId") != null) {
-                            Double grade = grade(rating.get("rating"));
+                            Integer grade = Grades.wholeGrade(rating.get("rating"));
                             if (grade != null) {
-                                byQuery.computeIfAbsent(query, q -> new HashMap<>()).put(String.valueOf(rating.get("docId")), (int) Math.round(grade));
+                                byQuery.computeIfAbsent(query, q -> new HashMap<>()).put(String.valueOf(rating.get("docId")), grade);
                             }
                         }
                     }
@@ -55,19 +54,5 @@ final class SrwJudgmentList {
 
     static boolean hasRelevant(Qrels list) {
         return list.queryIds().stream().anyMatch(q -> list.judgments(q).values().stream().anyMatch(r -> r > 0));
-    }
-
-    private static Double grade(Object rating) {
-        if (rating instanceof Number n) {
-            return n.doubleValue();
-        }
-        if (rating instanceof String s) {
-            try {
-                return Double.parseDouble(s.trim());
-            } catch (NumberFormatException notANumber) {
-                return null;
-            }
-        }
-        return null;
     }
 }

@@ -81,7 +81,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             SrwJudgmentList.read(client, spec.srwJudgmentId(), ActionListener.map(judged, SrwJudgmentList::hasRelevant));
         } else {
             client.prepareSearch(spec.judgmentsIndex())
-                .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gt(0))
+                .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gte(Grades.LOWEST_RELEVANT))
                 .setSize(0)
                 .setTrackTotalHits(true)
                 .execute(ActionListener.map(judged, count -> count.getHits().getTotalHits().value() > 0));

@@ -1,0 +1,26 @@
+package dev.compress.plugin.train;
+
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.Map;
+
+/** Index rows and Workbench lists read ratings by one rule: numbers or numeric strings, rounded. */
+public class GradesTests extends OpenSearchTestCase {
+
+    public void testNumbersAndNumericStringsRoundToWholeGrades() {
+        assertEquals(Integer.valueOf(3), Grades.wholeGrade(2.7));
+        assertEquals(Integer.valueOf(2), Grades.wholeGrade(2));
+        assertEquals(Integer.valueOf(3), Grades.wholeGrade("3.000"));
+        assertEquals(Integer.valueOf(1), Grades.wholeGrade(" 1 "));
+        assertEquals(Integer.valueOf(1), Grades.wholeGrade(Grades.LOWEST_RELEVANT));
+        assertEquals(Integer.valueOf(0), Grades.wholeGrade(0.4f));
+    }
+
+    public void testAnythingElseIsNoRating() {
+        assertNull(Grades.wholeGrade("relevant"));
+        assertNull(Grades.wholeGrade(true));
+        assertNull(Grades.wholeGrade(null));
+        assertNull(Grades.wholeGrade(Double.NaN));
+        assertNull(Grades.wholeGrade(Map.of("value", 1)));
+    }
+}
