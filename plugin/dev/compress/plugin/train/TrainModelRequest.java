@@ -60,24 +60,27 @@ public final class TrainModelRequest extends ActionRequest {
     }
 
     /**
-     * A model id is a document id of the model index: a {@code #} could collide with another model's
-     * chunk ids ({@code <id>#<n>}), and a leading {@code _} with the API's own paths ({@code models/_search}).
+     * Why a user's model id cannot be used, or null. A model id is a document id of the model index:
+     * a {@code #} could collide with another model's chunk ids ({@code <id>#<n>}), and a leading
+     * {@code _} with the API's own paths ({@code models/_search}). Checked where a user's request
+     * enters, not in {@link #validate()}: the request also carries generated ids between nodes, and
+     * a random base64 id may start with {@code _}.
      */
+    static String modelIdProblem(String modelId) {
+        if (modelId.isEmpty()) {
+            return "must not be empty";
+        }
+        if (modelId.startsWith("_")) {
+            return "must not start with [_]";
+        }
+        if (modelId.contains("#")) {
+            return "must not contain [#]";
+        }
+        return modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes" : null;
+    }
+
     @Override
     public ActionRequestValidationException validate() {
-        if (modelId == null) {
-            return null;
-        }
-        String problem = modelId.isEmpty() ? "must not be empty"
-            : modelId.startsWith("_") ? "must not start with [_]"
-            : modelId.contains("#") ? "must not contain [#]"
-            : modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes"
-            : null;
-        if (problem == null) {
-            return null;
-        }
-        ActionRequestValidationException e = new ActionRequestValidationException();
-        e.addValidationError("[model_id] " + problem + ", got [" + modelId + "]");
-        return e;
+        return null;
     }
 }

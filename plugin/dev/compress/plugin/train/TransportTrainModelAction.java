@@ -62,6 +62,10 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         TrainSpec spec;
         int inputDim;
         try {
+            String idProblem = request.modelId() == null ? null : TrainModelRequest.modelIdProblem(request.modelId());
+            if (idProblem != null) {
+                throw new IllegalArgumentException("[model_id] " + idProblem + ", got [" + request.modelId() + "]");
+            }
             spec = request.spec();
             inputDim = TrainSpecValidator.validate(spec, clusterService.state());
         } catch (IllegalArgumentException e) {

@@ -1,0 +1,22 @@
+package dev.compress.plugin.train;
+
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.Map;
+
+/** Users' model ids are checked where their request enters; the request itself also carries generated ids. */
+public class TrainModelRequestTests extends OpenSearchTestCase {
+
+    public void testUsersIdsThatCollideWithChunksOrRoutesAreRefused() {
+        assertEquals("must not be empty", TrainModelRequest.modelIdProblem(""));
+        assertEquals("must not start with [_]", TrainModelRequest.modelIdProblem("_search"));
+        assertEquals("must not contain [#]", TrainModelRequest.modelIdProblem("a#0"));
+        assertEquals("must be at most 256 bytes", TrainModelRequest.modelIdProblem("é".repeat(129)));
+        assertNull(TrainModelRequest.modelIdProblem("dive-64.v2"));
+    }
+
+    public void testAGeneratedIdStartingWithAnUnderscoreStillTravelsBetweenNodes() {
+        // random base64 ids start with '_' once in 64; the node that runs the job must accept them
+        assertNull(new TrainModelRequest("_Yk3b9Qv2RkS1xq7ZpT0wA", Map.of(), 384).validate());
+    }
+}
