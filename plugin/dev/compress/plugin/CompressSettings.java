@@ -4,6 +4,7 @@ import dev.compress.plugin.inference.ModelCache;
 
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.core.common.unit.ByteSizeValue;
 
 import java.util.List;
 
@@ -39,7 +40,25 @@ public final class CompressSettings {
         Property.NodeScope
     );
 
+    /**
+     * Heap a training job may spend on its corpus (each vector is held twice while it is read):
+     * a larger corpus is refused with a 400 instead of running the training node out of memory.
+     */
+    public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_MEMORY = Setting.memorySizeSetting(
+        "compress.training.max_corpus_memory",
+        "25%",
+        Property.NodeScope,
+        Property.Dynamic
+    );
+
     public static List<Setting<?>> all() {
-        return List.of(DJL_CACHE_DIR, DJL_NUM_THREADS, DJL_NUM_INTEROP_THREADS, TRAINING_MAX_JOBS_PER_NODE, ModelCache.MAX_SIZE);
+        return List.of(
+            DJL_CACHE_DIR,
+            DJL_NUM_THREADS,
+            DJL_NUM_INTEROP_THREADS,
+            TRAINING_MAX_JOBS_PER_NODE,
+            TRAINING_MAX_CORPUS_MEMORY,
+            ModelCache.MAX_SIZE
+        );
     }
 }

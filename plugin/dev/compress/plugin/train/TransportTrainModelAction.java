@@ -17,6 +17,7 @@ import org.opensearch.common.UUIDs;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.unit.ByteSizeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.tasks.Task;
@@ -46,6 +47,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     private final Client client;
     private final ModelIndex models;
     private final int maxJobsPerNode;
+    private volatile long maxCorpusBytes;
 
     @Inject
     public TransportTrainModelAction(TransportService transportService, ActionFilters actionFilters, ClusterService clusterService, Client client, ModelIndex models, Settings settings) {
@@ -55,6 +57,9 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         this.client = client;
         this.models = models;
         this.maxJobsPerNode = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
+        this.maxCorpusBytes = CompressSettings.TRAINING_MAX_CORPUS_MEMORY.get(settings).getBytes();
+        clusterService.getClusterSettings()
+            .addSettingsUpdateConsumer(CompressSettings.TRAINING_MAX_CORPUS_MEMORY, limit -> maxCorpusBytes = limit.getBytes());
     }
 
     @Override
@@ -79,7 +84,10 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                     : "[judgments.index] [" + spec.judgmentsIndex() + "] has no usable judgments: no document has [" + spec.judgmentsRatingField() + "] > 0"));
                 return;
             }
-            models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure);
+            checkCorpusSize(spec, inputDim, ActionListener.wrap(
+                fits -> models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure),
+                listener::onFailure
+            ));
         }, listener::onFailure);
         if (spec.srwJudgments()) {
             SrwJudgmentList.read(client, spec.srwJudgmentId(), ActionListener.map(judged, SrwJudgmentList::hasRelevant));
@@ -90,6 +98,29 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                 .setTrackTotalHits(true)
                 .execute(ActionListener.map(judged, count -> count.getHits().getTotalHits().value() > 0));
         }
+    }
+
+    /**
+     * The job holds the whole corpus in heap, each vector twice while it is read, and in one float
+     * array: a corpus above {@code compress.training.max_corpus_memory} or that array's 2^31 floats
+     * is refused here rather than running the training node out of memory.
+     */
+    private void checkCorpusSize(TrainSpec spec, int inputDim, ActionListener<Void> listener) {
+        long limit = maxCorpusBytes;
+        client.prepareSearch(spec.corpusIndex()).setSize(0).setTrackTotalHits(true).execute(ActionListener.wrap(found -> {
+            long docs = found.getHits().getTotalHits().value();
+            long floats = docs * inputDim;
+            long bytes = 2 * Float.BYTES * floats;
+            if (bytes > limit || floats > Integer.MAX_VALUE - 8) {
+                listener.onFailure(new IllegalArgumentException(
+                    "[corpus.index] [" + spec.corpusIndex() + "] holds " + docs + " documents of " + inputDim + " dimensions: training reads them into about "
+                        + new ByteSizeValue(bytes) + " of heap, above [" + CompressSettings.TRAINING_MAX_CORPUS_MEMORY.getKey() + "] = " + new ByteSizeValue(limit)
+                        + (floats > Integer.MAX_VALUE - 8 ? " or the 2^31 floats of one array" : "")
+                ));
+                return;
+            }
+            listener.onResponse(null);
+        }, listener::onFailure));
     }
 
     private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {

@@ -4,6 +4,7 @@ import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 
+import org.opensearch.common.settings.Settings;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
 import java.io.IOException;
@@ -64,6 +65,15 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(nothingLeft, nothingLeft.contains("[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got [0.5] + [0.5]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/models/_cancel/_train", ok).contains("[model_id] must not start with [_], got [_cancel]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok).contains("[model_id] must not contain [#], got [a#0]"));
+        client().admin().cluster().prepareUpdateSettings()
+            .setPersistentSettings(Settings.builder().put("compress.training.max_corpus_memory", "1mb")).get();
+        try {
+            String tooBig = restError(400, "POST", "/_plugins/compress/_train", ok);
+            assertTrue(tooBig, tooBig.contains("documents of 384 dimensions: training reads them into about 15.1mb of heap, above [compress.training.max_corpus_memory] = 1mb"));
+        } finally {
+            client().admin().cluster().prepareUpdateSettings()
+                .setPersistentSettings(Settings.builder().putNull("compress.training.max_corpus_memory")).get();
+        }
         // a GET of a model whose id looks like a route reads it, and changes nothing
         assertTrue(restError(404, "GET", "/_plugins/compress/models/_cancel", null).contains("model [_cancel] does not exist"));
         client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
