@@ -111,11 +111,14 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             long docs = found.getHits().getTotalHits().value();
             long floats = docs * inputDim;
             long bytes = 2 * Float.BYTES * floats;
-            if (bytes > limit || floats > Integer.MAX_VALUE - 8) {
+            boolean beyondOneArray = floats > Integer.MAX_VALUE - 8;
+            if (bytes > limit || beyondOneArray) {
                 listener.onFailure(new IllegalArgumentException(
                     "[corpus.index] [" + spec.corpusIndex() + "] holds " + docs + " documents of " + inputDim + " dimensions: training reads them into about "
-                        + new ByteSizeValue(bytes) + " of heap, above [" + CompressSettings.TRAINING_MAX_CORPUS_MEMORY.getKey() + "] = " + new ByteSizeValue(limit)
-                        + (floats > Integer.MAX_VALUE - 8 ? " or the 2^31 floats of one array" : "")
+                        + new ByteSizeValue(bytes) + " of heap, "
+                        + (beyondOneArray
+                            ? "more than one float array holds (2^31 floats)"
+                            : "above [" + CompressSettings.TRAINING_MAX_CORPUS_MEMORY.getKey() + "] = " + new ByteSizeValue(limit))
                 ));
                 return;
             }
