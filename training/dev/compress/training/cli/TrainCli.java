@@ -108,7 +108,7 @@ public final class TrainCli {
         QuerySplit split = QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit),
             Double.parseDouble(opt.getOrDefault("val-fraction", "0.1")), seed);
         long t0 = System.nanoTime();
-        TrainingData data = TrainingData.build(ds, trainQrels, split, Integer.parseInt(opt.getOrDefault("hard-k", "100")));
+        TrainingData data = TrainingData.build(ds, trainQrels, split, Integer.parseInt(opt.getOrDefault("hard-k", Integer.toString(Trainer.DEFAULT_HARD_NEGATIVES_PER_QUERY))));
         double prepSeconds = (System.nanoTime() - t0) / 1e9;
         EvalSet test = ds.evalSet(testSplit);
         System.out.printf(Locale.ROOT, "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d (%s); data prep %.1f s%n",
