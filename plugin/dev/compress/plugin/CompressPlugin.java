@@ -102,7 +102,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     ) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
-        trainingJobs = new TrainingJobs(client, clusterService, threadPool, models);
+        trainingJobs = new TrainingJobs(client, clusterService, threadPool, models, CompressSettings.TRAINING_SWEEP_INTERVAL.get(environment.settings()));
         return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }
 

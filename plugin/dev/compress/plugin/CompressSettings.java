@@ -4,6 +4,7 @@ import dev.compress.plugin.inference.ModelCache;
 
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.common.unit.ByteSizeValue;
 
 import java.util.List;
@@ -51,6 +52,17 @@ public final class CompressSettings {
         Property.Dynamic
     );
 
+    /**
+     * How often every node looks for models left {@code training} with no job behind them (their
+     * node left or restarted, or the job never started) and fails them.
+     */
+    public static final Setting<TimeValue> TRAINING_SWEEP_INTERVAL = Setting.timeSetting(
+        "compress.training.sweep_interval",
+        TimeValue.timeValueMinutes(1),
+        TimeValue.timeValueSeconds(1),
+        Property.NodeScope
+    );
+
     public static List<Setting<?>> all() {
         return List.of(
             DJL_CACHE_DIR,
@@ -58,6 +70,7 @@ public final class CompressSettings {
             DJL_NUM_INTEROP_THREADS,
             TRAINING_MAX_JOBS_PER_NODE,
             TRAINING_MAX_CORPUS_MEMORY,
+            TRAINING_SWEEP_INTERVAL,
             ModelCache.MAX_SIZE
         );
     }

@@ -1,5 +1,6 @@
 package dev.compress.plugin.model;
 
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceAlreadyExistsException;
 import org.opensearch.ResourceNotFoundException;
@@ -21,6 +22,7 @@ import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.builder.SearchSourceBuilder;
@@ -29,6 +31,7 @@ import org.opensearch.transport.client.Client;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -45,6 +48,8 @@ public final class ModelIndex {
     public static final String NAME = ".compress-models";
     static final int CHUNK_BYTES = 1 << 20;
     private static final int CHUNKS_PER_FETCH = 8;
+    /** Conditional writes retried this often when another write got in between the read and the write. */
+    private static final int COMMIT_ATTEMPTS = 10;
 
     private static final String MAPPING = """
         {"dynamic":"strict","properties":{
@@ -113,37 +118,117 @@ public final class ModelIndex {
         ));
     }
 
-    /** Stores the model file in chunks, then merges {@code finalFields} (with sizes) into the state document. */
-    public void storeModelFile(String modelId, byte[] file, Map<String, Object> finalFields, ActionListener<Void> listener) {
-        ActionListener<Void> restoring = restoring(listener);
+    /** How a training job's result was received: only a model still training, and not cancelled, becomes {@code created}. */
+    public enum Completion {
+        CREATED,
+        CANCELLED,
+        NO_LONGER_TRAINING
+    }
+
+    /**
+     * Stores a trained model's file in chunks, then merges {@code finalFields} (with sizes) into the
+     * state document if the model is still {@code training} and no cancel was requested. The check
+     * and the write are one step (the write is conditional on the version read), so a cancel
+     * answered 202 or a sweep that failed the model always wins over a job that ends after it.
+     * Otherwise, or when storing fails, the chunks are deleted again.
+     */
+    public void completeTraining(String modelId, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
+        ActionListener<Completion> restoring = restoring(listener);
         BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
             byte[] part = Arrays.copyOfRange(file, i * CHUNK_BYTES, Math.min(file.length, (i + 1) * CHUNK_BYTES));
             bulk.add(new IndexRequest(NAME).id(chunkId(modelId, i)).source(Map.of("doc_type", "chunk", "model_id", modelId, "chunk", i, "data", part)));
         }
-        Map<String, Object> fields = new java.util.HashMap<>(finalFields);
+        Map<String, Object> fields = new HashMap<>(finalFields);
         fields.put("chunk_count", chunks);
         fields.put("model_size_bytes", (long) file.length);
+        ActionListener<Completion> cleaning = ActionListener.wrap(completion -> {
+            if (completion == Completion.CREATED) {
+                restoring.onResponse(completion);
+            } else {
+                deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
+            }
+        }, e -> deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
         asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
             if (r.hasFailures()) {
-                restoring.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
+                cleaning.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
             } else {
-                update(modelId, fields, restoring);
+                commitCreated(modelId, fields, COMMIT_ATTEMPTS, cleaning);
             }
-        }, restoring::onFailure)));
+        }, cleaning::onFailure)));
     }
 
-    /** The state document of a model; {@link ResourceNotFoundException} (404) when there is none. */
-    public void get(String modelId, ActionListener<ModelRecord> listener) {
-        ActionListener<ModelRecord> restoring = restoring(listener);
+    private void commitCreated(String modelId, Map<String, Object> fields, int attemptsLeft, ActionListener<Completion> listener) {
+        getVersioned(modelId, ActionListener.wrap(read -> {
+            if (read.model().state() != ModelState.TRAINING) {
+                listener.onResponse(Completion.NO_LONGER_TRAINING);
+            } else if (read.model().cancelRequested()) {
+                listener.onResponse(Completion.CANCELLED);
+            } else {
+                updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(Completion.CREATED), e -> {
+                    if (isVersionConflict(e) && attemptsLeft > 1) {
+                        commitCreated(modelId, fields, attemptsLeft - 1, listener);
+                    } else {
+                        listener.onFailure(e);
+                    }
+                }));
+            }
+        }, listener::onFailure));
+    }
+
+    private void deleteChunks(String modelId, int chunks, ActionListener<Void> listener) {
+        if (chunks == 0) {
+            listener.onResponse(null);
+            return;
+        }
+        BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int i = 0; i < chunks; i++) {
+            bulk.add(new DeleteRequest(NAME, chunkId(modelId, i)));
+        }
+        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
+            if (r.hasFailures()) {
+                listener.onFailure(new IllegalStateException("deleting the chunks of model [" + modelId + "] failed: " + r.buildFailureMessage()));
+            } else {
+                listener.onResponse(null);
+            }
+        }, listener::onFailure)));
+    }
+
+    /** A state document with the sequence number and primary term it was read at. */
+    public record Versioned(ModelRecord model, long seqNo, long primaryTerm) {}
+
+    /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged}. */
+    public void getVersioned(String modelId, ActionListener<Versioned> listener) {
+        ActionListener<Versioned> restoring = restoring(listener);
         asPlugin(() -> client.get(new GetRequest(NAME, modelId), ActionListener.wrap(r -> {
             if (r.isExists() == false || "model".equals(r.getSource().get("doc_type")) == false) {
                 restoring.onFailure(new ResourceNotFoundException("model [" + modelId + "] does not exist"));
             } else {
-                restoring.onResponse(new ModelRecord(modelId, r.getSource()));
+                restoring.onResponse(new Versioned(new ModelRecord(modelId, r.getSource()), r.getSeqNo(), r.getPrimaryTerm()));
             }
         }, e -> restoring.onFailure(e instanceof org.opensearch.index.IndexNotFoundException ? new ResourceNotFoundException("model [" + modelId + "] does not exist") : e))));
+    }
+
+    /** Merges {@code fields} only if the document has not changed since {@code read}; a version conflict otherwise. */
+    public void updateIfUnchanged(Versioned read, Map<String, Object> fields, ActionListener<Void> listener) {
+        ActionListener<Void> restoring = restoring(listener);
+        asPlugin(() -> client.update(
+            new UpdateRequest(NAME, read.model().id()).doc(fields)
+                .setIfSeqNo(read.seqNo())
+                .setIfPrimaryTerm(read.primaryTerm())
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
+            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
+        ));
+    }
+
+    public static boolean isVersionConflict(Exception e) {
+        return ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException;
+    }
+
+    /** The state document of a model; {@link ResourceNotFoundException} (404) when there is none. */
+    public void get(String modelId, ActionListener<ModelRecord> listener) {
+        getVersioned(modelId, ActionListener.map(listener, Versioned::model));
     }
 
     /** The model file of a created model, reassembled from its chunks a few at a time. */

@@ -31,6 +31,10 @@ public record ModelRecord(String id, Map<String, Object> source) {
         return ((List<Number>) source.get("dimensions")).stream().map(Number::intValue).toList();
     }
 
+    public boolean cancelRequested() {
+        return Boolean.TRUE.equals(source.get("cancel_requested"));
+    }
+
     public int chunkCount() {
         Object n = source.get("chunk_count");
         return n == null ? 0 : ((Number) n).intValue();

@@ -16,11 +16,14 @@ import dev.compress.training.trainer.TrainingListener;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.opensearch.cluster.ClusterChangedEvent;
+import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.ClusterStateListener;
 import org.opensearch.cluster.routing.IndexRoutingTable;
 import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.secure_sm.AccessController;
+import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 
@@ -36,16 +39,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
  * from indices, trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
- * at its next step and leaves the model {@code failed}.
+ * at its next epoch and leaves the model {@code failed}; a job that ends first is refused
+ * {@code created} ({@link ModelIndex#completeTraining}).
  *
  * <p>No model may stay {@code training} forever: the elected cluster manager fails the models of
- * nodes that left, and every node fails, once after it starts, the models it was training before.
+ * nodes that left, and every node fails, once after it starts, the models it was training before,
+ * and both check again every {@code compress.training.sweep_interval}.
  */
 public final class TrainingJobs implements ClusterStateListener {
 
     public static final String THREAD_POOL = "compress_training";
     private static final Logger logger = LogManager.getLogger(TrainingJobs.class);
     private static final long CANCEL_POLL_NANOS = 2_000_000_000L;
+    /** How long a model may wait for its job to start before the timed sweep calls it an orphan. */
+    private static final long START_GRACE_MILLIS = 60_000;
 
     private final Client client;
     private final ClusterService clusterService;
@@ -54,13 +61,16 @@ public final class TrainingJobs implements ClusterStateListener {
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
+    private final TimeValue sweepInterval;
     private volatile boolean ownModelsSwept;
+    private volatile Scheduler.Cancellable periodicSweeps;
 
-    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models) {
+    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval) {
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.models = models;
+        this.sweepInterval = sweepInterval;
         clusterService.addListener(this);
     }
 
@@ -68,28 +78,30 @@ public final class TrainingJobs implements ClusterStateListener {
         return running.size();
     }
 
-    /** Starts training {@code modelId} (whose document exists, state {@code training}) in the background. */
+    /**
+     * Starts training {@code modelId} (whose document exists, state {@code training}) in the
+     * background. The job counts as running until its final state is written, so no sweep takes a
+     * model whose result is being stored for an orphan.
+     */
     public void start(String modelId, TrainSpec spec, int inputDim) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(modelId, cancelled);
+        Runnable finished = () -> running.remove(modelId);
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
                 try {
-                    run(modelId, spec, inputDim, cancelled);
+                    run(modelId, spec, inputDim, cancelled, finished);
                 } catch (Exception e) {
                     logger.warn("training model [" + modelId + "] failed", e);
-                    fail(modelId, cancelled.get() ? "cancelled" : describe(e));
-                } finally {
-                    running.remove(modelId);
+                    fail(modelId, cancelled.get() ? "cancelled" : describe(e), finished);
                 }
             });
         } catch (RuntimeException rejected) {
-            running.remove(modelId);
-            fail(modelId, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage());
+            fail(modelId, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
         }
     }
 
-    private void run(String modelId, TrainSpec spec, int inputDim, AtomicBoolean cancelled) throws Exception {
+    private void run(String modelId, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
         VectorSet corpus = reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim);
         VectorSet queries = reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
@@ -104,6 +116,7 @@ public final class TrainingJobs implements ClusterStateListener {
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
             () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
         );
+        progress.close();
         if (cancelled.get()) {
             throw new IllegalStateException("cancelled");
         }
@@ -116,7 +129,19 @@ public final class TrainingJobs implements ClusterStateListener {
         )));
         done.put("updated_at", System.currentTimeMillis());
         byte[] file = ModelFile.toBytes(outcome.artifact());
-        models.storeModelFile(modelId, file, done, ActionListener.wrap(ok -> logger.info("model [{}] created", modelId), e -> fail(modelId, describe(e))));
+        models.completeTraining(modelId, file, done, ActionListener.wrap(completion -> {
+            switch (completion) {
+                case CREATED -> {
+                    logger.info("model [{}] created", modelId);
+                    finished.run();
+                }
+                case CANCELLED -> fail(modelId, "cancelled", finished);
+                case NO_LONGER_TRAINING -> {
+                    logger.info("model [{}] was ended while its job finished; its result is dropped", modelId);
+                    finished.run();
+                }
+            }
+        }, e -> fail(modelId, describe(e), finished)));
     }
 
     /** Keeps judgments with rating > 0 whose query and document both have vectors. */
@@ -152,24 +177,22 @@ public final class TrainingJobs implements ClusterStateListener {
         return QuerySplit.ofDatasetSplits(train, test, s.validationFraction(), s.seed());
     }
 
-    /** Asks the job to stop; returns false when this node is not running it. */
-    public boolean cancel(String modelId) {
-        AtomicBoolean flag = running.get(modelId);
-        if (flag == null) {
-            return false;
-        }
-        flag.set(true);
-        return true;
-    }
-
-    /** Stops every job of this node, e.g. when the node shuts down. */
+    /** Stops every job of this node and its sweeps, e.g. when the node shuts down. */
     public void cancelAll() {
+        Scheduler.Cancellable sweeps = periodicSweeps;
+        if (sweeps != null) {
+            sweeps.cancel();
+        }
         running.values().forEach(flag -> flag.set(true));
     }
 
-    private void fail(String modelId, String reason) {
+    /** Marks the model failed, then runs {@code then} whether or not that write succeeded. */
+    private void fail(String modelId, String reason, Runnable then) {
         models.update(modelId, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()),
-            ActionListener.wrap(ok -> {}, e -> logger.warn("could not mark model [" + modelId + "] failed", e)));
+            ActionListener.wrap(ok -> then.run(), e -> {
+                logger.warn("could not mark model [" + modelId + "] failed", e);
+                then.run();
+            }));
     }
 
     private static String describe(Exception e) {
@@ -178,38 +201,73 @@ public final class TrainingJobs implements ClusterStateListener {
 
     @Override
     public void clusterChanged(ClusterChangedEvent event) {
-        IndexRoutingTable routing = event.state().routingTable().index(ModelIndex.NAME);
-        if (routing == null || routing.allPrimaryShardsActive() == false) {
+        if (modelIndexActive(event.state()) == false) {
             return;
         }
-        Set<String> nodes = event.state().nodes().getNodes().keySet();
-        String local = event.state().nodes().getLocalNodeId();
-        boolean leader = event.localNodeClusterManager();
-        boolean sweepOthers = leader && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
-        boolean sweepOwn = ownModelsSwept == false;
-        if (sweepOthers == false && sweepOwn == false) {
-            return;
+        if (periodicSweeps == null) {
+            periodicSweeps = threadPool.scheduleWithFixedDelay(this::sweepPeriodically, sweepInterval, ThreadPool.Names.GENERIC);
         }
-        ownModelsSwept = true;
+        boolean sweepOthers = event.localNodeClusterManager()
+            && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
+        if (sweepOthers || ownModelsSwept == false) {
+            ownModelsSwept = true;
+            sweep(event.state(), sweepOthers, startedAtMillis);
+        }
+    }
+
+    /**
+     * The sweeps on events can miss a model: its job never started (the coordinating node died
+     * before asking), writing {@code failed} failed, or a node left while the model index was
+     * unavailable. So every node also sweeps on a timer.
+     */
+    private void sweepPeriodically() {
+        ClusterState state = clusterService.state();
+        if (modelIndexActive(state)) {
+            sweep(state, state.nodes().isLocalNodeElectedClusterManager(), System.currentTimeMillis() - START_GRACE_MILLIS);
+        }
+    }
+
+    /**
+     * Fails models in {@code training} whose node is gone ({@code sweepOthers}, on the elected
+     * cluster manager) and this node's models created before {@code ownCutoffMillis} that it is
+     * not running.
+     */
+    private void sweep(ClusterState state, boolean sweepOthers, long ownCutoffMillis) {
+        Set<String> nodes = state.nodes().getNodes().keySet();
+        String local = state.nodes().getLocalNodeId();
         models.trainingModels(training -> {
             for (ModelRecord model : training) {
                 String node = model.nodeId();
                 if (sweepOthers && nodes.contains(node) == false) {
-                    fail(model.id(), "node [" + node + "] left the cluster while training");
-                } else if (sweepOwn && local.equals(node) && model.createdAtMillis() < startedAtMillis && running.containsKey(model.id()) == false) {
-                    fail(model.id(), "node [" + node + "] restarted while training");
+                    fail(model.id(), "node [" + node + "] left the cluster while training", () -> {});
+                } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(model.id()) == false) {
+                    fail(model.id(), "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
                 }
             }
         }, e -> logger.warn("could not check models in training", e));
     }
 
-    /** Writes each epoch into the model document and polls the document for a cancel request. */
+    private static boolean modelIndexActive(ClusterState state) {
+        IndexRoutingTable routing = state.routingTable().index(ModelIndex.NAME);
+        return routing != null && routing.allPrimaryShardsActive();
+    }
+
+    /**
+     * Writes each epoch into the model document and polls the document for a cancel request. One
+     * write is in flight at a time (epochs finishing meanwhile go out together in the next), and
+     * {@link #close} waits for it, so no progress write lands after the model's final state.
+     */
     private final class ProgressReporter implements TrainingListener {
+        private static final long CLOSE_WAIT_MILLIS = 30_000;
+
         private final String modelId;
         private final AtomicBoolean cancelled;
         private final List<Map<String, Object>> history = new ArrayList<>();
         private volatile int totalEpochs;
         private volatile long lastPoll = System.nanoTime();
+        private boolean writing;
+        private boolean pending;
+        private boolean closed;
 
         ProgressReporter(String modelId, AtomicBoolean cancelled) {
             this.modelId = modelId;
@@ -228,8 +286,48 @@ public final class TrainingJobs implements ClusterStateListener {
             synchronized (history) {
                 history.add(epoch);
             }
-            models.update(modelId, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()),
-                ActionListener.wrap(ok -> {}, e -> logger.debug("progress update of [" + modelId + "] failed", e)));
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                if (writing) {
+                    pending = true;
+                    return;
+                }
+                writing = true;
+            }
+            write();
+        }
+
+        private void write() {
+            models.update(modelId, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
+                ok -> written(),
+                e -> {
+                    logger.debug("progress update of [" + modelId + "] failed", e);
+                    written();
+                }
+            ));
+        }
+
+        private void written() {
+            synchronized (this) {
+                if (pending == false || closed) {
+                    writing = false;
+                    notifyAll();
+                    return;
+                }
+                pending = false;
+            }
+            write();
+        }
+
+        /** Stops progress writes and waits (bounded) for the one in flight. */
+        synchronized void close() throws InterruptedException {
+            closed = true;
+            long deadline = System.currentTimeMillis() + CLOSE_WAIT_MILLIS;
+            for (long left = CLOSE_WAIT_MILLIS; writing && left > 0; left = deadline - System.currentTimeMillis()) {
+                wait(left);
+            }
         }
 
         @Override
@@ -238,7 +336,7 @@ public final class TrainingJobs implements ClusterStateListener {
             if (cancelled.get() == false && now - lastPoll > CANCEL_POLL_NANOS) {
                 lastPoll = now;
                 models.get(modelId, ActionListener.wrap(m -> {
-                    if (Boolean.TRUE.equals(m.source().get("cancel_requested"))) {
+                    if (m.cancelRequested()) {
                         cancelled.set(true);
                     }
                 }, e -> {}));

@@ -17,8 +17,12 @@ import java.util.Map;
 /**
  * {@code POST _plugins/compress/models/{id}/_cancel}: flags the model; the job, wherever it runs,
  * sees the flag within seconds, stops, and leaves the model {@code failed} with reason "cancelled".
+ * A job that cannot stop early (PCA, truncation) runs to its end and is then refused {@code created}.
  */
 public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+
+    /** Progress writes can move the document between our read and our write; each retry reads again. */
+    private static final int ATTEMPTS = 10;
 
     private final ModelIndex models;
 
@@ -30,15 +34,26 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
 
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
-        String id = request.modelId();
-        models.get(id, ActionListener.wrap(model -> {
-            if (model.state() != ModelState.TRAINING) {
-                listener.onFailure(new OpenSearchStatusException("model [" + id + "] is [" + model.state().jsonName() + "], not [training]", RestStatus.CONFLICT));
+        flag(request.modelId(), ATTEMPTS, listener);
+    }
+
+    /** The flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409. */
+    private void flag(String id, int attemptsLeft, ActionListener<MapResponse> listener) {
+        models.getVersioned(id, ActionListener.wrap(read -> {
+            ModelState state = read.model().state();
+            if (state != ModelState.TRAINING) {
+                listener.onFailure(new OpenSearchStatusException("model [" + id + "] is [" + state.jsonName() + "], not [training]", RestStatus.CONFLICT));
                 return;
             }
-            models.update(id, Map.of("cancel_requested", true), ActionListener.wrap(
+            models.updateIfUnchanged(read, Map.of("cancel_requested", true), ActionListener.wrap(
                 ok -> listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED)),
-                listener::onFailure
+                e -> {
+                    if (ModelIndex.isVersionConflict(e) && attemptsLeft > 1) {
+                        flag(id, attemptsLeft - 1, listener);
+                    } else {
+                        listener.onFailure(e);
+                    }
+                }
             ));
         }, listener::onFailure));
     }

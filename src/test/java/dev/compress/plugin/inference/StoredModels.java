@@ -10,7 +10,7 @@ import org.opensearch.action.support.PlainActionFuture;
 
 import java.util.Map;
 
-/** Writes models into the model index the way training does: a state document, then (unless still training) the file. */
+/** Writes models into the model index the way training does: a state document, then the file of a created model. */
 public final class StoredModels {
 
     private StoredModels() {}
@@ -31,8 +31,16 @@ public final class StoredModels {
         if (state == ModelState.TRAINING) {
             return;
         }
-        PlainActionFuture<Void> stored = PlainActionFuture.newFuture();
-        index.storeModelFile(id, ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
-        stored.actionGet();
+        if (state == ModelState.FAILED) {
+            PlainActionFuture<Void> failed = PlainActionFuture.newFuture();
+            index.update(id, Map.of("state", state.jsonName(), "error", "failed on purpose"), failed);
+            failed.actionGet();
+            return;
+        }
+        PlainActionFuture<ModelIndex.Completion> stored = PlainActionFuture.newFuture();
+        index.completeTraining(id, ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
+        if (stored.actionGet() != ModelIndex.Completion.CREATED) {
+            throw new AssertionError("model [" + id + "] was not stored: " + stored.actionGet());
+        }
     }
 }

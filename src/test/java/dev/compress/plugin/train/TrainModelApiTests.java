@@ -1,10 +1,14 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressClusterTestCase;
+import dev.compress.plugin.model.ModelIndex;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 
+import org.opensearch.client.Request;
+import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
 import java.io.IOException;
@@ -267,5 +271,30 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals("cancelled", failed.get("error"));
         assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null).contains("is [failed], not [training]"));
         assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
+    }
+
+    /**
+     * PCA has no epochs to stop between, so it runs to its end; a cancel answered 202 must still
+     * keep it from {@code created}. A job that ends before the cancel arrives makes the cancel a 409.
+     */
+    public void testACancelAnsweredAcceptedNeverEndsCreated() throws Exception {
+        restCall("POST", "/_plugins/compress/models/pca-cancelled/_train", trainBody("pca", 64, "{}"));
+        Request cancel = new Request("POST", "/_plugins/compress/models/pca-cancelled/_cancel");
+        int status;
+        try {
+            status = getRestClient().performRequest(cancel).getStatusLine().getStatusCode();
+        } catch (ResponseException e) {
+            status = e.getResponse().getStatusLine().getStatusCode();
+        }
+        if (status == 202) {
+            assertEquals("cancelled", awaitState("pca-cancelled", "failed").get("error"));
+        } else {
+            assertEquals(409, status);
+            awaitState("pca-cancelled", "created");
+        }
+        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/pca-cancelled", null).get("result"));
+        long chunksLeft = client().prepareSearch(ModelIndex.NAME).setQuery(QueryBuilders.termQuery("model_id", "pca-cancelled")).setSize(0)
+            .get().getHits().getTotalHits().value();
+        assertEquals(0, chunksLeft);
     }
 }
