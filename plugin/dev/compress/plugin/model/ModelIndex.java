@@ -118,6 +118,16 @@ public final class ModelIndex {
         ));
     }
 
+    /**
+     * One training job of a model: a model id can be failed, deleted and trained again while an
+     * earlier job of it still runs, so a job only touches the state document it was started for.
+     */
+    public record Job(String modelId, long createdAtMillis) {
+        public boolean owns(ModelRecord model) {
+            return model.state() == ModelState.TRAINING && model.createdAtMillis() == createdAtMillis;
+        }
+    }
+
     /** How a training job's result was received: only a model still training, and not cancelled, becomes {@code created}. */
     public enum Completion {
         CREATED,
@@ -127,13 +137,14 @@ public final class ModelIndex {
 
     /**
      * Stores a trained model's file in chunks, then merges {@code finalFields} (with sizes) into the
-     * state document if the model is still {@code training} and no cancel was requested. The check
+     * state document if it is still the job's, {@code training}, with no cancel requested. The check
      * and the write are one step (the write is conditional on the version read), so a cancel
-     * answered 202 or a sweep that failed the model always wins over a job that ends after it.
-     * Otherwise, or when storing fails, the chunks are deleted again.
+     * answered 202 or a sweep that failed the model always wins over a job that ends after it. The
+     * same is checked before the chunks are written, and refused or failed chunks are deleted again.
      */
-    public void completeTraining(String modelId, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
+    public void completeTraining(Job job, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
         ActionListener<Completion> restoring = restoring(listener);
+        String modelId = job.modelId();
         BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
@@ -150,30 +161,82 @@ public final class ModelIndex {
                 deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
             }
         }, e -> deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
-        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
-            if (r.hasFailures()) {
-                cleaning.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
-            } else {
-                commitCreated(modelId, fields, COMMIT_ATTEMPTS, cleaning);
+        getVersioned(modelId, ActionListener.wrap(before -> {
+            Completion refused = refusal(job, before.model());
+            if (refused != null) {
+                restoring.onResponse(refused);
+                return;
             }
-        }, cleaning::onFailure)));
+            asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
+                if (r.hasFailures()) {
+                    cleaning.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
+                } else {
+                    commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning);
+                }
+            }, cleaning::onFailure)));
+        }, restoring::onFailure));
     }
 
-    private void commitCreated(String modelId, Map<String, Object> fields, int attemptsLeft, ActionListener<Completion> listener) {
-        getVersioned(modelId, ActionListener.wrap(read -> {
-            if (read.model().state() != ModelState.TRAINING) {
-                listener.onResponse(Completion.NO_LONGER_TRAINING);
-            } else if (read.model().cancelRequested()) {
-                listener.onResponse(Completion.CANCELLED);
-            } else {
-                updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(Completion.CREATED), e -> {
-                    if (isVersionConflict(e) && attemptsLeft > 1) {
-                        commitCreated(modelId, fields, attemptsLeft - 1, listener);
-                    } else {
-                        listener.onFailure(e);
-                    }
-                }));
+    /** Why {@code job} may not make {@code model} created, or null when it may. */
+    private static Completion refusal(Job job, ModelRecord model) {
+        if (job.owns(model) == false) {
+            return Completion.NO_LONGER_TRAINING;
+        }
+        return model.cancelRequested() ? Completion.CANCELLED : null;
+    }
+
+    private void commitCreated(Job job, Map<String, Object> fields, int attemptsLeft, ActionListener<Completion> listener) {
+        getVersioned(job.modelId(), ActionListener.wrap(read -> {
+            Completion refused = refusal(job, read.model());
+            if (refused != null) {
+                listener.onResponse(refused);
+                return;
             }
+            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(Completion.CREATED), e -> {
+                if (isVersionConflict(e) && attemptsLeft > 1) {
+                    commitCreated(job, fields, attemptsLeft - 1, listener);
+                } else {
+                    confirmCreated(job, e, listener);
+                }
+            }));
+        }, listener::onFailure));
+    }
+
+    /** A write can be applied though its answer was lost: only a model that is not created loses its chunks. */
+    private void confirmCreated(Job job, Exception writeFailure, ActionListener<Completion> listener) {
+        getVersioned(job.modelId(), ActionListener.wrap(read -> {
+            ModelRecord model = read.model();
+            if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
+                listener.onResponse(Completion.CREATED);
+            } else {
+                listener.onFailure(writeFailure);
+            }
+        }, e -> listener.onFailure(writeFailure)));
+    }
+
+    /**
+     * Marks the job's model {@code failed} with {@code reason} if it is still the job's and
+     * {@code training}; answers whether it did. Sweeps and jobs use it, so neither overwrites a
+     * model that was created meanwhile, nor a newer model of the same id.
+     */
+    public void failTraining(Job job, String reason, ActionListener<Boolean> listener) {
+        failTraining(job, reason, COMMIT_ATTEMPTS, restoring(listener));
+    }
+
+    private void failTraining(Job job, String reason, int attemptsLeft, ActionListener<Boolean> listener) {
+        getVersioned(job.modelId(), ActionListener.wrap(read -> {
+            if (job.owns(read.model()) == false) {
+                listener.onResponse(false);
+                return;
+            }
+            Map<String, Object> failed = Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis());
+            updateIfUnchanged(read, failed, ActionListener.wrap(ok -> listener.onResponse(true), e -> {
+                if (isVersionConflict(e) && attemptsLeft > 1) {
+                    failTraining(job, reason, attemptsLeft - 1, listener);
+                } else {
+                    listener.onFailure(e);
+                }
+            }));
         }, listener::onFailure));
     }
 

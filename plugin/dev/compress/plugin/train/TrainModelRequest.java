@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * A training request: the user's JSON body (kept as sent, so it travels and is stored verbatim),
- * the model id (chosen by the user or generated), and once placed, the node and input dimension.
+ * the model id (chosen by the user or generated), and once placed, the input dimension and when
+ * the model document was created (which tells this job from a later one of the same model id).
  */
 public final class TrainModelRequest extends ActionRequest {
 
@@ -21,11 +22,19 @@ public final class TrainModelRequest extends ActionRequest {
     private final String modelId;
     private final Map<String, Object> body;
     private final int inputDim;
+    private final long createdAtMillis;
 
-    public TrainModelRequest(String modelId, Map<String, Object> body, int inputDim) {
+    /** A user's request; {@code modelId} may be null (generated). */
+    public TrainModelRequest(String modelId, Map<String, Object> body) {
+        this(modelId, body, 0, 0);
+    }
+
+    /** A placed job: its model document exists, created at {@code createdAtMillis}. */
+    public TrainModelRequest(String modelId, Map<String, Object> body, int inputDim, long createdAtMillis) {
         this.modelId = modelId;
         this.body = body;
         this.inputDim = inputDim;
+        this.createdAtMillis = createdAtMillis;
     }
 
     public TrainModelRequest(StreamInput in) throws IOException {
@@ -33,6 +42,7 @@ public final class TrainModelRequest extends ActionRequest {
         modelId = in.readOptionalString();
         body = in.readMap();
         inputDim = in.readVInt();
+        createdAtMillis = in.readLong();
     }
 
     @Override
@@ -41,6 +51,7 @@ public final class TrainModelRequest extends ActionRequest {
         out.writeOptionalString(modelId);
         out.writeMap(body);
         out.writeVInt(inputDim);
+        out.writeLong(createdAtMillis);
     }
 
     public String modelId() {
@@ -53,6 +64,10 @@ public final class TrainModelRequest extends ActionRequest {
 
     public int inputDim() {
         return inputDim;
+    }
+
+    public long createdAtMillis() {
+        return createdAtMillis;
     }
 
     public TrainSpec spec() {

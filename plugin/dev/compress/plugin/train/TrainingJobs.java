@@ -58,7 +58,7 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ClusterService clusterService;
     private final ThreadPool threadPool;
     private final ModelIndex models;
-    private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
+    private final Map<ModelIndex.Job, AtomicBoolean> running = new ConcurrentHashMap<>();
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
@@ -79,29 +79,33 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
-     * Starts training {@code modelId} (whose document exists, state {@code training}) in the
-     * background. The job counts as running until its final state is written, so no sweep takes a
-     * model whose result is being stored for an orphan.
+     * Starts {@code job} (its model document exists, state {@code training}) in the background. The
+     * job counts as running until its final state is written, so no sweep takes a model whose
+     * result is being stored for an orphan.
      */
-    public void start(String modelId, TrainSpec spec, int inputDim) {
+    public void start(ModelIndex.Job job, TrainSpec spec, int inputDim) {
         AtomicBoolean cancelled = new AtomicBoolean();
-        running.put(modelId, cancelled);
-        Runnable finished = () -> running.remove(modelId);
+        running.put(job, cancelled);
+        Runnable finished = () -> running.remove(job, cancelled);
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
                 try {
-                    run(modelId, spec, inputDim, cancelled, finished);
-                } catch (Exception e) {
-                    logger.warn("training model [" + modelId + "] failed", e);
-                    fail(modelId, cancelled.get() ? "cancelled" : describe(e), finished);
+                    run(job, spec, inputDim, cancelled, finished);
+                } catch (Throwable t) {
+                    // an Error from the native engine too: the model must not stay training with its job gone
+                    logger.warn("training model [" + job.modelId() + "] failed", t);
+                    fail(job, cancelled.get() ? "cancelled" : describe(t), finished);
+                    if (t instanceof VirtualMachineError fatal) {
+                        throw fatal;
+                    }
                 }
             });
         } catch (RuntimeException rejected) {
-            fail(modelId, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
+            fail(job, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
         }
     }
 
-    private void run(String modelId, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
+    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
         VectorSet corpus = reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim);
         VectorSet queries = reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
@@ -111,7 +115,7 @@ public final class TrainingJobs implements ClusterStateListener {
         }
         QuerySplit split = split(reader, spec, corpus, queries, judgments);
         Trainer trainer = TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
-        ProgressReporter progress = new ProgressReporter(modelId, cancelled);
+        ProgressReporter progress = new ProgressReporter(job, cancelled);
         // DJL extracts and maps libtorch: only the plugin's own permissions may count
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
             () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
@@ -129,19 +133,19 @@ public final class TrainingJobs implements ClusterStateListener {
         )));
         done.put("updated_at", System.currentTimeMillis());
         byte[] file = ModelFile.toBytes(outcome.artifact());
-        models.completeTraining(modelId, file, done, ActionListener.wrap(completion -> {
+        models.completeTraining(job, file, done, ActionListener.wrap(completion -> {
             switch (completion) {
                 case CREATED -> {
-                    logger.info("model [{}] created", modelId);
+                    logger.info("model [{}] created", job.modelId());
                     finished.run();
                 }
-                case CANCELLED -> fail(modelId, "cancelled", finished);
+                case CANCELLED -> fail(job, "cancelled", finished);
                 case NO_LONGER_TRAINING -> {
-                    logger.info("model [{}] was ended while its job finished; its result is dropped", modelId);
+                    logger.info("model [{}] was ended or replaced while its job ran; the job's result is dropped", job.modelId());
                     finished.run();
                 }
             }
-        }, e -> fail(modelId, describe(e), finished)));
+        }, e -> fail(job, describe(e), finished)));
     }
 
     /** Keeps judgments with rating > 0 whose query and document both have vectors. */
@@ -186,16 +190,15 @@ public final class TrainingJobs implements ClusterStateListener {
         running.values().forEach(flag -> flag.set(true));
     }
 
-    /** Marks the model failed, then runs {@code then} whether or not that write succeeded. */
-    private void fail(String modelId, String reason, Runnable then) {
-        models.update(modelId, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()),
-            ActionListener.wrap(ok -> then.run(), e -> {
-                logger.warn("could not mark model [" + modelId + "] failed", e);
-                then.run();
-            }));
+    /** Marks the job's model failed (unless it ended or was replaced meanwhile), then runs {@code then} in any case. */
+    private void fail(ModelIndex.Job job, String reason, Runnable then) {
+        models.failTraining(job, reason, ActionListener.wrap(ok -> then.run(), e -> {
+            logger.warn("could not mark model [" + job.modelId() + "] failed", e);
+            then.run();
+        }));
     }
 
-    private static String describe(Exception e) {
+    private static String describe(Throwable e) {
         return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
@@ -233,15 +236,18 @@ public final class TrainingJobs implements ClusterStateListener {
      * not running.
      */
     private void sweep(ClusterState state, boolean sweepOthers, long ownCutoffMillis) {
-        Set<String> nodes = state.nodes().getNodes().keySet();
         String local = state.nodes().getLocalNodeId();
         models.trainingModels(training -> {
+            // the nodes now, not when the sweep began: one may have joined while the search ran
+            Set<String> nodes = clusterService.state().nodes().getNodes().keySet();
             for (ModelRecord model : training) {
                 String node = model.nodeId();
+                ModelIndex.Job job = new ModelIndex.Job(model.id(), model.createdAtMillis());
                 if (sweepOthers && nodes.contains(node) == false) {
-                    fail(model.id(), "node [" + node + "] left the cluster while training", () -> {});
-                } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(model.id()) == false) {
-                    fail(model.id(), "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
+                    fail(job, "node [" + node + "] left the cluster while training", () -> {});
+                } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
+                    // the search may predate the job's final write; failTraining reads the model again
+                    fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
                 }
             }
         }, e -> logger.warn("could not check models in training", e));
@@ -260,7 +266,7 @@ public final class TrainingJobs implements ClusterStateListener {
     private final class ProgressReporter implements TrainingListener {
         private static final long CLOSE_WAIT_MILLIS = 30_000;
 
-        private final String modelId;
+        private final ModelIndex.Job job;
         private final AtomicBoolean cancelled;
         private final List<Map<String, Object>> history = new ArrayList<>();
         private volatile int totalEpochs;
@@ -269,8 +275,8 @@ public final class TrainingJobs implements ClusterStateListener {
         private boolean pending;
         private boolean closed;
 
-        ProgressReporter(String modelId, AtomicBoolean cancelled) {
-            this.modelId = modelId;
+        ProgressReporter(ModelIndex.Job job, AtomicBoolean cancelled) {
+            this.job = job;
             this.cancelled = cancelled;
         }
 
@@ -300,10 +306,10 @@ public final class TrainingJobs implements ClusterStateListener {
         }
 
         private void write() {
-            models.update(modelId, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
+            models.update(job.modelId(), Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
                 ok -> written(),
                 e -> {
-                    logger.debug("progress update of [" + modelId + "] failed", e);
+                    logger.debug("progress update of [" + job.modelId() + "] failed", e);
                     written();
                 }
             ));
@@ -335,8 +341,9 @@ public final class TrainingJobs implements ClusterStateListener {
             long now = System.nanoTime();
             if (cancelled.get() == false && now - lastPoll > CANCEL_POLL_NANOS) {
                 lastPoll = now;
-                models.get(modelId, ActionListener.wrap(m -> {
-                    if (m.cancelRequested()) {
+                // a model failed by a sweep, or deleted and trained again, also stops the job
+                models.get(job.modelId(), ActionListener.wrap(m -> {
+                    if (m.cancelRequested() || job.owns(m) == false) {
                         cancelled.set(true);
                     }
                 }, e -> {}));

@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
@@ -26,7 +27,7 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
 
     @Override
     protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
-        jobs.start(request.modelId(), request.spec(), request.inputDim());
+        jobs.start(new ModelIndex.Job(request.modelId(), request.createdAtMillis()), request.spec(), request.inputDim());
         listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
     }
 }

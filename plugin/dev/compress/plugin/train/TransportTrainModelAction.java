@@ -166,10 +166,10 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         models.create(modelId, doc, ActionListener.wrap(created -> transportService.sendRequest(
             node,
             ModelActions.RUN_TRAINING.name(),
-            new TrainModelRequest(modelId, request.body(), inputDim),
+            new TrainModelRequest(modelId, request.body(), inputDim, now),
             new ActionListenerResponseHandler<>(ActionListener.wrap(
                 started -> listener.onResponse(new MapResponse(Map.of("model_id", modelId, "state", "training", "node", node.getName()), RestStatus.OK)),
-                e -> models.update(modelId, Map.of("state", "failed", "error", "could not start on node [" + node.getName() + "]: " + e.getMessage()),
+                e -> models.failTraining(new ModelIndex.Job(modelId, now), "could not start on node [" + node.getName() + "]: " + e.getMessage(),
                     ActionListener.wrap(ok -> listener.onFailure(e), ignored -> listener.onFailure(e)))
             ), MapResponse::new)
         ), e -> listener.onFailure(e instanceof org.opensearch.index.engine.VersionConflictEngineException

@@ -46,7 +46,7 @@ public final class RestModelActions extends BaseRestHandler {
         // dispatch by method and route shape, never by the id: a model id may itself end like a route
         if (request.method() == POST && request.path().endsWith("/_train")) {
             Map<String, Object> body = request.contentParser().map();
-            return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body, 0), new RestStatusToXContentListener<>(channel));
+            return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body), new RestStatusToXContentListener<>(channel));
         }
         if (modelId == null) {
             SearchSourceBuilder source = new SearchSourceBuilder();

@@ -48,10 +48,13 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
             models.updateIfUnchanged(read, Map.of("cancel_requested", true), ActionListener.wrap(
                 ok -> listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED)),
                 e -> {
-                    if (ModelIndex.isVersionConflict(e) && attemptsLeft > 1) {
+                    if (ModelIndex.isVersionConflict(e) == false) {
+                        listener.onFailure(e);
+                    } else if (attemptsLeft > 1) {
                         flag(id, attemptsLeft - 1, listener);
                     } else {
-                        listener.onFailure(e);
+                        // still training, but written to faster than we could read it: not the user's conflict
+                        listener.onFailure(new OpenSearchStatusException("model [" + id + "] changed " + ATTEMPTS + " times while the cancel was being written; retry", RestStatus.SERVICE_UNAVAILABLE));
                     }
                 }
             ));

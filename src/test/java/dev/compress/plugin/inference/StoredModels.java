@@ -13,6 +13,8 @@ import java.util.Map;
 /** Writes models into the model index the way training does: a state document, then the file of a created model. */
 public final class StoredModels {
 
+    private static final long CREATED_AT = 1L;
+
     private StoredModels() {}
 
     public static void store(ModelIndex index, String id, ModelArtifact artifact, ModelState state) {
@@ -23,7 +25,8 @@ public final class StoredModels {
             "state", ModelState.TRAINING.jsonName(),
             "method", meta.method(),
             "input_dimension", meta.inputDim(),
-            "dimensions", meta.outputDims()
+            "dimensions", meta.outputDims(),
+            "created_at", CREATED_AT
         );
         PlainActionFuture<Void> created = PlainActionFuture.newFuture();
         index.create(id, document, created);
@@ -38,7 +41,7 @@ public final class StoredModels {
             return;
         }
         PlainActionFuture<ModelIndex.Completion> stored = PlainActionFuture.newFuture();
-        index.completeTraining(id, ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
+        index.completeTraining(new ModelIndex.Job(id, CREATED_AT), ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
         if (stored.actionGet() != ModelIndex.Completion.CREATED) {
             throw new AssertionError("model [" + id + "] was not stored: " + stored.actionGet());
         }

@@ -1,6 +1,7 @@
 package dev.compress.plugin.model;
 
 import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.common.settings.Settings;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
@@ -30,16 +31,24 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         return internalCluster().getInstance(ModelIndex.class);
     }
 
-    private static void createTraining(String id) {
+    /** The sweeps stay out of these tests: their models have no job behind them. */
+    @Override
+    protected Settings nodeSettings(int nodeOrdinal) {
+        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.sweep_interval", "1h").build();
+    }
+
+    private static ModelIndex.Job createTraining(String id) {
+        long createdAt = System.currentTimeMillis();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("doc_type", "model");
         doc.put("model_id", id);
         doc.put("state", ModelState.TRAINING.jsonName());
         doc.put("node_id", "some-node");
-        doc.put("created_at", System.currentTimeMillis());
+        doc.put("created_at", createdAt);
         PlainActionFuture<Void> created = PlainActionFuture.newFuture();
         models().create(id, doc, created);
         created.actionGet();
+        return new ModelIndex.Job(id, createdAt);
     }
 
     private static void update(String id, Map<String, Object> fields) {
@@ -48,9 +57,9 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         updated.actionGet();
     }
 
-    private static ModelIndex.Completion complete(String id, byte[] file) {
+    private static ModelIndex.Completion complete(ModelIndex.Job job, byte[] file) {
         PlainActionFuture<ModelIndex.Completion> completed = PlainActionFuture.newFuture();
-        models().completeTraining(id, file, Map.of("state", ModelState.CREATED.jsonName()), completed);
+        models().completeTraining(job, file, Map.of("state", ModelState.CREATED.jsonName()), completed);
         return completed.actionGet();
     }
 
@@ -77,9 +86,9 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
     }
 
     public void testAFinishedJobBecomesCreatedAndItsFileReadsBack() {
-        createTraining("done");
+        ModelIndex.Job job = createTraining("done");
         byte[] file = file();
-        assertEquals(ModelIndex.Completion.CREATED, complete("done", file));
+        assertEquals(ModelIndex.Completion.CREATED, complete(job, file));
         ModelRecord model = get("done");
         assertEquals(ModelState.CREATED, model.state());
         assertEquals(3, model.chunkCount());
@@ -90,17 +99,17 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
     }
 
     public void testACancelRequestedBeforeTheEndRefusesTheFile() {
-        createTraining("cancelled");
+        ModelIndex.Job job = createTraining("cancelled");
         update("cancelled", Map.of("cancel_requested", true));
-        assertEquals(ModelIndex.Completion.CANCELLED, complete("cancelled", file()));
+        assertEquals(ModelIndex.Completion.CANCELLED, complete(job, file()));
         assertEquals(ModelState.TRAINING, get("cancelled").state());
         assertEquals(0, chunksOf("cancelled"));
     }
 
     public void testAModelFailedMeanwhileKeepsItsState() {
-        createTraining("swept");
+        ModelIndex.Job job = createTraining("swept");
         update("swept", Map.of("state", ModelState.FAILED.jsonName(), "error", "node [x] left the cluster while training"));
-        assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete("swept", file()));
+        assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete(job, file()));
         ModelRecord model = get("swept");
         assertEquals(ModelState.FAILED, model.state());
         assertEquals("node [x] left the cluster while training", model.source().get("error"));
@@ -118,5 +127,38 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         Exception e = expectThrows(Exception.class, late::actionGet);
         assertTrue(String.valueOf(e), ModelIndex.isVersionConflict(e));
         assertFalse(get("raced").cancelRequested());
+    }
+
+    /** A model failed, deleted and trained again under the same id: the first job touches nothing of the second. */
+    public void testAnEarlierJobOfTheSameIdTouchesNothing() {
+        ModelIndex.Job first = new ModelIndex.Job("reused", 1L);
+        ModelIndex.Job second = createTraining("reused");
+        assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete(first, file()));
+        assertFalse(fail(first, "late failure of the first job"));
+        assertEquals(ModelState.TRAINING, get("reused").state());
+        byte[] file = file();
+        assertEquals(ModelIndex.Completion.CREATED, complete(second, file));
+        assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete(first, file()));
+        PlainActionFuture<byte[]> read = PlainActionFuture.newFuture();
+        models().getModelFile(get("reused"), read);
+        assertArrayEquals(file, read.actionGet());
+    }
+
+    /** A sweep that read the model as training before its job finished leaves the created model alone. */
+    public void testFailingIsRefusedOnceTheModelIsCreated() {
+        ModelIndex.Job job = createTraining("finished");
+        ModelIndex.Job other = createTraining("finished-later");
+        assertEquals(ModelIndex.Completion.CREATED, complete(other, file()));
+        assertFalse(fail(other, "a sweep, too late"));
+        assertEquals(ModelState.CREATED, get("finished-later").state());
+        assertTrue(fail(job, "a sweep, in time"));
+        assertEquals(ModelState.FAILED, get("finished").state());
+        assertEquals("a sweep, in time", get("finished").source().get("error"));
+    }
+
+    private static boolean fail(ModelIndex.Job job, String reason) {
+        PlainActionFuture<Boolean> failed = PlainActionFuture.newFuture();
+        models().failTraining(job, reason, failed);
+        return failed.actionGet();
     }
 }

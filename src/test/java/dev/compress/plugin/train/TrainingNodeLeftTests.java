@@ -35,7 +35,7 @@ public class TrainingNodeLeftTests extends OpenSearchIntegTestCase {
             TrainModelApiTests.trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"),
             false
         );
-        client().execute(ModelActions.TRAIN, new TrainModelRequest("orphan", body, 0)).actionGet();
+        client().execute(ModelActions.TRAIN, new TrainModelRequest("orphan", body)).actionGet();
         assertBusy(() -> assertNotNull("training has started", model("orphan").get("progress")), 3, TimeUnit.MINUTES);
         String trainer = (String) model("orphan").get("node_name");
         internalCluster().stopRandomNode(InternalTestCluster.nameFilter(trainer));

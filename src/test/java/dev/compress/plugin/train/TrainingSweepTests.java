@@ -67,7 +67,8 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
             assertEquals(ModelState.FAILED, orphan.state());
             assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.source().get("error"));
         }, 30, TimeUnit.SECONDS);
-        // several sweeps have run since: a model inside its minute to start is left training
+        // let several more sweeps run: a model inside its minute to start is left training
+        Thread.sleep(3_000);
         assertEquals(ModelState.TRAINING, get("fresh").state());
     }
 }
