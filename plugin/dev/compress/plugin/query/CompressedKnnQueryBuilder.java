@@ -13,6 +13,7 @@ import dev.compress.training.mask.DimensionMasks;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
@@ -277,18 +278,18 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             parser.nextToken();
             try {
                 switch (name) {
-                    case "field" -> field = parser.text();
+                    case "field" -> field = JsonParams.string(parser, "field");
                     case "vector" -> vector = QueryVectorParser.parse(parser);
-                    case "k" -> k = parser.intValue(false);
-                    case "num_candidates" -> numCandidates = parser.intValue(false);
+                    case "k" -> k = JsonParams.wholeNumber(parser, "k");
+                    case "num_candidates" -> numCandidates = JsonParams.wholeNumber(parser, "num_candidates");
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
                     case "filter" -> filter = parseInnerQueryBuilder(parser);
                     case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
-                    case "model_id" -> modelId = parser.text();
-                    case "model_dimension" -> modelDimension = parser.intValue(false);
+                    case "model_id" -> modelId = JsonParams.string(parser, "model_id");
+                    case "model_dimension" -> modelDimension = JsonParams.wholeNumber(parser, "model_dimension");
                     case "mask" -> mask = MaskSpec.parse(parser);
                     case "boost" -> boost = parser.floatValue();
-                    case "_name" -> queryName = parser.text();
+                    case "_name" -> queryName = JsonParams.string(parser, "_name");
                     default -> throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
                 }
             } catch (IllegalArgumentException e) {
@@ -414,6 +415,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 if (coordinator == null || coordinator.getSearchRequest() == null) {
                     throw new IllegalArgumentException(
                         "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and needs a search request's indices"
+                    );
+                }
+                if (coordinator.getSearchRequest() instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
+                    // the first pass would search the live indices, not the point in time's snapshot
+                    throw new IllegalArgumentException(
+                        "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and cannot be used with a point in time"
                     );
                 }
                 mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs

@@ -52,7 +52,7 @@ public record RescoreOptions(boolean enabled, float oversampleFactor) implements
             if ("oversample_factor".equals(name) == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[rescore] has unknown parameter [" + name + "]");
             }
-            factor = parser.floatValue();
+            factor = JsonParams.number(parser, "rescore.oversample_factor").floatValue();
         }
         return new RescoreOptions(true, factor);
     }

@@ -2,24 +2,26 @@ package dev.compress.plugin.query.mask;
 
 import dev.compress.training.mask.DimensionMasks;
 
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.search.SearchRequest;
-import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.search.ShardSearchFailure;
+import org.opensearch.action.get.MultiGetItemResponse;
+import org.opensearch.action.get.MultiGetRequest;
+import org.opensearch.common.document.DocumentField;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.index.mapper.RoutingFieldMapper;
 import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A pseudo-relevance-feedback mask ({@code dime_prf}, {@code eclipse_prf}) from a first-pass search:
@@ -49,26 +51,54 @@ public final class FeedbackMask {
     ) {
         SearchRequest ranking = new SearchRequest(request.indices()).indicesOptions(request.indicesOptions())
             .source(new SearchSourceBuilder().query(firstPass).size(depth(mask)).fetchSource(false).trackTotalHits(false));
+        if (request instanceof SearchRequest search) {
+            // the same shards as the search the mask is for
+            ranking.routing(search.routing()).preference(search.preference());
+        }
         client.search(ranking, ActionListener.wrap(response -> {
+            if (response.getFailedShards() > 0) {
+                // a mask learnt from part of the ranking would differ from run to run without a word
+                ShardSearchFailure first = response.getShardFailures()[0];
+                throw new OpenSearchStatusException(
+                    "[mask] the first-pass search failed on " + response.getFailedShards() + " of " + response.getTotalShards() + " shards: " + first.reason(),
+                    first.status()
+                );
+            }
             SearchHit[] hits = response.getHits().getHits();
+            for (SearchHit hit : hits) {
+                if (hit.getClusterAlias() != null) {
+                    throw new IllegalArgumentException(
+                        "[mask] type [" + mask.type().jsonName() + "] cannot read feedback vectors from remote cluster [" + hit.getClusterAlias() + "]"
+                    );
+                }
+            }
             if (hits.length == 0) {
-                boolean[] all = new boolean[vector.length];
-                Arrays.fill(all, true);
-                listener.onResponse(MaskSpec.explicit(all).kept());
+                listener.onResponse(MaskSpec.explicit(allKept(vector.length)).kept());
                 return;
             }
             List<SearchHit> positives = Arrays.asList(hits).subList(0, Math.min(mask.feedbackDocs(), hits.length));
             List<SearchHit> negatives = mask.type() == MaskType.ECLIPSE_PRF
-                ? Arrays.asList(hits).subList(Math.max(mask.feedbackDocs(), hits.length - mask.negativeDocs()), hits.length)
+                ? Arrays.asList(hits).subList(Math.min(hits.length, Math.max(mask.feedbackDocs(), hits.length - mask.negativeDocs())), hits.length)
                 : List.of();
-            fetchVectors(client, request, field, positives, negatives, ActionListener.wrap(vectors -> {
-                float[][] p = vectors.subList(0, positives.size()).toArray(float[][]::new);
-                float[][] n = vectors.subList(positives.size(), vectors.size()).toArray(float[][]::new);
+            fetchVectors(client, field, positives, negatives, ActionListener.wrap(vectors -> {
+                float[][] p = vectors.positives();
+                float[][] n = vectors.negatives();
                 int k = mask.keep(vector.length);
+                if (p.length == 0) {
+                    // every feedback document was deleted since the first pass: nothing to learn from
+                    listener.onResponse(MaskSpec.explicit(allKept(vector.length)).kept());
+                    return;
+                }
                 boolean[] kept = n.length == 0 ? DimensionMasks.dimePrf(vector, p, k) : DimensionMasks.eclipsePrf(vector, p, n, k);
                 listener.onResponse(MaskSpec.explicit(kept).kept());
             }, listener::onFailure));
         }, listener::onFailure));
+    }
+
+    private static boolean[] allKept(int dim) {
+        boolean[] all = new boolean[dim];
+        Arrays.fill(all, true);
+        return all;
     }
 
     /** Hits the first pass needs: the feedback documents, or the whole list whose tail gives Eclipse's negatives. */
@@ -76,55 +106,54 @@ public final class FeedbackMask {
         return mask.type() == MaskType.ECLIPSE_PRF ? mask.negativeDepth() : mask.feedbackDocs();
     }
 
-    /** The field's vectors of {@code positives} then {@code negatives}, in order, read from {@code _source}. */
+    /**
+     * The field's vectors of {@code positives} then {@code negatives}, in order, read from
+     * {@code _source} by multi-get. A document deleted since the first pass is left out of its list.
+     */
     private static void fetchVectors(
         Client client,
-        IndicesRequest request,
         String field,
         List<SearchHit> positives,
         List<SearchHit> negatives,
-        ActionListener<List<float[]>> listener
+        ActionListener<Vectors> listener
     ) {
         List<SearchHit> wanted = new ArrayList<>(positives);
         wanted.addAll(negatives);
-        Set<String> indices = new LinkedHashSet<>();
-        Set<String> ids = new LinkedHashSet<>();
+        MultiGetRequest fetch = new MultiGetRequest();
+        FetchSourceContext source = new FetchSourceContext(true, new String[] { field }, null);
         for (SearchHit hit : wanted) {
-            indices.add(hit.getIndex());
-            ids.add(hit.getId());
+            DocumentField routing = hit.field(RoutingFieldMapper.NAME);
+            fetch.add(new MultiGetRequest.Item(hit.getIndex(), hit.getId()).fetchSourceContext(source)
+                .routing(routing == null ? null : routing.getValue().toString()));
         }
-        SearchRequest fetch = new SearchRequest(indices.toArray(String[]::new)).indicesOptions(request.indicesOptions())
-            .source(
-                new SearchSourceBuilder().query(QueryBuilders.idsQuery().addIds(ids.toArray(String[]::new)))
-                    .size(wanted.size() * indices.size())
-                    .fetchSource(new String[] { field }, null)
-                    .trackTotalHits(false)
-            );
-        client.search(fetch, ActionListener.wrap((SearchResponse response) -> {
-            Map<String, float[]> byKey = new HashMap<>();
-            for (SearchHit hit : response.getHits().getHits()) {
-                byKey.put(key(hit), vectorOf(hit, field));
-            }
-            List<float[]> vectors = new ArrayList<>();
-            for (SearchHit hit : wanted) {
-                float[] v = byKey.get(key(hit));
+        client.multiGet(fetch, ActionListener.wrap(response -> {
+            List<float[]> p = new ArrayList<>();
+            List<float[]> n = new ArrayList<>();
+            MultiGetItemResponse[] items = response.getResponses();
+            for (int i = 0; i < items.length; i++) {
+                MultiGetItemResponse item = items[i];
+                if (item.isFailed()) {
+                    throw new IllegalStateException("[mask] reading feedback document [" + item.getId() + "] failed: " + item.getFailure().getMessage());
+                }
+                if (item.getResponse().isExists() == false) {
+                    continue;
+                }
+                float[] v = vectorOf(item.getResponse().getSourceAsMap(), field);
                 if (v == null) {
                     throw new IllegalArgumentException(
-                        "[mask] feedback document [" + hit.getId() + "] of index [" + hit.getIndex() + "] has no [" + field + "] in its _source"
+                        "[mask] feedback document [" + item.getId() + "] of index [" + item.getIndex() + "] has no [" + field + "] in its _source"
                     );
                 }
-                vectors.add(v);
+                (i < positives.size() ? p : n).add(v);
             }
-            listener.onResponse(vectors);
+            listener.onResponse(new Vectors(p.toArray(float[][]::new), n.toArray(float[][]::new)));
         }, listener::onFailure));
     }
 
-    private static String key(SearchHit hit) {
-        return hit.getIndex() + "\u0000" + hit.getId();
-    }
+    private record Vectors(float[][] positives, float[][] negatives) {}
 
-    private static float[] vectorOf(SearchHit hit, String field) {
-        Object value = hit.hasSource() ? XContentMapValues.extractValue(field, hit.getSourceAsMap()) : null;
+    private static float[] vectorOf(Map<String, Object> source, String field) {
+        Object value = source == null ? null : XContentMapValues.extractValue(field, source);
         if (!(value instanceof List<?> list)) {
             return null;
         }

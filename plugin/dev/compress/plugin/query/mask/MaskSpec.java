@@ -1,5 +1,6 @@
 package dev.compress.plugin.query.mask;
 
+import dev.compress.plugin.query.JsonParams;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
 
@@ -89,7 +90,7 @@ public record MaskSpec(
         if (negativeDocs < 1 || negativeDocs > MAX_DEPTH) {
             throw new IllegalArgumentException("[mask.negative_docs] must be in [1, " + MAX_DEPTH + "], got [" + negativeDocs + "]");
         }
-        if (negativeDepth < feedbackDocs + negativeDocs || negativeDepth > MAX_DEPTH) {
+        if (type == MaskType.ECLIPSE_PRF && (negativeDepth < feedbackDocs + negativeDocs || negativeDepth > MAX_DEPTH)) {
             throw new IllegalArgumentException(
                 "[mask.negative_depth] must be in [feedback_docs + negative_docs = " + (feedbackDocs + negativeDocs) + ", " + MAX_DEPTH
                     + "], got [" + negativeDepth + "]"
@@ -198,13 +199,13 @@ public record MaskSpec(
             String name = parser.currentName();
             parser.nextToken();
             switch (name) {
-                case "type" -> type = MaskType.fromJson(parser.text());
-                case "ratio" -> ratio = parser.doubleValue(false);
-                case "dimensions" -> dimensions = parser.intValue(false);
-                case "model_id" -> modelId = parser.text();
-                case "feedback_docs" -> feedbackDocs = parser.intValue(false);
-                case "negative_docs" -> negativeDocs = parser.intValue(false);
-                case "negative_depth" -> negativeDepth = parser.intValue(false);
+                case "type" -> type = MaskType.fromJson(JsonParams.string(parser, "mask.type"));
+                case "ratio" -> ratio = JsonParams.number(parser, "mask.ratio").doubleValue();
+                case "dimensions" -> dimensions = JsonParams.wholeNumber(parser, "mask.dimensions");
+                case "model_id" -> modelId = JsonParams.string(parser, "mask.model_id");
+                case "feedback_docs" -> feedbackDocs = JsonParams.wholeNumber(parser, "mask.feedback_docs");
+                case "negative_docs" -> negativeDocs = JsonParams.wholeNumber(parser, "mask.negative_docs");
+                case "negative_depth" -> negativeDepth = JsonParams.wholeNumber(parser, "mask.negative_depth");
                 case "kept" -> kept = parseInts(parser);
                 default -> throw new ParsingException(parser.getTokenLocation(), "[mask] has unknown parameter [" + name + "]");
             }
@@ -220,14 +221,17 @@ public record MaskSpec(
                 "[mask." + (negativeDocs != null ? "negative_docs" : "negative_depth") + "] is only for type [eclipse_prf], not [" + type.jsonName() + "]"
             );
         }
+        int feedback = feedbackDocs == null ? DEFAULT_FEEDBACK_DOCS : feedbackDocs;
+        int negatives = negativeDocs == null ? DEFAULT_NEGATIVE_DOCS : negativeDocs;
         return new MaskSpec(
             type,
             ratio,
             dimensions,
             modelId,
-            feedbackDocs == null ? DEFAULT_FEEDBACK_DOCS : feedbackDocs,
-            negativeDocs == null ? DEFAULT_NEGATIVE_DOCS : negativeDocs,
-            negativeDepth == null ? DEFAULT_NEGATIVE_DEPTH : negativeDepth,
+            feedback,
+            negatives,
+            // deep enough for the documents asked for, unless the user says otherwise
+            negativeDepth == null ? Math.max(DEFAULT_NEGATIVE_DEPTH, feedback + negatives) : negativeDepth,
             kept
         );
     }
@@ -238,7 +242,7 @@ public record MaskSpec(
         }
         List<Integer> values = new ArrayList<>();
         for (Token token = parser.nextToken(); token != Token.END_ARRAY; token = parser.nextToken()) {
-            values.add(parser.intValue(false));
+            values.add(JsonParams.wholeNumber(parser, "mask.kept"));
         }
         return values.stream().mapToInt(Integer::intValue).toArray();
     }

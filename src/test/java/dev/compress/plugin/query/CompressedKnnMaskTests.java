@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
@@ -263,6 +264,49 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         }
     }
 
+    /**
+     * Feedback lists shorter than asked for: Eclipse with fewer first-pass hits than
+     * {@code feedback_docs} falls back to DIME over all of them, and DIME asks the first pass for
+     * more documents than the index holds (beyond Eclipse's default depth of 1,000).
+     */
+    public void testShortFeedbackListsFallBack() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        String node = internalCluster().getDataNodeNames().iterator().next();
+        float[] q = unit(gaussian(random, 1, DIM)[0]);
+        int[] all = IntStream.range(0, DIM).toArray();
+        Set<String> three = Set.of("3", "14", "15");
+        int[] ranked = bruteForce(q, all, i -> three.contains(Integer.toString(i)), 3).stream().mapToInt(h -> Integer.parseInt(h.id())).toArray();
+        float[] feedback = mean(ranked);
+        float[] dime = new float[DIM];
+        for (int j = 0; j < DIM; j++) {
+            dime[j] = q[j] * feedback[j];
+        }
+        MaskSpec eclipse = new MaskSpec(MaskType.ECLIPSE_PRF, 0.25, null, null, 5, 10, 1000, null);
+        QueryBuilder filter = QueryBuilders.idsQuery().addIds(three.toArray(String[]::new));
+        assertSameHits(bruteForce(q, top(dime, 8), i -> three.contains(Integer.toString(i)), K), search(node, query("emb", q, null, eclipse, filter)));
+
+        float[] everything = mean(IntStream.range(0, DOCS).toArray());
+        float[] deep = new float[DIM];
+        for (int j = 0; j < DIM; j++) {
+            deep[j] = q[j] * everything[j];
+        }
+        MaskSpec dimeDeep = new MaskSpec(MaskType.DIME_PRF, 0.25, null, null, 5_000, 10, 1000, null);
+        assertSameHits(bruteForce(q, top(deep, 8), i -> true, K), search(node, query("emb", q, null, dimeDeep, null)));
+    }
+
+    /** A first pass cannot see a point in time's snapshot, so PRF masks refuse one. */
+    public void testFeedbackMasksRefuseAPointInTime() throws IOException {
+        setUpModelsAndIndex(new Random(randomLong()));
+        String pit = (String) restCall("POST", "/docs/_search/point_in_time?keep_alive=1m", null).get("pit_id");
+        String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]))
+            + ",\"mask\":{\"type\":\"dime_prf\",\"ratio\":0.5}}";
+        String body = restError(400, "POST", "/_search", "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + knn + "}}");
+        assertTrue(body, body.contains("[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
+        String norm = knn.replace("dime_prf", "norm");
+        assertEquals(3, ((List<?>) ((Map<?, ?>) restCall("POST", "/_search", "{\"size\":3,\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + norm + "}}").get("hits")).get("hits")).size());
+    }
+
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
         String body = restError(status, "POST", "/docs/_search", "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
         assertTrue(knnBody + " -> " + body, body.contains(message));
@@ -285,5 +329,16 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}", 400, "[mask.model_id] model [qa] outputs [embedding], not [dimension_scores]: it is not a mask model");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"nope\",\"ratio\":0.5}}", 404, "model [nope] does not exist");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"negative_docs\":5,\"negative_depth\":4}}", 400, "[mask.negative_depth] must be in [feedback_docs + negative_docs = 6, 10000], got [4]");
+        // values of the wrong JSON type name the parameter (the parser's own getters answered 500 for null, arrays and objects)
+        assertSearchError("{" + q + ",\"mask\":{\"type\":null,\"ratio\":0.5}}", 400, "[mask.type] must be a string, got [null]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":[\"qm\"],\"ratio\":0.5}}", 400, "[mask.model_id] must be a string, got an array");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"0.3\"}}", 400, "[mask.ratio] must be a number, got [0.3]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":true}}", 400, "[mask.ratio] must be a number, got [true]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}", 400, "[mask.dimensions] must be a whole number up to 2147483647, got [1.0E12]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,{}]}}", 400, "[mask.kept] must be a number, got an object");
+        assertSearchError("{\"field\":null,\"k\":3,\"vector\":[1]}", 400, "[field] must be a string, got [null]");
+        assertSearchError("{" + q.replace("\"k\":3", "\"k\":null") + "}", 400, "[k] must be a number, got [null]");
+        assertSearchError("{" + q + ",\"_name\":{\"a\":1}}", 400, "[_name] must be a string, got an object");
+        assertSearchError("{" + q + ",\"rescore\":{\"oversample_factor\":null}}", 400, "[rescore.oversample_factor] must be a number, got [null]");
     }
 }
