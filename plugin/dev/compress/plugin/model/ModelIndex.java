@@ -39,7 +39,7 @@ import java.util.function.Consumer;
 /**
  * The {@value #NAME} system index: one state document per model ({@code doc_type: model}, id = the
  * model id) and the model file in chunks of {@value #CHUNK_BYTES} bytes ({@code doc_type: chunk},
- * id = {@code <model id>#<n>}), so no document grows with the model.
+ * id = {@code <model id>#<created_at>#<n>}, one set per training job), so no document grows with the model.
  *
  * <p>Requests run with a stashed thread context: the plugin, not the calling user, owns the index.
  */
@@ -48,6 +48,8 @@ public final class ModelIndex {
     public static final String NAME = ".compress-models";
     static final int CHUNK_BYTES = 1 << 20;
     private static final int CHUNKS_PER_FETCH = 8;
+    /** Chunks one model may have: the search window that deleting a model reads them through (10 GB). */
+    private static final int MAX_CHUNKS = 10_000;
     /** Conditional writes retried this often when another write got in between the read and the write. */
     private static final int COMMIT_ATTEMPTS = 10;
 
@@ -109,15 +111,6 @@ public final class ModelIndex {
         )), restoring::onFailure));
     }
 
-    /** Merges {@code fields} into a model's state document. */
-    public void update(String modelId, Map<String, Object> fields, ActionListener<Void> listener) {
-        ActionListener<Void> restoring = restoring(listener);
-        asPlugin(() -> client.update(
-            new UpdateRequest(NAME, modelId).doc(fields).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).retryOnConflict(3),
-            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
-        ));
-    }
-
     /**
      * One training job of a model: a model id can be failed, deleted and trained again while an
      * earlier job of it still runs, so a job only touches the state document it was started for.
@@ -140,7 +133,9 @@ public final class ModelIndex {
      * state document if it is still the job's, {@code training}, with no cancel requested. The check
      * and the write are one step (the write is conditional on the version read), so a cancel
      * answered 202 or a sweep that failed the model always wins over a job that ends after it. The
-     * same is checked before the chunks are written, and refused or failed chunks are deleted again.
+     * same is checked before the chunks are written. Chunk ids carry the job, so a refused job's
+     * chunks are deleted without touching another job's; they stay only when the commit's outcome
+     * is unknown (deleting the model removes them).
      */
     public void completeTraining(Job job, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
         ActionListener<Completion> restoring = restoring(listener);
@@ -149,7 +144,7 @@ public final class ModelIndex {
         int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
             byte[] part = Arrays.copyOfRange(file, i * CHUNK_BYTES, Math.min(file.length, (i + 1) * CHUNK_BYTES));
-            bulk.add(new IndexRequest(NAME).id(chunkId(modelId, i)).source(Map.of("doc_type", "chunk", "model_id", modelId, "chunk", i, "data", part)));
+            bulk.add(new IndexRequest(NAME).id(chunkId(job, i)).source(Map.of("doc_type", "chunk", "model_id", modelId, "chunk", i, "data", part)));
         }
         Map<String, Object> fields = new HashMap<>(finalFields);
         fields.put("chunk_count", chunks);
@@ -158,9 +153,9 @@ public final class ModelIndex {
             if (completion == Completion.CREATED) {
                 restoring.onResponse(completion);
             } else {
-                deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
+                deleteChunks(job, chunks, ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
             }
-        }, e -> deleteChunks(modelId, chunks, ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
+        }, e -> deleteChunks(job, chunks, ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
         getVersioned(modelId, ActionListener.wrap(before -> {
             Completion refused = refusal(job, before.model());
             if (refused != null) {
@@ -171,7 +166,7 @@ public final class ModelIndex {
                 if (r.hasFailures()) {
                     cleaning.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
                 } else {
-                    commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning);
+                    commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning, restoring);
                 }
             }, cleaning::onFailure)));
         }, restoring::onFailure));
@@ -185,7 +180,14 @@ public final class ModelIndex {
         return model.cancelRequested() ? Completion.CANCELLED : null;
     }
 
-    private void commitCreated(Job job, Map<String, Object> fields, int attemptsLeft, ActionListener<Completion> listener) {
+    /** {@code outcomeUnknown} answers when a write failed and reading back did too: its chunks must stay. */
+    private void commitCreated(
+        Job job,
+        Map<String, Object> fields,
+        int attemptsLeft,
+        ActionListener<Completion> listener,
+        ActionListener<Completion> outcomeUnknown
+    ) {
         getVersioned(job.modelId(), ActionListener.wrap(read -> {
             Completion refused = refusal(job, read.model());
             if (refused != null) {
@@ -194,45 +196,41 @@ public final class ModelIndex {
             }
             updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(Completion.CREATED), e -> {
                 if (isVersionConflict(e) && attemptsLeft > 1) {
-                    commitCreated(job, fields, attemptsLeft - 1, listener);
-                } else {
-                    confirmCreated(job, e, listener);
+                    commitCreated(job, fields, attemptsLeft - 1, listener, outcomeUnknown);
+                    return;
                 }
+                // the write may have been applied though its answer was lost: read it back
+                getVersioned(job.modelId(), ActionListener.wrap(after -> {
+                    ModelRecord model = after.model();
+                    if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
+                        listener.onResponse(Completion.CREATED);
+                    } else {
+                        listener.onFailure(e);
+                    }
+                }, unread -> outcomeUnknown.onFailure(e)));
             }));
         }, listener::onFailure));
     }
 
-    /** A write can be applied though its answer was lost: only a model that is not created loses its chunks. */
-    private void confirmCreated(Job job, Exception writeFailure, ActionListener<Completion> listener) {
-        getVersioned(job.modelId(), ActionListener.wrap(read -> {
-            ModelRecord model = read.model();
-            if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
-                listener.onResponse(Completion.CREATED);
-            } else {
-                listener.onFailure(writeFailure);
-            }
-        }, e -> listener.onFailure(writeFailure)));
-    }
-
     /**
-     * Marks the job's model {@code failed} with {@code reason} if it is still the job's and
-     * {@code training}; answers whether it did. Sweeps and jobs use it, so neither overwrites a
-     * model that was created meanwhile, nor a newer model of the same id.
+     * Merges {@code fields} into the job's model if it is still the job's and {@code training};
+     * answers whether it did. Jobs write progress and sweeps and jobs write {@code failed} through
+     * it, so none of them overwrites a model that was created meanwhile, nor a newer model of the
+     * same id.
      */
-    public void failTraining(Job job, String reason, ActionListener<Boolean> listener) {
-        failTraining(job, reason, COMMIT_ATTEMPTS, restoring(listener));
+    public void updateTraining(Job job, Map<String, Object> fields, ActionListener<Boolean> listener) {
+        updateTraining(job, fields, COMMIT_ATTEMPTS, restoring(listener));
     }
 
-    private void failTraining(Job job, String reason, int attemptsLeft, ActionListener<Boolean> listener) {
+    private void updateTraining(Job job, Map<String, Object> fields, int attemptsLeft, ActionListener<Boolean> listener) {
         getVersioned(job.modelId(), ActionListener.wrap(read -> {
             if (job.owns(read.model()) == false) {
                 listener.onResponse(false);
                 return;
             }
-            Map<String, Object> failed = Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis());
-            updateIfUnchanged(read, failed, ActionListener.wrap(ok -> listener.onResponse(true), e -> {
+            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(true), e -> {
                 if (isVersionConflict(e) && attemptsLeft > 1) {
-                    failTraining(job, reason, attemptsLeft - 1, listener);
+                    updateTraining(job, fields, attemptsLeft - 1, listener);
                 } else {
                     listener.onFailure(e);
                 }
@@ -240,18 +238,23 @@ public final class ModelIndex {
         }, listener::onFailure));
     }
 
-    private void deleteChunks(String modelId, int chunks, ActionListener<Void> listener) {
+    /** {@link #updateTraining} to {@code failed} with {@code reason}. */
+    public void failTraining(Job job, String reason, ActionListener<Boolean> listener) {
+        updateTraining(job, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()), listener);
+    }
+
+    private void deleteChunks(Job job, int chunks, ActionListener<Void> listener) {
         if (chunks == 0) {
             listener.onResponse(null);
             return;
         }
         BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < chunks; i++) {
-            bulk.add(new DeleteRequest(NAME, chunkId(modelId, i)));
+            bulk.add(new DeleteRequest(NAME, chunkId(job, i)));
         }
         asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
             if (r.hasFailures()) {
-                listener.onFailure(new IllegalStateException("deleting the chunks of model [" + modelId + "] failed: " + r.buildFailureMessage()));
+                listener.onFailure(new IllegalStateException("deleting the chunks of model [" + job.modelId() + "] failed: " + r.buildFailureMessage()));
             } else {
                 listener.onResponse(null);
             }
@@ -314,7 +317,7 @@ public final class ModelIndex {
         MultiGetRequest request = new MultiGetRequest();
         int last = Math.min(model.chunkCount(), first + CHUNKS_PER_FETCH);
         for (int i = first; i < last; i++) {
-            request.add(NAME, chunkId(model.id(), i));
+            request.add(NAME, chunkId(model.job(), i));
         }
         asPlugin(() -> client.multiGet(request, ActionListener.wrap(r -> {
             for (MultiGetItemResponse item : r.getResponses()) {
@@ -333,20 +336,26 @@ public final class ModelIndex {
         }, listener::onFailure)));
     }
 
-    /** Deletes the state document and every chunk. */
+    /**
+     * Deletes the state document and every chunk of the model id, also those a refused or failed
+     * job left behind (found by search, not by the state document's count).
+     */
     public void delete(ModelRecord model, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
-        BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-        bulk.add(new DeleteRequest(NAME, model.id()));
-        for (int i = 0; i < model.chunkCount(); i++) {
-            bulk.add(new DeleteRequest(NAME, chunkId(model.id(), i)));
-        }
-        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
-            if (r.hasFailures()) {
-                restoring.onFailure(new IllegalStateException("deleting model [" + model.id() + "] failed: " + r.buildFailureMessage()));
-            } else {
-                restoring.onResponse(null);
-            }
+        SearchSourceBuilder chunks = new SearchSourceBuilder().query(
+            QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("doc_type", "chunk")).filter(QueryBuilders.termQuery("model_id", model.id()))
+        ).fetchSource(false).size(MAX_CHUNKS);
+        asPlugin(() -> client.search(new SearchRequest(NAME).source(chunks), ActionListener.wrap(found -> {
+            BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+            bulk.add(new DeleteRequest(NAME, model.id()));
+            found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
+            client.bulk(bulk, ActionListener.wrap(r -> {
+                if (r.hasFailures()) {
+                    restoring.onFailure(new IllegalStateException("deleting model [" + model.id() + "] failed: " + r.buildFailureMessage()));
+                } else {
+                    restoring.onResponse(null);
+                }
+            }, restoring::onFailure));
         }, restoring::onFailure)));
     }
 
@@ -368,7 +377,8 @@ public final class ModelIndex {
         }, onFailure::accept));
     }
 
-    static String chunkId(String modelId, int chunk) {
-        return modelId + "#" + chunk;
+    /** A chunk's document id: the job's, since a model id can be trained again while an earlier job still runs. */
+    static String chunkId(Job job, int chunk) {
+        return job.modelId() + "#" + job.createdAtMillis() + "#" + chunk;
     }
 }

@@ -22,6 +22,11 @@ public record ModelRecord(String id, Map<String, Object> source) {
         return ((Number) source.get("created_at")).longValue();
     }
 
+    /** The training job this document was created for. */
+    public ModelIndex.Job job() {
+        return new ModelIndex.Job(id, createdAtMillis());
+    }
+
     public int inputDimension() {
         return ((Number) source.get("input_dimension")).intValue();
     }

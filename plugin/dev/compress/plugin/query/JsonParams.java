@@ -14,8 +14,10 @@ public final class JsonParams {
 
     private JsonParams() {}
 
+    /** A string; a number is taken as its text, as OpenSearch's own parsers do for ids and names. */
     public static String string(XContentParser parser, String name) throws IOException {
-        if (parser.currentToken() != Token.VALUE_STRING) {
+        Token token = parser.currentToken();
+        if (token != Token.VALUE_STRING && token != Token.VALUE_NUMBER) {
             throw new IllegalArgumentException("[" + name + "] must be a string, got " + sent(parser));
         }
         return parser.text();
@@ -28,9 +30,15 @@ public final class JsonParams {
         return parser.numberValue();
     }
 
+    /** An int; {@code 10.0} counts (clients that only have doubles send it), {@code 10.5} and {@code 1e12} do not. */
     public static int wholeNumber(XContentParser parser, String name) throws IOException {
         Number n = number(parser, name);
-        if (parser.numberType() != XContentParser.NumberType.INT) {
+        boolean whole = switch (parser.numberType()) {
+            case INT -> true;
+            case FLOAT, DOUBLE -> n.doubleValue() == Math.rint(n.doubleValue()) && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
+            default -> false;
+        };
+        if (whole == false) {
             throw new IllegalArgumentException("[" + name + "] must be a whole number up to " + Integer.MAX_VALUE + ", got [" + n + "]");
         }
         return n.intValue();

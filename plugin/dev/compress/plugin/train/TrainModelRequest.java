@@ -76,7 +76,7 @@ public final class TrainModelRequest extends ActionRequest {
 
     /**
      * Why a user's model id cannot be used, or null. A model id is a document id of the model index:
-     * a {@code #} could collide with another model's chunk ids ({@code <id>#<n>}), and a leading
+     * a {@code #} could collide with another model's chunk ids ({@code <id>#<created_at>#<n>}), and a leading
      * {@code _} with the API's own paths ({@code models/_search}). Checked where a user's request
      * enters, not in {@link #validate()}: the request also carries generated ids between nodes, and
      * a random base64 id may start with {@code _}.

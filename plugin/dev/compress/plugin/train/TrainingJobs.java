@@ -242,7 +242,7 @@ public final class TrainingJobs implements ClusterStateListener {
             Set<String> nodes = clusterService.state().nodes().getNodes().keySet();
             for (ModelRecord model : training) {
                 String node = model.nodeId();
-                ModelIndex.Job job = new ModelIndex.Job(model.id(), model.createdAtMillis());
+                ModelIndex.Job job = model.job();
                 if (sweepOthers && nodes.contains(node) == false) {
                     fail(job, "node [" + node + "] left the cluster while training", () -> {});
                 } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
@@ -306,8 +306,13 @@ public final class TrainingJobs implements ClusterStateListener {
         }
 
         private void write() {
-            models.update(job.modelId(), Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
-                ok -> written(),
+            models.updateTraining(job, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
+                owned -> {
+                    if (owned == false) {
+                        cancelled.set(true); // the model ended or was replaced: stop at the next epoch
+                    }
+                    written();
+                },
                 e -> {
                     logger.debug("progress update of [" + job.modelId() + "] failed", e);
                     written();

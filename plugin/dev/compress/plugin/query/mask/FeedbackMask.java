@@ -2,6 +2,7 @@ package dev.compress.plugin.query.mask;
 
 import dev.compress.training.mask.DimensionMasks;
 
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.search.SearchRequest;
@@ -133,7 +134,12 @@ public final class FeedbackMask {
             for (int i = 0; i < items.length; i++) {
                 MultiGetItemResponse item = items[i];
                 if (item.isFailed()) {
-                    throw new IllegalStateException("[mask] reading feedback document [" + item.getId() + "] failed: " + item.getFailure().getMessage());
+                    Exception cause = item.getFailure().getFailure();
+                    throw new OpenSearchStatusException(
+                        "[mask] reading feedback document [" + item.getId() + "] of index [" + item.getIndex() + "] failed: " + cause.getMessage(),
+                        ExceptionsHelper.status(cause),
+                        cause
+                    );
                 }
                 if (item.getResponse().isExists() == false) {
                     continue;

@@ -50,6 +50,14 @@ public record MaskSpec(
 
     public MaskSpec {
         Objects.requireNonNull(type, "[mask.type] is required");
+        // parameters of other types are not written out: keep them at their defaults so equal masks compare equal
+        if (type.isPseudoRelevanceFeedback() == false) {
+            feedbackDocs = DEFAULT_FEEDBACK_DOCS;
+        }
+        if (type != MaskType.ECLIPSE_PRF) {
+            negativeDocs = DEFAULT_NEGATIVE_DOCS;
+            negativeDepth = DEFAULT_NEGATIVE_DEPTH;
+        }
         if (type == MaskType.EXPLICIT) {
             if (kept == null || kept.length == 0) {
                 throw new IllegalArgumentException("[mask.kept] must list at least one dimension for type [explicit]");

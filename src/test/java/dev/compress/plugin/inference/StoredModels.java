@@ -35,8 +35,8 @@ public final class StoredModels {
             return;
         }
         if (state == ModelState.FAILED) {
-            PlainActionFuture<Void> failed = PlainActionFuture.newFuture();
-            index.update(id, Map.of("state", state.jsonName(), "error", "failed on purpose"), failed);
+            PlainActionFuture<Boolean> failed = PlainActionFuture.newFuture();
+            index.failTraining(new ModelIndex.Job(id, CREATED_AT), "failed on purpose", failed);
             failed.actionGet();
             return;
         }

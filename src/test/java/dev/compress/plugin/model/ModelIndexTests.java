@@ -1,6 +1,7 @@
 package dev.compress.plugin.model;
 
 import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
@@ -51,10 +52,9 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         return new ModelIndex.Job(id, createdAt);
     }
 
+    /** A write from elsewhere: a cancel request, a sweep. */
     private static void update(String id, Map<String, Object> fields) {
-        PlainActionFuture<Void> updated = PlainActionFuture.newFuture();
-        models().update(id, fields, updated);
-        updated.actionGet();
+        client().prepareUpdate(ModelIndex.NAME, id).setDoc(fields).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
     }
 
     private static ModelIndex.Completion complete(ModelIndex.Job job, byte[] file) {
@@ -160,5 +160,20 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         PlainActionFuture<Boolean> failed = PlainActionFuture.newFuture();
         models().failTraining(job, reason, failed);
         return failed.actionGet();
+    }
+
+    /** Deleting a model removes every chunk of its id, also one an earlier job left behind. */
+    public void testDeleteRemovesChunksOfEveryJob() {
+        ModelIndex.Job job = createTraining("deleted");
+        assertEquals(ModelIndex.Completion.CREATED, complete(job, file()));
+        client().prepareIndex(ModelIndex.NAME).setId("deleted#1#0")
+            .setSource(Map.of("doc_type", "chunk", "model_id", "deleted", "chunk", 0, "data", new byte[] { 1 }))
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        assertEquals(4, chunksOf("deleted"));
+        PlainActionFuture<Void> deleted = PlainActionFuture.newFuture();
+        models().delete(get("deleted"), deleted);
+        deleted.actionGet();
+        assertEquals(0, client().prepareSearch(ModelIndex.NAME).setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", "deleted"))
+            .setSize(0).get().getHits().getTotalHits().value());
     }
 }

@@ -335,6 +335,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"0.3\"}}", 400, "[mask.ratio] must be a number, got [0.3]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":true}}", 400, "[mask.ratio] must be a number, got [true]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}", 400, "[mask.dimensions] must be a whole number up to 2147483647, got [1.0E12]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.5}}", 400, "[mask.dimensions] must be a whole number up to 2147483647, got [8.5]");
+        // whole numbers written as doubles (all some clients have) are counts all the same
+        restCall("POST", "/docs/_search", "{\"query\":{\"compressed_knn\":{" + q.replace("\"k\":3", "\"k\":3.0") + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.0}}}}");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,{}]}}", 400, "[mask.kept] must be a number, got an object");
         assertSearchError("{\"field\":null,\"k\":3,\"vector\":[1]}", 400, "[field] must be a string, got [null]");
         assertSearchError("{" + q.replace("\"k\":3", "\"k\":null") + "}", 400, "[k] must be a number, got [null]");

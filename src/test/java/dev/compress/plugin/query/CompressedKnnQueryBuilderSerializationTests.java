@@ -89,7 +89,10 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             new MaskSpec(MaskType.CUTOFF, 0.5, null, null, 1, 10, 1000, null),
             new MaskSpec(MaskType.DIME_PRF, 0.3, null, null, 3, 10, 1000, null),
             new MaskSpec(MaskType.ECLIPSE_PRF, 0.3, null, null, 2, 5, 50, null),
-            MaskSpec.explicit(new int[] { 9, 2, 0 })
+            MaskSpec.explicit(new int[] { 9, 2, 0 }),
+            // Eclipse's parameters on other types are not written out, so they must not make masks differ
+            new MaskSpec(MaskType.DIME_PRF, 0.3, null, null, 995, 20, 3000, null),
+            new MaskSpec(MaskType.NORM, 0.3, null, null, 7, 20, 3000, null)
         );
         for (MaskSpec mask : masks) {
             CompressedKnnQueryBuilder original = withMask(mask);
