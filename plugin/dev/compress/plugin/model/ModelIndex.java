@@ -349,13 +349,13 @@ public final class ModelIndex {
             BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
             bulk.add(new DeleteRequest(NAME, model.id()));
             found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-            client.bulk(bulk, ActionListener.wrap(r -> {
+            asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
                 if (r.hasFailures()) {
                     restoring.onFailure(new IllegalStateException("deleting model [" + model.id() + "] failed: " + r.buildFailureMessage()));
                 } else {
                     restoring.onResponse(null);
                 }
-            }, restoring::onFailure));
+            }, restoring::onFailure)));
         }, restoring::onFailure)));
     }
 

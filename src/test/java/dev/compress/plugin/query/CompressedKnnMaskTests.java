@@ -299,12 +299,17 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     public void testFeedbackMasksRefuseAPointInTime() throws IOException {
         setUpModelsAndIndex(new Random(randomLong()));
         String pit = (String) restCall("POST", "/docs/_search/point_in_time?keep_alive=1m", null).get("pit_id");
-        String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]))
-            + ",\"mask\":{\"type\":\"dime_prf\",\"ratio\":0.5}}";
-        String body = restError(400, "POST", "/_search", "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + knn + "}}");
-        assertTrue(body, body.contains("[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
-        String norm = knn.replace("dime_prf", "norm");
-        assertEquals(3, ((List<?>) ((Map<?, ?>) restCall("POST", "/_search", "{\"size\":3,\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + norm + "}}").get("hits")).get("hits")).size());
+        try {
+            String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]))
+                + ",\"mask\":{\"type\":\"dime_prf\",\"ratio\":0.5}}";
+            String body = restError(400, "POST", "/_search", "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + knn + "}}");
+            assertTrue(body, body.contains("[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
+            String norm = knn.replace("dime_prf", "norm");
+            assertEquals(3, ((List<?>) ((Map<?, ?>) restCall("POST", "/_search", "{\"size\":3,\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + norm + "}}").get("hits")).get("hits")).size());
+        } finally {
+            // an open point in time holds search contexts, which the framework checks are all released
+            restCall("DELETE", "/_search/point_in_time", "{\"pit_id\":[\"" + pit + "\"]}");
+        }
     }
 
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
