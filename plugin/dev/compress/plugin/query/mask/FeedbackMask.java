@@ -158,17 +158,28 @@ public final class FeedbackMask {
 
     private record Vectors(float[][] positives, float[][] negatives) {}
 
+    /**
+     * The document's vector at unit length, as a {@code cosine} field compares it (a
+     * {@code dot_product} field holds unit vectors already), so a long document weighs no more in
+     * the feedback mean than the field's scores let it.
+     */
     private static float[] vectorOf(Map<String, Object> source, String field) {
         Object value = source == null ? null : XContentMapValues.extractValue(field, source);
         if (!(value instanceof List<?> list)) {
             return null;
         }
         float[] vector = new float[list.size()];
+        double squares = 0;
         for (int i = 0; i < vector.length; i++) {
             if (!(list.get(i) instanceof Number number)) {
                 return null;
             }
             vector[i] = number.floatValue();
+            squares += (double) vector[i] * vector[i];
+        }
+        float norm = (float) Math.sqrt(squares);
+        for (int i = 0; i < vector.length && norm > 0; i++) {
+            vector[i] /= norm;
         }
         return vector;
     }

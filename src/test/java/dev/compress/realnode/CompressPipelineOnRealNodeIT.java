@@ -39,9 +39,10 @@ public class CompressPipelineOnRealNodeIT {
     /** Writes the model the way the model index stores it: a state document and one chunk. */
     private static void storeModel(String id, ModelArtifact artifact) throws Exception {
         byte[] file = ModelFile.toBytes(artifact);
+        // as a job created at 1 stores it: chunk ids are <model id>#<created_at>#<n>
         node.call("PUT", "/.compress-models/_doc/" + id + "?refresh=true", "{\"doc_type\":\"model\",\"model_id\":\"" + id + "\",\"state\":\"created\","
-            + "\"method\":\"dive\",\"input_dimension\":" + INPUT_DIM + ",\"dimensions\":[8,16],\"chunk_count\":1,\"model_size_bytes\":" + file.length + "}");
-        node.call("PUT", "/.compress-models/_doc/" + id + "%230?refresh=true", "{\"doc_type\":\"chunk\",\"model_id\":\"" + id + "\",\"chunk\":0,\"data\":\""
+            + "\"method\":\"dive\",\"input_dimension\":" + INPUT_DIM + ",\"dimensions\":[8,16],\"created_at\":1,\"chunk_count\":1,\"model_size_bytes\":" + file.length + "}");
+        node.call("PUT", "/.compress-models/_doc/" + id + "%231%230?refresh=true", "{\"doc_type\":\"chunk\",\"model_id\":\"" + id + "\",\"chunk\":0,\"data\":\""
             + Base64.getEncoder().encodeToString(file) + "\"}");
     }
 

@@ -85,13 +85,20 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "{\"properties\":{"
                     + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
                     + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\",\"similarity\":\"dot_product\"},"
+                    + "\"embc\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"cosine\"},"
                     + "\"tag\":{\"type\":\"integer\"}}}"
             )
             .get();
         docs = new JavaEncoder(adapter, DIM).encode(gaussian(random, DOCS, RAW_DIM));
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < DOCS; i++) {
-            bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", docs[i], "embb", docs[i], "tag", i % 3)));
+            // the cosine field holds the same directions at lengths from 0.5 to 3
+            float[] scaled = docs[i].clone();
+            float length = 0.5f + 2.5f * random.nextFloat();
+            for (int j = 0; j < scaled.length; j++) {
+                scaled[j] *= length;
+            }
+            bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", docs[i], "embb", docs[i], "embc", scaled, "tag", i % 3)));
         }
         assertFalse(bulk.get().hasFailures());
     }
@@ -252,6 +259,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
             for (String field : List.of("emb", "embb")) {
                 assertSameHits(bruteForce(q, top(dime, 8), i -> true, K), search(node, query(field, q, null, dimeSpec, null)));
             }
+            // on a cosine field the feedback documents count at unit length, as the field compares them
+            List<String> expected = bruteForce(q, top(dime, 8), i -> true, K).stream().map(Hit::id).toList();
+            assertEquals(expected, search(node, query("embc", q, null, dimeSpec, null)).stream().map(Hit::id).toList());
 
             float[] positive = mean(Arrays.copyOf(ranked, 1));
             float[] negative = mean(Arrays.copyOfRange(ranked, 17, 20));
