@@ -162,13 +162,10 @@ public final class ModelIndex {
                 restoring.onResponse(refused);
                 return;
             }
-            asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
-                if (r.hasFailures()) {
-                    cleaning.onFailure(new IllegalStateException("storing model [" + modelId + "] failed: " + r.buildFailureMessage()));
-                } else {
-                    commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning, restoring);
-                }
-            }, cleaning::onFailure)));
+            bulk(bulk, "storing model [" + modelId + "]", ActionListener.wrap(
+                stored -> commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning, restoring),
+                cleaning::onFailure
+            ));
         }, restoring::onFailure));
     }
 
@@ -252,9 +249,14 @@ public final class ModelIndex {
         for (int i = 0; i < chunks; i++) {
             bulk.add(new DeleteRequest(NAME, chunkId(job, i)));
         }
+        bulk(bulk, "deleting the chunks of model [" + job.modelId() + "]", listener);
+    }
+
+    /** Runs {@code bulk} as the plugin; any failed item fails {@code listener} with "{what} failed: ...". */
+    private void bulk(BulkRequest bulk, String what, ActionListener<Void> listener) {
         asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
             if (r.hasFailures()) {
-                listener.onFailure(new IllegalStateException("deleting the chunks of model [" + job.modelId() + "] failed: " + r.buildFailureMessage()));
+                listener.onFailure(new IllegalStateException(what + " failed: " + r.buildFailureMessage()));
             } else {
                 listener.onResponse(null);
             }
@@ -349,13 +351,7 @@ public final class ModelIndex {
             BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
             bulk.add(new DeleteRequest(NAME, model.id()));
             found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-            asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
-                if (r.hasFailures()) {
-                    restoring.onFailure(new IllegalStateException("deleting model [" + model.id() + "] failed: " + r.buildFailureMessage()));
-                } else {
-                    restoring.onResponse(null);
-                }
-            }, restoring::onFailure)));
+            bulk(bulk, "deleting model [" + model.id() + "]", restoring);
         }, restoring::onFailure)));
     }
 
