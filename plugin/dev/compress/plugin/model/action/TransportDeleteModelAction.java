@@ -3,10 +3,13 @@ package dev.compress.plugin.model.action;
 import dev.compress.plugin.ingest.ModelPipelines;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
+import dev.compress.plugin.inference.EvictModelResponse;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.FailedNodeException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.service.ClusterService;
@@ -17,8 +20,10 @@ import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.Client;
 
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model trains or while an
@@ -53,9 +58,29 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                 return;
             }
             models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
-                evicted -> listener.onResponse(new MapResponse(Map.of("model_id", id, "result", "deleted"), RestStatus.OK)),
+                evicted -> listener.onResponse(new MapResponse(deleted(id, evicted), RestStatus.OK)),
                 listener::onFailure
             )), listener::onFailure));
         }, listener::onFailure));
+    }
+
+    /**
+     * The model is gone from the index either way; a node that did not confirm the eviction may still
+     * serve its cached copy to {@code model_id} queries, so the answer names it.
+     */
+    private static Map<String, Object> deleted(String id, EvictModelResponse evicted) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model_id", id);
+        body.put("result", "deleted");
+        if (evicted.hasFailures()) {
+            List<Map<String, Object>> failures = new ArrayList<>();
+            for (FailedNodeException failure : evicted.failures()) {
+                // below the node failure sits the transport's wrapper, and below that what the node said
+                Throwable cause = failure.getCause() == null ? failure : ExceptionsHelper.unwrapCause(failure.getCause());
+                failures.add(Map.of("node_id", failure.nodeId(), "reason", String.valueOf(cause.getMessage())));
+            }
+            body.put("eviction_failures", failures);
+        }
+        return body;
     }
 }

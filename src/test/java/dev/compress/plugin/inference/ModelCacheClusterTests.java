@@ -12,9 +12,15 @@ import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.test.transport.MockTransportService;
+import org.opensearch.transport.TransportService;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Each node's model cache: real loads from the model index, the evict broadcast, the size setting. */
@@ -26,6 +32,14 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
         return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put(ModelCache.MAX_SIZE.getKey(), MAX_SIZE).build();
+    }
+
+    /** The framework adds the mock transport only at random; the eviction test needs it to refuse a node's evict. */
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        List<Class<? extends Plugin>> plugins = new ArrayList<>(super.nodePlugins());
+        plugins.add(MockTransportService.TestPlugin.class);
+        return plugins;
     }
 
     private static ModelArtifact model(long seed) {
@@ -98,5 +112,34 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         OpenSearchStatusException failed = expectThrows(OpenSearchStatusException.class, () -> load(cache, "broken"));
         assertTrue(failed.getMessage(), failed.getMessage().contains("model [broken] is in state [failed]"));
         assertFalse(cache.cachedModelIds().contains("in-training"));
+    }
+
+    /** A node that cannot confirm the eviction keeps its copy, so DELETE names it instead of answering as if all were well. */
+    @SuppressWarnings("unchecked")
+    public void testDeleteNamesNodesThatDidNotEvict() throws Exception {
+        storeModel("stale", model(7), ModelState.CREATED);
+        String[] nodes = internalCluster().getDataNodeNames().toArray(String[]::new);
+        for (String node : nodes) {
+            load(internalCluster().getInstance(ModelCache.class, node), "stale");
+        }
+        String unreachable = nodes[1];
+        MockTransportService transport = (MockTransportService) internalCluster().getInstance(TransportService.class, unreachable);
+        transport.addRequestHandlingBehavior(EvictModelAction.NAME + "[n]", (handler, request, channel, task) -> {
+            throw new IllegalStateException("evict handler down for the test");
+        });
+        try {
+            Map<String, Object> deleted = restCall("DELETE", "/_plugins/compress/models/stale", null);
+            assertEquals("deleted", deleted.get("result"));
+            List<Map<String, Object>> failures = (List<Map<String, Object>>) deleted.get("eviction_failures");
+            assertNotNull(String.valueOf(deleted), failures);
+            assertEquals(1, failures.size());
+            assertEquals(internalCluster().getInstance(TransportService.class, unreachable).getLocalNode().getId(), failures.get(0).get("node_id"));
+            assertTrue(String.valueOf(failures), String.valueOf(failures.get(0).get("reason")).contains("evict handler down for the test"));
+            assertTrue(internalCluster().getInstance(ModelCache.class, unreachable).cachedModelIds().contains("stale"));
+            assertFalse(internalCluster().getInstance(ModelCache.class, nodes[0]).cachedModelIds().contains("stale"));
+        } finally {
+            transport.clearAllRules();
+            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("stale")).actionGet();
+        }
     }
 }
