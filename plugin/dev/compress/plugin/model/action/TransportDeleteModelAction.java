@@ -58,8 +58,9 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                 return;
             }
             models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
-                evicted -> listener.onResponse(new MapResponse(deleted(id, evicted), RestStatus.OK)),
-                listener::onFailure
+                evicted -> listener.onResponse(new MapResponse(deleted(id, failures(evicted)), RestStatus.OK)),
+                // the model is deleted all the same: a failed broadcast is an eviction failure, not a failed DELETE
+                e -> listener.onResponse(new MapResponse(deleted(id, List.of(Map.of("node_id", "_all", "reason", String.valueOf(e.getMessage())))), RestStatus.OK))
             )), listener::onFailure));
         }, listener::onFailure));
     }
@@ -68,19 +69,23 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
      * The model is gone from the index either way; a node that did not confirm the eviction may still
      * serve its cached copy to {@code model_id} queries, so the answer names it.
      */
-    private static Map<String, Object> deleted(String id, EvictModelResponse evicted) {
+    private static Map<String, Object> deleted(String id, List<Map<String, Object>> evictionFailures) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model_id", id);
         body.put("result", "deleted");
-        if (evicted.hasFailures()) {
-            List<Map<String, Object>> failures = new ArrayList<>();
-            for (FailedNodeException failure : evicted.failures()) {
-                // below the node failure sits the transport's wrapper, and below that what the node said
-                Throwable cause = failure.getCause() == null ? failure : ExceptionsHelper.unwrapCause(failure.getCause());
-                failures.add(Map.of("node_id", failure.nodeId(), "reason", String.valueOf(cause.getMessage())));
-            }
-            body.put("eviction_failures", failures);
+        if (evictionFailures.isEmpty() == false) {
+            body.put("eviction_failures", evictionFailures);
         }
         return body;
+    }
+
+    private static List<Map<String, Object>> failures(EvictModelResponse evicted) {
+        List<Map<String, Object>> failures = new ArrayList<>();
+        for (FailedNodeException failure : evicted.failures()) {
+            // below the node failure sits the transport's wrapper, and below that what the node said
+            Throwable cause = failure.getCause() == null ? failure : ExceptionsHelper.unwrapCause(failure.getCause());
+            failures.add(Map.of("node_id", failure.nodeId(), "reason", String.valueOf(cause.getMessage())));
+        }
+        return failures;
     }
 }

@@ -29,7 +29,8 @@ import java.util.Map;
  * the unmasked query's hits on the same indices (ids only), then the vectors of the feedback
  * documents from their {@code _source}. {@code dime_prf} takes the top {@code feedback_docs};
  * {@code eclipse_prf} those as relevant and the last {@code negative_docs} of the top
- * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline). With no first-pass
+ * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline, on unit
+ * embeddings; here each feedback vector is brought to unit length). With no first-pass
  * hit there is nothing to learn from and every dimension is kept; with too few for negatives,
  * Eclipse falls back to DIME.
  */
@@ -160,8 +161,8 @@ public final class FeedbackMask {
 
     /**
      * The document's vector at unit length, as a {@code cosine} field compares it (a
-     * {@code dot_product} field holds unit vectors already), so a long document weighs no more in
-     * the feedback mean than the field's scores let it.
+     * {@code dot_product} field holds unit vectors already, within the mapper's tolerance), so a
+     * long document weighs no more in the feedback mean than the field's scores let it.
      */
     private static float[] vectorOf(Map<String, Object> source, String field) {
         Object value = source == null ? null : XContentMapValues.extractValue(field, source);
@@ -177,9 +178,9 @@ public final class FeedbackMask {
             vector[i] = number.floatValue();
             squares += (double) vector[i] * vector[i];
         }
-        float norm = (float) Math.sqrt(squares);
+        double norm = Math.sqrt(squares); // in double: components near Float.MAX_VALUE overflow a float norm
         for (int i = 0; i < vector.length && norm > 0; i++) {
-            vector[i] /= norm;
+            vector[i] = (float) (vector[i] / norm);
         }
         return vector;
     }
