@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The {@value #NAME} system index: one state document per model ({@code doc_type: model}, id = the
@@ -163,7 +164,7 @@ public final class ModelIndex {
                 return;
             }
             bulk(bulk, "storing model [" + modelId + "]", ActionListener.wrap(
-                stored -> commitCreated(job, fields, COMMIT_ATTEMPTS, cleaning, restoring),
+                stored -> commitCreated(job, fields, cleaning, restoring),
                 cleaning::onFailure
             ));
         }, restoring::onFailure));
@@ -178,33 +179,57 @@ public final class ModelIndex {
     }
 
     /** {@code outcomeUnknown} answers when a write failed and reading back did too: its chunks must stay. */
-    private void commitCreated(
-        Job job,
+    private void commitCreated(Job job, Map<String, Object> fields, ActionListener<Completion> listener, ActionListener<Completion> outcomeUnknown) {
+        updateUnlessRefused(job.modelId(), model -> refusal(job, model), fields, Completion.CREATED, ActionListener.wrap(listener::onResponse, e -> {
+            // the write may have been applied though its answer was lost: read it back
+            getVersioned(job.modelId(), ActionListener.wrap(after -> {
+                ModelRecord model = after.model();
+                if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
+                    listener.onResponse(Completion.CREATED);
+                } else {
+                    listener.onFailure(e);
+                }
+            }, unread -> outcomeUnknown.onFailure(e)));
+        }));
+    }
+
+    /**
+     * Reads the model and asks {@code refusal} whether to write: a non-null answer is returned as is
+     * and nothing is written; null merges {@code fields}, conditionally on the version read, and
+     * answers {@code written}. Another write in between makes it read and ask again, up to
+     * {@value #COMMIT_ATTEMPTS} times; then the version conflict is the failure. Every write that
+     * depends on a model's state goes through here, so none acts on a state that has moved on.
+     */
+    public <T> void updateUnlessRefused(
+        String modelId,
+        Function<ModelRecord, T> refusal,
         Map<String, Object> fields,
-        int attemptsLeft,
-        ActionListener<Completion> listener,
-        ActionListener<Completion> outcomeUnknown
+        T written,
+        ActionListener<T> listener
     ) {
-        getVersioned(job.modelId(), ActionListener.wrap(read -> {
-            Completion refused = refusal(job, read.model());
+        updateUnlessRefused(modelId, refusal, fields, written, COMMIT_ATTEMPTS, restoring(listener));
+    }
+
+    private <T> void updateUnlessRefused(
+        String modelId,
+        Function<ModelRecord, T> refusal,
+        Map<String, Object> fields,
+        T written,
+        int attemptsLeft,
+        ActionListener<T> listener
+    ) {
+        getVersioned(modelId, ActionListener.wrap(read -> {
+            T refused = refusal.apply(read.model());
             if (refused != null) {
                 listener.onResponse(refused);
                 return;
             }
-            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(Completion.CREATED), e -> {
+            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(written), e -> {
                 if (isVersionConflict(e) && attemptsLeft > 1) {
-                    commitCreated(job, fields, attemptsLeft - 1, listener, outcomeUnknown);
-                    return;
+                    updateUnlessRefused(modelId, refusal, fields, written, attemptsLeft - 1, listener);
+                } else {
+                    listener.onFailure(e);
                 }
-                // the write may have been applied though its answer was lost: read it back
-                getVersioned(job.modelId(), ActionListener.wrap(after -> {
-                    ModelRecord model = after.model();
-                    if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
-                        listener.onResponse(Completion.CREATED);
-                    } else {
-                        listener.onFailure(e);
-                    }
-                }, unread -> outcomeUnknown.onFailure(e)));
             }));
         }, listener::onFailure));
     }
@@ -216,23 +241,7 @@ public final class ModelIndex {
      * same id.
      */
     public void updateTraining(Job job, Map<String, Object> fields, ActionListener<Boolean> listener) {
-        updateTraining(job, fields, COMMIT_ATTEMPTS, restoring(listener));
-    }
-
-    private void updateTraining(Job job, Map<String, Object> fields, int attemptsLeft, ActionListener<Boolean> listener) {
-        getVersioned(job.modelId(), ActionListener.wrap(read -> {
-            if (job.owns(read.model()) == false) {
-                listener.onResponse(false);
-                return;
-            }
-            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(true), e -> {
-                if (isVersionConflict(e) && attemptsLeft > 1) {
-                    updateTraining(job, fields, attemptsLeft - 1, listener);
-                } else {
-                    listener.onFailure(e);
-                }
-            }));
-        }, listener::onFailure));
+        updateUnlessRefused(job.modelId(), model -> job.owns(model) ? null : false, fields, true, listener);
     }
 
     /** {@link #updateTraining} to {@code failed} with {@code reason}. */
@@ -264,10 +273,10 @@ public final class ModelIndex {
     }
 
     /** A state document with the sequence number and primary term it was read at. */
-    public record Versioned(ModelRecord model, long seqNo, long primaryTerm) {}
+    record Versioned(ModelRecord model, long seqNo, long primaryTerm) {}
 
     /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged}. */
-    public void getVersioned(String modelId, ActionListener<Versioned> listener) {
+    void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
         asPlugin(() -> client.get(new GetRequest(NAME, modelId), ActionListener.wrap(r -> {
             if (r.isExists() == false || "model".equals(r.getSource().get("doc_type")) == false) {
@@ -279,7 +288,7 @@ public final class ModelIndex {
     }
 
     /** Merges {@code fields} only if the document has not changed since {@code read}; a version conflict otherwise. */
-    public void updateIfUnchanged(Versioned read, Map<String, Object> fields, ActionListener<Void> listener) {
+    void updateIfUnchanged(Versioned read, Map<String, Object> fields, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
         asPlugin(() -> client.update(
             new UpdateRequest(NAME, read.model().id()).doc(fields)

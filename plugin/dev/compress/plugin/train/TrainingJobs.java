@@ -62,7 +62,6 @@ public final class TrainingJobs implements ClusterStateListener {
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
-    private volatile boolean ownModelsSwept;
     private volatile Scheduler.Cancellable periodicSweeps;
 
     public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval) {
@@ -207,13 +206,14 @@ public final class TrainingJobs implements ClusterStateListener {
         if (modelIndexActive(event.state()) == false) {
             return;
         }
-        if (periodicSweeps == null) {
+        // the first event with the model index usable: sweep this node's models once, then on the timer
+        boolean first = periodicSweeps == null;
+        if (first) {
             periodicSweeps = threadPool.scheduleWithFixedDelay(this::sweepPeriodically, sweepInterval, ThreadPool.Names.GENERIC);
         }
         boolean sweepOthers = event.localNodeClusterManager()
             && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
-        if (sweepOthers || ownModelsSwept == false) {
-            ownModelsSwept = true;
+        if (sweepOthers || first) {
             sweep(event.state(), sweepOthers, startedAtMillis);
         }
     }

@@ -21,9 +21,6 @@ import java.util.Map;
  */
 public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
 
-    /** Progress writes can move the document between our read and our write; each retry reads again. */
-    private static final int ATTEMPTS = 10;
-
     private final ModelIndex models;
 
     @Inject
@@ -34,30 +31,24 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
 
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
-        flag(request.modelId(), ATTEMPTS, listener);
-    }
-
-    /** The flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409. */
-    private void flag(String id, int attemptsLeft, ActionListener<MapResponse> listener) {
-        models.getVersioned(id, ActionListener.wrap(read -> {
-            ModelState state = read.model().state();
-            if (state != ModelState.TRAINING) {
-                listener.onFailure(new OpenSearchStatusException("model [" + id + "] is [" + state.jsonName() + "], not [training]", RestStatus.CONFLICT));
-                return;
-            }
-            models.updateIfUnchanged(read, Map.of("cancel_requested", true), ActionListener.wrap(
-                ok -> listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED)),
-                e -> {
-                    if (ModelIndex.isVersionConflict(e) == false) {
-                        listener.onFailure(e);
-                    } else if (attemptsLeft > 1) {
-                        flag(id, attemptsLeft - 1, listener);
-                    } else {
-                        // still training, but written to faster than we could read it: not the user's conflict
-                        listener.onFailure(new OpenSearchStatusException("model [" + id + "] changed " + ATTEMPTS + " times while the cancel was being written; retry", RestStatus.SERVICE_UNAVAILABLE));
-                    }
+        String id = request.modelId();
+        // the flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409;
+        // the answer is the state that refused the flag, or TRAINING once it is written
+        models.updateUnlessRefused(
+            id,
+            model -> model.state() == ModelState.TRAINING ? null : model.state(),
+            Map.of("cancel_requested", true),
+            ModelState.TRAINING,
+            ActionListener.wrap(state -> {
+                if (state == ModelState.TRAINING) {
+                    listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED));
+                } else {
+                    listener.onFailure(new OpenSearchStatusException("model [" + id + "] is [" + state.jsonName() + "], not [training]", RestStatus.CONFLICT));
                 }
-            ));
-        }, listener::onFailure));
+            }, e -> listener.onFailure(ModelIndex.isVersionConflict(e)
+                // still training, but written to faster than we could read it: not the user's conflict
+                ? new OpenSearchStatusException("model [" + id + "] kept changing while the cancel was being written; retry", RestStatus.SERVICE_UNAVAILABLE)
+                : e))
+        );
     }
 }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * A pseudo-relevance-feedback mask ({@code dime_prf}, {@code eclipse_prf}) from a first-pass search:
@@ -75,7 +76,7 @@ public final class FeedbackMask {
                 }
             }
             if (hits.length == 0) {
-                listener.onResponse(MaskSpec.explicit(allKept(vector.length)).kept());
+                listener.onResponse(allKept(vector.length));
                 return;
             }
             List<SearchHit> positives = Arrays.asList(hits).subList(0, Math.min(mask.feedbackDocs(), hits.length));
@@ -88,7 +89,7 @@ public final class FeedbackMask {
                 int k = mask.keep(vector.length);
                 if (p.length == 0) {
                     // every feedback document was deleted since the first pass: nothing to learn from
-                    listener.onResponse(MaskSpec.explicit(allKept(vector.length)).kept());
+                    listener.onResponse(allKept(vector.length));
                     return;
                 }
                 boolean[] kept = n.length == 0 ? DimensionMasks.dimePrf(vector, p, k) : DimensionMasks.eclipsePrf(vector, p, n, k);
@@ -97,10 +98,8 @@ public final class FeedbackMask {
         }, listener::onFailure));
     }
 
-    private static boolean[] allKept(int dim) {
-        boolean[] all = new boolean[dim];
-        Arrays.fill(all, true);
-        return all;
+    private static int[] allKept(int dim) {
+        return IntStream.range(0, dim).toArray();
     }
 
     /** Hits the first pass needs: the feedback documents, or the whole list whose tail gives Eclipse's negatives. */
