@@ -29,9 +29,10 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
 
 /**
  * Writes {@link BinaryFlatVectorsFormat}: codes and metadata itself, float32 vectors (when kept)
- * and byte fields through the raw flat writer. Codes are always derived from floats: at flush
- * from the indexing buffer, at merge from the source segments' float vectors (stored, or decoded
- * when a segment kept only codes), against the new segment's centre.
+ * and byte fields through the raw flat writer. Codes are taken from floats against the new
+ * segment's centre, at flush from the indexing buffer and at merge from the stored float vectors;
+ * a merge of segments that kept only codes keeps the codes and moves their corrections to the new
+ * centre ({@link MergedCodeSources}).
  */
 final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
 
@@ -61,8 +62,8 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     void accept(float[] vector) throws IOException;
   }
 
-  /** Centre and scale a field's codes were written with. */
-  private record CodeStats(float[] centroid, float[] scale) {}
+  /** Centre and scale a field's codes were written with, and how many codes. */
+  private record CodeStats(float[] centroid, float[] scale, int count) {}
 
   /**
    * Temporary files a merge builds the new graph from: a copy of the codes (the data file cannot be
@@ -173,7 +174,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     float[] scale = new float[dims];
     byte[] code = new byte[SignBinarizer.codeBytes(dims)];
     float[] corrections = new float[SignBinarizer.CORRECTIONS];
-    byte[] padding = new byte[SignBinarizer.recordBytes(dims) - code.length - corrections.length * Float.BYTES];
+    byte[] padding = padding(dims);
     // records start on a cache line (files are mapped at page boundaries)
     long codesOffset = data.alignFilePointer(SignBinarizer.CACHE_LINE);
     pass.run(
@@ -197,10 +198,50 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
         scale[i] /= count;
       }
     }
-    long codesLength = data.getFilePointer() - codesOffset;
+    writeMeta(info, codesOffset, docs, maxDoc, centroid, scale);
+    return new CodeStats(centroid, scale, docs.cardinality());
+  }
 
+  /**
+   * A codes-only merge: every record comes from {@link MergedCodeSources}, also copied to {@code
+   * graphCodes} when not null (the merged graph's input).
+   */
+  private CodeStats writeMergedCodes(FieldInfo info, MergeState mergeState, IndexOutput graphCodes)
+      throws IOException {
+    int dims = info.getVectorDimension();
+    MergedCodeSources sources = new MergedCodeSources(info, mergeState);
+    float[] centroid = options.centred() ? sources.centre() : new float[dims];
+    float[] scale = new float[dims];
+    DocsWithFieldSet docs = new DocsWithFieldSet();
+    byte[] padding = padding(dims);
+    long codesOffset = data.alignFilePointer(SignBinarizer.CACHE_LINE);
+    sources.forEach(
+        centroid,
+        (doc, code, corrections, vector) -> {
+          docs.add(doc);
+          writeRecord(data, code, corrections, padding);
+          if (graphCodes != null) {
+            writeRecord(graphCodes, code, corrections, padding);
+          }
+          for (int i = 0; i < dims; i++) {
+            scale[i] += Math.abs(vector[i] - centroid[i]);
+          }
+        });
+    int count = docs.cardinality();
+    for (int i = 0; count > 0 && i < dims; i++) {
+      scale[i] /= count;
+    }
+    writeMeta(info, codesOffset, docs, state.segmentInfo.maxDoc(), centroid, scale);
+    return new CodeStats(centroid, scale, docs.cardinality());
+  }
+
+  /** The field's metadata, after its records (which start at {@code codesOffset}) are written. */
+  private void writeMeta(FieldInfo info, long codesOffset, DocsWithFieldSet docs, int maxDoc, float[] centroid, float[] scale)
+      throws IOException {
+    int count = docs.cardinality();
+    long codesLength = data.getFilePointer() - codesOffset;
     meta.writeInt(info.number);
-    meta.writeVInt(dims);
+    meta.writeVInt(info.getVectorDimension());
     meta.writeByte((byte) ((options.storeFloats() ? 1 : 0) | (options.centred() ? 2 : 0)));
     meta.writeVLong(codesOffset);
     meta.writeVLong(codesLength);
@@ -213,7 +254,11 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
     OrdToDocDISIReaderConfiguration.writeStoredMeta(
         DIRECT_MONOTONIC_BLOCK_SHIFT, meta, data, count, maxDoc, docs);
-    return new CodeStats(centroid, scale);
+  }
+
+  /** The zeros after a record's code and corrections. */
+  private static byte[] padding(int dims) {
+    return new byte[SignBinarizer.recordBytes(dims) - SignBinarizer.codeBytes(dims) - SignBinarizer.CORRECTIONS * Float.BYTES];
   }
 
   private static void writeRecord(IndexOutput out, byte[] code, float[] corrections, byte[] padding) throws IOException {
@@ -232,9 +277,11 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
     if (options.storeFloats()) {
       rawWriter.mergeOneField(fieldInfo, mergeState);
+      writeField(fieldInfo, mergedPass(fieldInfo, mergeState), mergedDocs(fieldInfo, mergeState),
+          state.segmentInfo.maxDoc(), null);
+    } else {
+      writeMergedCodes(fieldInfo, mergeState, null);
     }
-    writeField(fieldInfo, mergedPass(fieldInfo, mergeState), mergedDocs(fieldInfo, mergeState),
-        state.segmentInfo.maxDoc(), null);
   }
 
   @Override
@@ -254,11 +301,13 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     try {
       IndexOutput tempCodes = createTemp(temps, "codes");
       IndexOutput tempQueries = options.storeFloats() ? createTemp(temps, "queries") : null;
-      DocsWithFieldSet docs = mergedDocs(fieldInfo, mergeState);
-      CodeStats stats = writeField(fieldInfo, mergedPass(fieldInfo, mergeState), docs,
-          state.segmentInfo.maxDoc(), new GraphInputs(tempCodes, tempQueries));
+      CodeStats stats =
+          options.storeFloats()
+              ? writeField(fieldInfo, mergedPass(fieldInfo, mergeState), mergedDocs(fieldInfo, mergeState),
+                  state.segmentInfo.maxDoc(), new GraphInputs(tempCodes, tempQueries))
+              : writeMergedCodes(fieldInfo, mergeState, tempCodes);
       IOUtils.close(temps);
-      int count = docs.cardinality();
+      int count = stats.count();
       BinarizedVectorValues codes =
           new OffHeapBinarizedVectorValues.Dense(
               fieldInfo.getVectorDimension(),

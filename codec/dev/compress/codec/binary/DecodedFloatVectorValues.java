@@ -7,11 +7,9 @@ import org.apache.lucene.util.Bits;
 
 /**
  * A binary field stored as codes only. Values are decoded codes ({@link SignBinarizer#decode}),
- * the only floats there are; merges re-binarise them against the merged segment's centre, which
- * reproduces each code exactly when centring is off and up to the rare bit whose component sits
- * between the old and new centre otherwise. {@link #scorer} scores with the 4-bit-query estimate
- * the graph walk uses, {@link #rescorer} with the float-arithmetic estimate ({@link
- * SignCodeEstimator}).
+ * the only floats there are; merges do not read them but keep the {@link #codes} ({@link
+ * MergedCodeSources}). {@link #scorer} scores with the 4-bit-query estimate the graph walk uses,
+ * {@link #rescorer} with the float-arithmetic estimate ({@link SignCodeEstimator}).
  */
 final class DecodedFloatVectorValues extends FloatVectorValues {
 
@@ -23,6 +21,11 @@ final class DecodedFloatVectorValues extends FloatVectorValues {
     this.codes = codes;
     this.scorer = scorer;
     this.decoded = new float[codes.dimension()];
+  }
+
+  /** The codes these values decode. */
+  BinarizedVectorValues codes() {
+    return codes;
   }
 
   @Override

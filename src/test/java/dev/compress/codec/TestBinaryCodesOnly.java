@@ -154,18 +154,17 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
   }
 
   /**
-   * Centred codes-only segments re-binarise decoded vectors against the merged segment's centre;
-   * a bit flips only where a component's spread is smaller than the shift of the centre, which
-   * must stay rare.
+   * Centred codes-only segments keep every code through a merge: each bit still says which side of
+   * its own segment's centre the vector was, and decodes around the merged centre (the mean of the
+   * segments' centres, weighted by their vectors).
    */
-  public void testMergesRarelyFlipCentredCodes() throws IOException {
+  public void testMergesKeepCentredCodes() throws IOException {
     Random random = random();
     int dims = 32 + random.nextInt(200);
     float[][] vectors = randomVectors(random, 600, dims, true);
     KnnVectorsFormat format = new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true));
     try (Directory dir = newDirectory()) {
       boolean[][] before = new boolean[vectors.length][];
-      float[][] decodedBefore = new float[vectors.length][];
       try (IndexWriter writer =
           new IndexWriter(dir, config(format).setMaxBufferedDocs(100).setMergePolicy(new LogDocMergePolicy()))) {
         add(writer, vectors, VectorSimilarityFunction.DOT_PRODUCT);
@@ -173,50 +172,106 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
         try (DirectoryReader reader = DirectoryReader.open(writer)) {
           assertTrue(reader.leaves().size() > 1);
           for (var leaf : reader.leaves()) {
-            FloatVectorValues values = leaf.reader().getFloatVectorValues(FIELD);
+            int size = leaf.reader().maxDoc();
             float[] centre = new float[dims];
-            KnnVectorValues.DocIndexIterator it = values.iterator();
-            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-              float[] x = vectors[leaf.docBase + doc];
+            for (int doc = 0; doc < size; doc++) {
               for (int i = 0; i < dims; i++) {
-                centre[i] += x[i] / values.size();
+                centre[i] += vectors[leaf.docBase + doc][i] / size;
               }
             }
-            it = values.iterator();
-            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+            for (int doc = 0; doc < size; doc++) {
               int id = leaf.docBase + doc;
               before[id] = new boolean[dims];
               for (int i = 0; i < dims; i++) {
                 before[id][i] = vectors[id][i] > centre[i];
               }
-              decodedBefore[id] = values.vectorValue(it.index()).clone();
             }
           }
         }
         writer.forceMerge(1);
       }
       float[] mergedCentre = new float[dims];
-      for (float[] d : decodedBefore) {
+      for (float[] v : vectors) {
         for (int i = 0; i < dims; i++) {
-          mergedCentre[i] += d[i] / decodedBefore.length;
+          mergedCentre[i] += v[i] / vectors.length;
         }
       }
-      long flips = 0;
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
         FloatVectorValues values = getOnlyLeafReader(reader).getFloatVectorValues(FIELD);
         KnnVectorValues.DocIndexIterator it = values.iterator();
         for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
           float[] after = values.vectorValue(it.index());
           for (int i = 0; i < dims; i++) {
-            if ((after[i] > mergedCentre[i]) != before[doc][i]) {
-              flips++;
-            }
+            assertEquals("doc " + doc + " dim " + i, before[doc][i], after[i] > mergedCentre[i]);
           }
         }
       }
-      double rate = flips / (double) (vectors.length * dims);
-      assertTrue("bit flip rate after merge: " + rate, rate < 0.02);
     }
+  }
+
+  /**
+   * Euclidean and inner-product fields rank documents of different lengths as well after a merge
+   * as before: the merge keeps each vector's stored norm and scale factor rather than taking them
+   * from decoded vectors, which all have about the same length.
+   */
+  public void testMergesKeepTheRankingOfVectorsOfDifferentLengths() throws IOException {
+    Random random = random();
+    int dims = 64 + random.nextInt(200);
+    VectorSimilarityFunction similarity =
+        random.nextBoolean() ? VectorSimilarityFunction.EUCLIDEAN : VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT;
+    float[][] vectors = randomVectors(random, 600, dims, true);
+    for (float[] v : vectors) {
+      float length = 0.5f + random.nextFloat();
+      for (int i = 0; i < dims; i++) {
+        v[i] *= length;
+      }
+    }
+    float[][] queries = randomVectors(random, 30, dims, true);
+    KnnVectorsFormat format = new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true));
+    try (Directory dir = newDirectory()) {
+      try (IndexWriter writer =
+          new IndexWriter(dir, config(format).setMaxBufferedDocs(100).setMergePolicy(new LogDocMergePolicy()))) {
+        add(writer, vectors, similarity);
+        writer.commit();
+        double before;
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+          assertTrue(reader.leaves().size() > 1);
+          before = estimateRecall(reader, vectors, queries, similarity);
+        }
+        writer.forceMerge(1);
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+          double after = estimateRecall(reader, vectors, queries, similarity);
+          assertTrue(similarity + ": recall@10 " + before + " before the merge, " + after + " after", after > before - 0.1);
+        }
+      }
+    }
+  }
+
+  /**
+   * Recall@10 of the codes' estimate, every document a candidate ({@code rescore} on a codes-only
+   * field scores with the estimate), against the exact similarity.
+   */
+  private static double estimateRecall(
+      DirectoryReader reader, float[][] vectors, float[][] queries, VectorSimilarityFunction similarity) throws IOException {
+    IndexSearcher searcher = new IndexSearcher(reader);
+    double recall = 0;
+    for (float[] query : queries) {
+      int[] truth =
+          java.util.stream.IntStream.range(0, vectors.length)
+              .boxed()
+              .sorted((a, b) -> Float.compare(similarity.compare(query, vectors[b]), similarity.compare(query, vectors[a])))
+              .limit(10)
+              .mapToInt(Integer::intValue)
+              .toArray();
+      TopDocs hits = searcher.search(new RescoringKnnQuery(FIELD, query, 10, vectors.length, null, true), 10);
+      for (ScoreDoc hit : hits.scoreDocs) {
+        int id = searcher.storedFields().document(hit.doc).getField("sid").numericValue().intValue();
+        for (int t : truth) {
+          recall += t == id ? 0.1 / queries.length : 0;
+        }
+      }
+    }
+    return recall;
   }
 
   /**
