@@ -7,7 +7,7 @@ import org.apache.lucene.util.Bits;
 
 /**
  * A binary field stored as codes only. Values are decoded codes ({@link SignBinarizer#decode}),
- * the only floats there are; merges do not read them but keep the {@link #codes} ({@link
+ * the only floats there are; a merge keeps the {@link #codes} instead of reading these ({@link
  * MergedCodeSources}). {@link #scorer} scores with the 4-bit-query estimate the graph walk uses,
  * {@link #rescorer} with the float-arithmetic estimate ({@link SignCodeEstimator}).
  */

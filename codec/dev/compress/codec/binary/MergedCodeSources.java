@@ -16,7 +16,8 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  * The records of a codes-only field's merge, in the merged segment's document order. A source
  * segment that kept only codes gives each code as it is, with its corrections moved to the merged
  * centre ({@link CentreShift}); a source whose values are not our decoded codes (a reader that
- * wraps them) gives floats, binarised against that centre.
+ * wraps them, such as a sorting reader in {@code addIndexes}) gives floats, binarised against that
+ * centre, which for decoded floats loses each vector's length as merges of decoded vectors did.
  */
 final class MergedCodeSources {
 
@@ -39,8 +40,10 @@ final class MergedCodeSources {
   }
 
   /**
-   * The merged centre: the mean over live vectors of each one's source centre, which is the mean of
-   * the source's vectors, or of the vector itself for a float source. Zero when there are none.
+   * The merged centre: the mean over live vectors of each one's source centre (for a float source,
+   * of the vector itself). A source centre is the mean of the vectors the source was written from,
+   * deleted ones included; any centre serves the estimate, one near the vectors' mean serves it
+   * best. Zero when there are no vectors.
    */
   float[] centre() throws IOException {
     float[] sum = new float[dims];

@@ -48,7 +48,9 @@ public final class SignBinarizer {
    * <ol>
    *   <li>{@code |x - c|^2 / sum_i |x_i - c_i|}: the factor that turns {@code <sign(x - c), y>}
    *       into an estimate of {@code <x - c, y>} (the RaBitQ estimator, with the code's unit
-   *       vector {@code sign / sqrt(dims)}: {@code <x-c, y> ~ |x-c| <o, y> / <o, (x-c)/|x-c|>});
+   *       vector {@code sign / sqrt(dims)}: {@code <x-c, y> ~ |x-c| <o, y> / <o, (x-c)/|x-c|>}).
+   *       In general {@code |x - c|^2 / <s, x - c>}, which is what a codes-only merge keeps for a
+   *       code it does not retake ({@link CentreShift}); 0 when {@code x} is the centre;
    *   <li>{@code <c, x>}, to move the estimate from the centre back to the origin;
    *   <li>{@code |x|^2}, for Euclidean distance.
    * </ol>

@@ -58,7 +58,13 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
 
   private static void add(IndexWriter writer, float[][] vectors, VectorSimilarityFunction similarity)
       throws IOException {
-    for (int id = 0; id < vectors.length; id++) {
+    add(writer, vectors, similarity, 0, vectors.length);
+  }
+
+  /** Adds the documents {@code from} to {@code to} (exclusive), each with its id stored. */
+  private static void add(IndexWriter writer, float[][] vectors, VectorSimilarityFunction similarity, int from, int to)
+      throws IOException {
+    for (int id = from; id < to; id++) {
       Document doc = new Document();
       doc.add(new StoredField("sid", id));
       doc.add(new KnnFloatVectorField(FIELD, vectors[id], similarity));
@@ -173,11 +179,15 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
           assertTrue(reader.leaves().size() > 1);
           for (var leaf : reader.leaves()) {
             int size = leaf.reader().maxDoc();
+            // summed then divided, in document order, as the writer does: the bits must match exactly
             float[] centre = new float[dims];
             for (int doc = 0; doc < size; doc++) {
               for (int i = 0; i < dims; i++) {
-                centre[i] += vectors[leaf.docBase + doc][i] / size;
+                centre[i] += vectors[leaf.docBase + doc][i];
               }
+            }
+            for (int i = 0; i < dims; i++) {
+              centre[i] /= size;
             }
             for (int doc = 0; doc < size; doc++) {
               int id = leaf.docBase + doc;
@@ -212,14 +222,17 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
   /**
    * Euclidean and inner-product fields rank documents of different lengths as well after a merge
    * as before: the merge keeps each vector's stored norm and scale factor rather than taking them
-   * from decoded vectors, which all have about the same length.
+   * from decoded vectors, which all have about the same length. A segment of one document (its
+   * vector is its centre, so its code says nothing) must not come out of the merge with a
+   * made-up scale factor that puts it in every top 10.
    */
   public void testMergesKeepTheRankingOfVectorsOfDifferentLengths() throws IOException {
     Random random = random();
     int dims = 64 + random.nextInt(200);
     VectorSimilarityFunction similarity =
         random.nextBoolean() ? VectorSimilarityFunction.EUCLIDEAN : VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT;
-    float[][] vectors = randomVectors(random, 600, dims, true);
+    float[][] vectors = randomVectors(random, 601, dims, true);
+    int lonely = vectors.length - 1;
     for (float[] v : vectors) {
       float length = 0.5f + random.nextFloat();
       for (int i = 0; i < dims; i++) {
@@ -231,30 +244,41 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
     try (Directory dir = newDirectory()) {
       try (IndexWriter writer =
           new IndexWriter(dir, config(format).setMaxBufferedDocs(100).setMergePolicy(new LogDocMergePolicy()))) {
-        add(writer, vectors, similarity);
+        add(writer, vectors, similarity, 0, lonely);
         writer.commit();
-        double before;
+        add(writer, vectors, similarity, lonely, vectors.length);
+        writer.commit();
+        Recall before;
         try (DirectoryReader reader = DirectoryReader.open(writer)) {
-          assertTrue(reader.leaves().size() > 1);
-          before = estimateRecall(reader, vectors, queries, similarity);
+          assertEquals(1, reader.leaves().getLast().reader().maxDoc());
+          before = estimateRecall(reader, vectors, queries, similarity, lonely);
         }
         writer.forceMerge(1);
         try (DirectoryReader reader = DirectoryReader.open(writer)) {
-          double after = estimateRecall(reader, vectors, queries, similarity);
-          assertTrue(similarity + ": recall@10 " + before + " before the merge, " + after + " after", after > before - 0.1);
+          Recall after = estimateRecall(reader, vectors, queries, similarity, lonely);
+          assertTrue(similarity + ": recall@10 " + before + " before the merge, " + after + " after", after.recall() > before.recall() - 0.1);
+          assertTrue(
+              similarity + ": the one-document segment's vector is in " + after.tracedInTop() + " estimated top 10s of "
+                  + queries.length + ", in " + after.tracedInTruth() + " true ones",
+              after.tracedInTop() <= after.tracedInTruth() + 3);
         }
       }
     }
   }
 
+  /** Recall@10, and how many of the top 10s (estimated, true) hold one traced document. */
+  private record Recall(double recall, int tracedInTop, int tracedInTruth) {}
+
   /**
    * Recall@10 of the codes' estimate, every document a candidate ({@code rescore} on a codes-only
    * field scores with the estimate), against the exact similarity.
    */
-  private static double estimateRecall(
-      DirectoryReader reader, float[][] vectors, float[][] queries, VectorSimilarityFunction similarity) throws IOException {
+  private static Recall estimateRecall(
+      DirectoryReader reader, float[][] vectors, float[][] queries, VectorSimilarityFunction similarity, int traced)
+      throws IOException {
     IndexSearcher searcher = new IndexSearcher(reader);
     double recall = 0;
+    int tracedInTop = 0, tracedInTruth = 0;
     for (float[] query : queries) {
       int[] truth =
           java.util.stream.IntStream.range(0, vectors.length)
@@ -266,12 +290,14 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
       TopDocs hits = searcher.search(new RescoringKnnQuery(FIELD, query, 10, vectors.length, null, true), 10);
       for (ScoreDoc hit : hits.scoreDocs) {
         int id = searcher.storedFields().document(hit.doc).getField("sid").numericValue().intValue();
+        tracedInTop += id == traced ? 1 : 0;
         for (int t : truth) {
           recall += t == id ? 0.1 / queries.length : 0;
         }
       }
+      tracedInTruth += java.util.Arrays.stream(truth).anyMatch(t -> t == traced) ? 1 : 0;
     }
-    return recall;
+    return new Recall(recall, tracedInTop, tracedInTruth);
   }
 
   /**

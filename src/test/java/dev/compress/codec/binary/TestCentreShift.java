@@ -1,12 +1,14 @@
 package dev.compress.codec.binary;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.lucene.tests.util.LuceneTestCase;
 
 /**
- * Corrections moved to a new centre: the stored norm stays, an unmoved centre changes nothing, and
- * the moved values match those computed from the float vector around the new centre for the same
- * code (the only estimated term is {@code <d, x - c>}).
+ * Corrections moved to a new centre: the stored norm stays, an unmoved centre changes nothing, the
+ * moved values estimate as well as those computed from the float vector around the new centre
+ * for the same code, a vector that is its centre is binarised again, and the scale factor stays
+ * bounded whatever the code.
  */
 public class TestCentreShift extends LuceneTestCase {
 
@@ -23,46 +25,112 @@ public class TestCentreShift extends LuceneTestCase {
       float[] moved = corrections.clone();
       new CentreShift(centre, centre.clone()).apply(code, moved);
       for (int c = 0; c < SignBinarizer.CORRECTIONS; c++) {
-        assertEquals("correction " + c, corrections[c], moved[c], 1e-4 * Math.max(1, Math.abs(corrections[c])));
+        assertEquals("correction " + c, corrections[c], moved[c], 1e-5 * Math.max(1, Math.abs(corrections[c])));
       }
     }
   }
 
+  /**
+   * For the same code, the inner-product estimate with the moved corrections is as good as with the
+   * exact ones; the moved scale factor is much closer to the exact one than the unmoved; and the
+   * estimated term {@code a <s, d>} is closer to {@code <d, x - c>} than leaving it out.
+   */
   public void testMovedCorrectionsEstimateAsWellAsExactOnes() {
     Random random = random();
     int dims = 64 + random.nextInt(700);
     float[] from = gaussian(random, dims, 0.3);
     float[] to = from.clone();
     for (int i = 0; i < dims; i++) {
-      to[i] += (float) (0.05 * random.nextGaussian());
+      to[i] += (float) (0.3 * random.nextGaussian());
     }
-    double movedError = 0, exactError = 0;
+    double movedError = 0, exactError = 0, unmovedError = 0, centreDotError = 0, estimatedTerm = 0;
+    double movedFactorError = 0, unmovedFactorError = 0;
     for (int n = 0; n < 300; n++) {
       double sigma = 0.5 + random.nextDouble();
       float[] x = gaussian(random, dims, sigma);
       float[] q = gaussian(random, dims, sigma);
       byte[] code = new byte[SignBinarizer.codeBytes(dims)];
-      float[] moved = new float[SignBinarizer.CORRECTIONS];
+      float[] stored = new float[SignBinarizer.CORRECTIONS];
       SignBinarizer.binarize(x, from, code);
-      SignBinarizer.corrections(x, from, moved);
-      float squaredNorm = moved[2];
+      SignBinarizer.corrections(x, from, stored);
+      float[] moved = stored.clone();
       new CentreShift(from, to).apply(code, moved);
-      assertEquals("|x|^2 is stored, not estimated", squaredNorm, moved[2], 0f);
+      assertEquals("|x|^2 is stored, not estimated", stored[2], moved[2], 0f);
 
       // the same code's exact corrections around the new centre
-      double toDot = 0, residual = 0, signDot = 0, trueDot = 0;
+      double toDot = 0, residual = 0, signDot = 0, trueDot = 0, shiftDotResidual = 0;
       for (int i = 0; i < dims; i++) {
         double r = x[i] - to[i];
         toDot += (double) to[i] * x[i];
         residual += r * r;
         signDot += SignBinarizer.bit(code, i) ? r : -r;
         trueDot += (double) q[i] * x[i];
+        shiftDotResidual += ((double) to[i] - from[i]) * (x[i] - from[i]);
       }
       exactError += Math.abs(estimate(q, code, to, residual / signDot, toDot) - trueDot);
       movedError += Math.abs(estimate(q, code, to, moved[0], moved[1]) - trueDot);
+      unmovedError += Math.abs(estimate(q, code, to, stored[0], stored[1]) - trueDot);
+      centreDotError += Math.abs(moved[1] - toDot);
+      estimatedTerm += Math.abs(shiftDotResidual);
+      double exactFactor = residual / signDot;
+      movedFactorError += Math.abs(moved[0] - exactFactor) / exactFactor;
+      unmovedFactorError += Math.abs(stored[0] - exactFactor) / exactFactor;
     }
-    // <d, x - c> is the one estimated term; it must stay small beside the code's own error
-    assertTrue("moved " + movedError + ", exact " + exactError, movedError < 1.1 * exactError);
+    String errors = "moved " + movedError + ", exact " + exactError + ", unmoved " + unmovedError;
+    assertTrue(errors, movedError < 1.05 * exactError);
+    assertTrue(
+        "scale factor off by " + movedFactorError / 300 + " moved, " + unmovedFactorError / 300 + " unmoved",
+        movedFactorError < 0.5 * unmovedFactorError);
+    assertTrue("<c', x> off by " + centreDotError + " against " + estimatedTerm + " for <d, x - c>", centreDotError < 0.95 * estimatedTerm);
+  }
+
+  /** A segment of one vector has it as its centre: the factor is 0, and the vector is known. */
+  public void testAVectorAtItsCentreIsBinarisedAgain() {
+    Random random = random();
+    int dims = 1 + random.nextInt(500);
+    float[] from = gaussian(random, dims, 1);
+    float[] to = gaussian(random, dims, 1);
+    byte[] code = new byte[SignBinarizer.codeBytes(dims)];
+    float[] corrections = new float[SignBinarizer.CORRECTIONS];
+    SignBinarizer.binarize(from, from, code);
+    SignBinarizer.corrections(from, from, corrections);
+    assertEquals(0f, corrections[0], 0f);
+    new CentreShift(from, to).apply(code, corrections);
+    byte[] expectedCode = new byte[code.length];
+    float[] expected = new float[SignBinarizer.CORRECTIONS];
+    SignBinarizer.binarize(from, to, expectedCode);
+    SignBinarizer.corrections(from, to, expected);
+    assertArrayEquals(expectedCode, code);
+    assertArrayEquals(expected, corrections, 0f);
+  }
+
+  /**
+   * Whatever the code and however far the centre moves, the moved factor is finite and at most
+   * {@code |x - c'|}.
+   */
+  public void testTheScaleFactorIsBoundedByTheResidual() {
+    Random random = random();
+    int dims = 1 + random.nextInt(500);
+    float[] from = gaussian(random, dims, 0.3);
+    float[] to = gaussian(random, dims, 3);
+    for (int n = 0; n < 100; n++) {
+      float[] x = gaussian(random, dims, 1);
+      byte[] code = new byte[SignBinarizer.codeBytes(dims)];
+      float[] corrections = new float[SignBinarizer.CORRECTIONS];
+      SignBinarizer.corrections(x, from, corrections);
+      if (n % 2 == 0) {
+        random.nextBytes(code); // a code unrelated to x
+      } else {
+        SignBinarizer.binarize(to, from, code); // signs of the shift: <s, x - c'> goes negative
+      }
+      new CentreShift(from, to).apply(code, corrections);
+      double residual = corrections[2] - 2.0 * corrections[1];
+      for (float c : to) {
+        residual += (double) c * c;
+      }
+      assertTrue(Arrays.toString(corrections), Float.isFinite(corrections[0]) && corrections[0] >= 0);
+      assertTrue(corrections[0] + " > " + Math.sqrt(residual), corrections[0] <= Math.sqrt(Math.max(0, residual)) * (1 + 1e-5) + 1e-6);
+    }
   }
 
   /** {@code <q, x> ~ a <s, q - c> + <c, x> + <q, c> - <c, c>}. */
