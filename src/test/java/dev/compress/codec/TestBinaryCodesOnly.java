@@ -10,7 +10,9 @@ import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
@@ -19,10 +21,13 @@ import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LogDocMergePolicy;
 import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.SortingCodecReader;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.util.LuceneTestCase;
@@ -263,6 +268,54 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
               after.tracedInTop() <= after.tracedInTruth() + 3);
         }
       }
+    }
+  }
+
+  /**
+   * A source whose vector values are not the format's own (here Lucene's sorting reader, which an
+   * index sort puts around unsorted sources of a merge) is binarised from the floats it gives: the
+   * merge writes a valid segment in the sorted order, whose estimate ranks as well as the source's.
+   */
+  public void testAWrappedSourceIsBinarisedFromItsFloats() throws IOException {
+    Random random = random();
+    int dims = 32 + random.nextInt(200);
+    VectorSimilarityFunction similarity = VectorSimilarityFunction.DOT_PRODUCT;
+    float[][] vectors = randomVectors(random, 400, dims, true);
+    float[][] queries = randomVectors(random, 30, dims, true);
+    KnnVectorsFormat format = new BinaryHnswVectorsFormat(HnswParameters.DEFAULT, new BinaryCodeOptions(false, true));
+    Sort sort = new Sort(new SortField("order", SortField.Type.LONG));
+    try (Directory source = newDirectory();
+        Directory target = newDirectory()) {
+      try (IndexWriter writer = new IndexWriter(source, config(format))) {
+        for (int id = 0; id < vectors.length; id++) {
+          Document doc = new Document();
+          doc.add(new StoredField("sid", id));
+          doc.add(new NumericDocValuesField("order", id * 7919L % vectors.length)); // a permutation
+          doc.add(new KnnFloatVectorField(FIELD, vectors[id], similarity));
+          writer.addDocument(doc);
+        }
+      }
+      double before;
+      try (DirectoryReader reader = DirectoryReader.open(source);
+          IndexWriter writer = new IndexWriter(target, config(format).setIndexSort(sort).setMergePolicy(new LogDocMergePolicy()))) {
+        before = estimateRecall(reader, vectors, queries, similarity, -1).recall();
+        CodecReader[] sorted = new CodecReader[reader.leaves().size()];
+        for (int i = 0; i < sorted.length; i++) {
+          sorted[i] = SortingCodecReader.wrap((CodecReader) reader.leaves().get(i).reader(), sort);
+        }
+        writer.addIndexes(sorted);
+      }
+      try (DirectoryReader reader = DirectoryReader.open(target)) {
+        assertEquals(vectors.length, reader.numDocs());
+        LeafReader leaf = getOnlyLeafReader(reader);
+        for (int doc = 0; doc < leaf.maxDoc(); doc++) {
+          int id = leaf.storedFields().document(doc).getField("sid").numericValue().intValue();
+          assertEquals(doc, id * 7919L % vectors.length);
+        }
+        double after = estimateRecall(reader, vectors, queries, similarity, -1).recall();
+        assertTrue("recall@10 " + before + " before, " + after + " after", after > before - 0.1);
+      }
+      TestUtil.checkIndex(target);
     }
   }
 
