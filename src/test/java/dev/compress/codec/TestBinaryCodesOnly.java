@@ -5,7 +5,9 @@ import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.binary.SignBinarizer;
 import dev.compress.codec.search.RescoringKnnQuery;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.Document;
@@ -334,7 +336,7 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
     int tracedInTop = 0, tracedInTruth = 0;
     for (float[] query : queries) {
       int[] truth =
-          java.util.stream.IntStream.range(0, vectors.length)
+          IntStream.range(0, vectors.length)
               .boxed()
               .sorted((a, b) -> Float.compare(similarity.compare(query, vectors[b]), similarity.compare(query, vectors[a])))
               .limit(10)
@@ -348,7 +350,7 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
           recall += t == id ? 0.1 / queries.length : 0;
         }
       }
-      tracedInTruth += java.util.Arrays.stream(truth).anyMatch(t -> t == traced) ? 1 : 0;
+      tracedInTruth += Arrays.stream(truth).anyMatch(t -> t == traced) ? 1 : 0;
     }
     return new Recall(recall, tracedInTop, tracedInTruth);
   }
