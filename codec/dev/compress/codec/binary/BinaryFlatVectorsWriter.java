@@ -199,7 +199,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
       }
     }
     writeMeta(info, codesOffset, docs, maxDoc, centroid, scale);
-    return new CodeStats(centroid, scale, docs.cardinality());
+    return new CodeStats(centroid, scale, count);
   }
 
   /**
@@ -217,14 +217,14 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     long codesOffset = data.alignFilePointer(SignBinarizer.CACHE_LINE);
     sources.forEach(
         centroid,
-        (doc, code, corrections, vector) -> {
+        (doc, code, corrections, spread) -> {
           docs.add(doc);
           writeRecord(data, code, corrections, padding);
           if (graphCodes != null) {
             writeRecord(graphCodes, code, corrections, padding);
           }
           for (int i = 0; i < dims; i++) {
-            scale[i] += Math.abs(vector[i] - centroid[i]);
+            scale[i] += spread[i];
           }
         });
     int count = docs.cardinality();
@@ -232,7 +232,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
       scale[i] /= count;
     }
     writeMeta(info, codesOffset, docs, state.segmentInfo.maxDoc(), centroid, scale);
-    return new CodeStats(centroid, scale, docs.cardinality());
+    return new CodeStats(centroid, scale, count);
   }
 
   /** The field's metadata, after its records (which start at {@code codesOffset}) are written. */

@@ -21,10 +21,14 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  */
 final class MergedCodeSources {
 
-  /** Receives one record: its merged document, code, corrections and the vector it stands for. */
+  /**
+   * Receives one record: its merged document, code, corrections and per-dimension spread (the
+   * absolute deviation from the centre it stands for: for a kept code its source's decoding scale,
+   * which is what it decodes to around any centre).
+   */
   @FunctionalInterface
   interface RecordSink {
-    void accept(int doc, byte[] code, float[] corrections, float[] vector) throws IOException;
+    void accept(int doc, byte[] code, float[] corrections, float[] spread) throws IOException;
   }
 
   private final FieldInfo field;
@@ -66,7 +70,8 @@ final class MergedCodeSources {
   void forEach(float[] centre, RecordSink sink) throws IOException {
     byte[] code = new byte[SignBinarizer.codeBytes(dims)];
     float[] corrections = new float[SignBinarizer.CORRECTIONS];
-    float[] vector = new float[dims];
+    float[] scratch = new float[dims];
+    float[] spread = new float[dims];
     DocIDMerger<Source> merger = merger();
     for (Source source = merger.next(); source != null; source = merger.next()) {
       if (source.codes != null) {
@@ -74,13 +79,15 @@ final class MergedCodeSources {
         System.arraycopy(source.codes.vectorValue(ord), 0, code, 0, code.length);
         System.arraycopy(source.codes.corrections(ord), 0, corrections, 0, corrections.length);
         source.shiftTo(centre).apply(code, corrections);
-        SignBinarizer.decode(code, centre, source.codes.scale(), vector);
-        sink.accept(source.mappedDocID, code, corrections, vector);
+        sink.accept(source.mappedDocID, code, corrections, source.codes.scale());
       } else {
-        float[] p = SignBinarizer.prepare(source.floatValue(), similarity, vector);
+        float[] p = SignBinarizer.prepare(source.floatValue(), similarity, scratch);
         SignBinarizer.binarize(p, centre, code);
         SignBinarizer.corrections(p, centre, corrections);
-        sink.accept(source.mappedDocID, code, corrections, p);
+        for (int i = 0; i < dims; i++) {
+          spread[i] = Math.abs(p[i] - centre[i]);
+        }
+        sink.accept(source.mappedDocID, code, corrections, spread);
       }
     }
   }
