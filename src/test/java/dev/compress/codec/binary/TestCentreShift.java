@@ -47,7 +47,10 @@ public class TestCentreShift extends LuceneTestCase {
     double movedFactorError = 0, unmovedFactorError = 0;
     for (int n = 0; n < 300; n++) {
       double sigma = 0.5 + random.nextDouble();
-      float[] x = gaussian(random, dims, sigma);
+      float[] x = gaussian(random, dims, sigma); // around the old centre, which is its segment's mean
+      for (int i = 0; i < dims; i++) {
+        x[i] += from[i];
+      }
       float[] q = gaussian(random, dims, sigma);
       byte[] code = new byte[SignBinarizer.codeBytes(dims)];
       float[] stored = new float[SignBinarizer.CORRECTIONS];
@@ -80,7 +83,7 @@ public class TestCentreShift extends LuceneTestCase {
     assertTrue(errors, movedError < 1.05 * exactError);
     assertTrue(
         "scale factor off by " + movedFactorError / 300 + " moved, " + unmovedFactorError / 300 + " unmoved",
-        movedFactorError < 0.5 * unmovedFactorError);
+        movedFactorError < 0.7 * unmovedFactorError);
     assertTrue("<c', x> off by " + centreDotError + " against " + estimatedTerm + " for <d, x - c>", centreDotError < 0.95 * estimatedTerm);
   }
 
