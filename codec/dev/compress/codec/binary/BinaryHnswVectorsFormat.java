@@ -6,6 +6,7 @@ import java.io.IOException;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.codecs.KnnVectorsWriter;
+import org.apache.lucene.codecs.hnsw.FlatVectorsReader;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsReader;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsWriter;
@@ -14,7 +15,7 @@ import org.apache.lucene.index.SegmentWriteState;
 
 /**
  * HNSW over 1-bit sign codes: Lucene's HNSW writer and reader on top of {@link
- * BinaryFlatVectorsFormat}. A float query walks the graph with the estimated similarity of {@link
+ * BinaryFlatVectorsFormat} (the reader with a denser visited set, {@link BinaryHnswVectorsReader}). A float query walks the graph with the estimated similarity of {@link
  * SignCodeEstimator} (query quantised to 4 bits against the 1-bit codes), and hits carry that
  * estimated score (see {@link BinaryFlatVectorsScorer}). A flushed segment's graph is built on
  * exact similarities, a merged segment's on codes: with stored floats by the same estimate, each
@@ -59,7 +60,8 @@ public final class BinaryHnswVectorsFormat extends KnnVectorsFormat {
 
   @Override
   public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
+    FlatVectorsReader flat = flatFormat.fieldsReader(state);
+    return new BinaryHnswVectorsReader(new Lucene99HnswVectorsReader(state, flat), flat);
   }
 
   @Override
