@@ -26,9 +26,9 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  * a {@link FixedBitSet} for the visited nodes instead of Lucene's {@code SparseFixedBitSet}. Lucene
  * sizes that choice for float32 vectors, where scoring a node dwarfs marking it; a walk on 64-byte
  * codes scores a node in a fraction of that, and the sparse set's block lookups took 13% of a 1M
- * query's CPU. Clearing 1 bit per vector is cheap next to that up to {@link #DENSE_VISITS_RATIO}
- * times the expected visits. Everything else, including filtered, seeded and exhaustive searches,
- * is Lucene's reader.
+ * query's CPU. Clearing a bit per vector is cheap next to that up to {@link #DENSE_VISITS_RATIO}
+ * times the expected visits. Everything else, including seeded and exhaustive searches and those
+ * under a filtered-search strategy, is Lucene's reader.
  */
 final class BinaryHnswVectorsReader extends KnnVectorsReader implements HnswGraphProvider {
 
@@ -37,7 +37,7 @@ final class BinaryHnswVectorsReader extends KnnVectorsReader implements HnswGrap
    * costs about 27 ns per visited node (13% of a 1M query at 16x candidates, 4,700 visits, about
    * twice Lucene's expected visits); clearing a dense one about 1 ns per 128 nodes. So dense pays
    * up to about 7,000 nodes per expected visit; measured at 1M, walk-only CPU per query fell by
-   * about 15% at 160 candidates and 4% at 50 (their expected visits are 1/450 and 1/1450 of the
+   * 11% to 16% at 160 candidates and about 4% at 50 (their expected visits are 1/450 and 1/1450 of the
    * graph).
    */
   static final int DENSE_VISITS_RATIO = 4096;
