@@ -102,7 +102,9 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     ) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
-        trainingJobs = new TrainingJobs(client, clusterService, threadPool, models, CompressSettings.TRAINING_SWEEP_INTERVAL.get(environment.settings()));
+        trainingJobs = new TrainingJobs(
+            client, clusterService, threadPool, models, CompressSettings.TRAINING_SWEEP_INTERVAL.get(environment.settings()), environment.tmpDir()
+        );
         return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }
 

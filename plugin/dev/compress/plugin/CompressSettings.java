@@ -5,6 +5,7 @@ import dev.compress.plugin.inference.ModelCache;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
 import org.opensearch.common.unit.TimeValue;
+import org.opensearch.core.common.unit.ByteSizeUnit;
 import org.opensearch.core.common.unit.ByteSizeValue;
 
 import java.util.List;
@@ -42,12 +43,17 @@ public final class CompressSettings {
     );
 
     /**
-     * Heap a training job may spend on its corpus (each vector is held twice while it is read):
-     * a larger corpus is refused with a 400 instead of running the training node out of memory.
+     * Largest corpus a training job may spill to its temporary file (documents x dimensions x 4
+     * bytes, {@code dev.compress.plugin.train.CorpusFile}): a larger one is refused with a 400. The
+     * vectors then live on disk and in the page cache, but each document's id stays on the heap,
+     * about 120 bytes with its lookup table (measured with 9-character ids). The default, 16gb, is
+     * about 10 million 384-d vectors (4 million at 1,024-d), whose ids take some 1.2 GB of heap: as
+     * much as a default should let one request take from a node; whoever has the heap and the disk
+     * raises it.
      */
-    public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_MEMORY = Setting.memorySizeSetting(
-        "compress.training.max_corpus_memory",
-        "25%",
+    public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_SIZE = Setting.byteSizeSetting(
+        "compress.training.max_corpus_size",
+        new ByteSizeValue(16, ByteSizeUnit.GB),
         Property.NodeScope,
         Property.Dynamic
     );
@@ -69,7 +75,7 @@ public final class CompressSettings {
             DJL_NUM_THREADS,
             DJL_NUM_INTEROP_THREADS,
             TRAINING_MAX_JOBS_PER_NODE,
-            TRAINING_MAX_CORPUS_MEMORY,
+            TRAINING_MAX_CORPUS_SIZE,
             TRAINING_SWEEP_INTERVAL,
             ModelCache.MAX_SIZE
         );

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Reads training inputs from ordinary indices page by page, so no response holds more than one
@@ -32,10 +31,28 @@ final class IndexDataReader {
         this.client = client;
     }
 
-    /** Vectors of an index, keyed by {@code idField} ({@code _id} when null); documents without a vector are skipped. */
+    /** Receives each vector read, with its id. */
+    @FunctionalInterface
+    interface VectorConsumer<E extends Exception> {
+        void accept(String id, float[] vector) throws E;
+    }
+
+    /** Vectors of an index on the heap, keyed by {@code idField} ({@code _id} when null); documents without a vector are skipped. */
     VectorSet vectors(String index, String idField, String vectorField, int dim) {
         List<String> ids = new ArrayList<>();
         List<float[]> rows = new ArrayList<>();
+        vectors(index, idField, vectorField, dim, (id, vector) -> {
+            ids.add(id);
+            rows.add(vector);
+        });
+        return VectorSet.ofRows(ids, rows.toArray(new float[0][]));
+    }
+
+    /**
+     * Hands each vector of an index to {@code into} as it is read, in {@code _id} order, keyed by
+     * {@code idField} ({@code _id} when null); documents without a vector are skipped.
+     */
+    <E extends Exception> void vectors(String index, String idField, String vectorField, int dim, VectorConsumer<E> into) throws E {
         scan(index, idField == null ? new String[] { vectorField } : new String[] { idField, vectorField }, hit -> {
             Object raw = extract(hit.getSourceAsMap(), vectorField);
             if (raw instanceof List<?> list) {
@@ -46,11 +63,14 @@ final class IndexDataReader {
                 for (int i = 0; i < dim; i++) {
                     v[i] = ((Number) list.get(i)).floatValue();
                 }
-                ids.add(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)));
-                rows.add(v);
+                into.accept(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)), v);
             }
         });
-        return VectorSet.ofRows(ids, rows.toArray(new float[0][]));
+    }
+
+    /** Documents in an index, with or without a vector. */
+    long count(String index) {
+        return client.prepareSearch(index).setSize(0).setTrackTotalHits(true).get(PAGE_TIMEOUT).getHits().getTotalHits().value();
     }
 
     /**
@@ -90,7 +110,7 @@ final class IndexDataReader {
      * search, so nothing stays open between pages (a scroll continuation was seen to stall for good
      * in the test framework). Each page has a timeout, so a stuck read fails the job instead.
      */
-    private void scan(String index, String[] fields, Consumer<SearchHit> consumer) {
+    private <E extends Exception> void scan(String index, String[] fields, HitConsumer<E> consumer) throws E {
         Object[] after = null;
         while (true) {
             SearchSourceBuilder source = new SearchSourceBuilder().size(PAGE).fetchSource(fields, null).sort("_id", SortOrder.ASC);
@@ -106,6 +126,11 @@ final class IndexDataReader {
             }
             after = hits[hits.length - 1].getSortValues();
         }
+    }
+
+    @FunctionalInterface
+    private interface HitConsumer<E extends Exception> {
+        void accept(SearchHit hit) throws E;
     }
 
     @SuppressWarnings("unchecked")

@@ -4,6 +4,7 @@ import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.job.TrainingRun;
 import dev.compress.training.model.ModelFile;
@@ -27,6 +28,7 @@ import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
- * from indices, trains, evaluates on held-out queries and stores the model. Progress goes to the
+ * from indices (the corpus vectors into a {@link CorpusFile} in the node's temporary directory, the
+ * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
  * at its next epoch and leaves the model {@code failed}; a job that ends first is refused
  * {@code created} ({@link ModelIndex#completeTraining}).
@@ -62,14 +65,17 @@ public final class TrainingJobs implements ClusterStateListener {
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
+    /** Where jobs spill their corpus ({@link CorpusFile}): the node's temporary directory. */
+    private final Path tmpDir;
     private volatile Scheduler.Cancellable periodicSweeps;
 
-    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval) {
+    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval, Path tmpDir) {
         this.client = client;
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.models = models;
         this.sweepInterval = sweepInterval;
+        this.tmpDir = tmpDir;
         clusterService.addListener(this);
     }
 
@@ -106,7 +112,34 @@ public final class TrainingJobs implements ClusterStateListener {
 
     private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
-        VectorSet corpus = reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim);
+        // on the training node: the node that took the request cannot see this disk
+        CorpusFile.requireRoom(tmpDir, spec.corpusIndex(), reader.count(spec.corpusIndex()), inputDim);
+        Trained trained;
+        // the file goes when training ends, whatever the outcome, before the model is stored
+        try (CorpusFile corpusFile = CorpusFile.create(tmpDir, inputDim)) {
+            reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, corpusFile::append);
+            trained = train(job, spec, inputDim, reader, corpusFile.map(), cancelled);
+        }
+        models.completeTraining(job, trained.modelFile(), trained.done(), ActionListener.wrap(completion -> {
+            switch (completion) {
+                case CREATED -> {
+                    logger.info("model [{}] created", job.modelId());
+                    finished.run();
+                }
+                case CANCELLED -> fail(job, "cancelled", finished);
+                case NO_LONGER_TRAINING -> {
+                    logger.info("model [{}] was ended or replaced while its job ran; the job's result is dropped", job.modelId());
+                    finished.run();
+                }
+            }
+        }, e -> fail(job, describe(e), finished)));
+    }
+
+    /** A trained model's file and the model document's final fields. */
+    private record Trained(byte[] modelFile, Map<String, Object> done) {}
+
+    private Trained train(ModelIndex.Job job, TrainSpec spec, int inputDim, IndexDataReader reader, VectorRows corpus, AtomicBoolean cancelled)
+        throws Exception {
         VectorSet queries = reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
         Qrels judgments = usable(reader.judgments(spec, null), corpus, queries);
         if (judgments.queryIds().isEmpty()) {
@@ -131,24 +164,11 @@ public final class TrainingJobs implements ClusterStateListener {
             "corpus_documents", corpus.size(), "device", String.valueOf(outcome.report().device())
         )));
         done.put("updated_at", System.currentTimeMillis());
-        byte[] file = ModelFile.toBytes(outcome.artifact());
-        models.completeTraining(job, file, done, ActionListener.wrap(completion -> {
-            switch (completion) {
-                case CREATED -> {
-                    logger.info("model [{}] created", job.modelId());
-                    finished.run();
-                }
-                case CANCELLED -> fail(job, "cancelled", finished);
-                case NO_LONGER_TRAINING -> {
-                    logger.info("model [{}] was ended or replaced while its job ran; the job's result is dropped", job.modelId());
-                    finished.run();
-                }
-            }
-        }, e -> fail(job, describe(e), finished)));
+        return new Trained(ModelFile.toBytes(outcome.artifact()), done);
     }
 
     /** Keeps judgments with rating > 0 whose query and document both have vectors. */
-    private static Qrels usable(Qrels all, VectorSet corpus, VectorSet queries) {
+    private static Qrels usable(Qrels all, VectorRows corpus, VectorSet queries) {
         Map<String, Map<String, Integer>> kept = new LinkedHashMap<>();
         for (String q : all.queryIds()) {
             if (queries.rowOf(q) < 0) {
@@ -167,7 +187,7 @@ public final class TrainingJobs implements ClusterStateListener {
         return new Qrels(kept);
     }
 
-    private static QuerySplit split(IndexDataReader reader, TrainSpec spec, VectorSet corpus, VectorSet queries, Qrels judgments) {
+    private static QuerySplit split(IndexDataReader reader, TrainSpec spec, VectorRows corpus, VectorSet queries, Qrels judgments) {
         TrainSpec.SplitSpec s = spec.split();
         if (s.field() == null) {
             return QuerySplit.ofFractions(judgments, s.validationFraction(), s.testFraction(), s.seed());

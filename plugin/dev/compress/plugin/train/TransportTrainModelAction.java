@@ -57,9 +57,9 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         this.client = client;
         this.models = models;
         this.maxJobsPerNode = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
-        this.maxCorpusBytes = CompressSettings.TRAINING_MAX_CORPUS_MEMORY.get(settings).getBytes();
+        this.maxCorpusBytes = CompressSettings.TRAINING_MAX_CORPUS_SIZE.get(settings).getBytes();
         clusterService.getClusterSettings()
-            .addSettingsUpdateConsumer(CompressSettings.TRAINING_MAX_CORPUS_MEMORY, limit -> maxCorpusBytes = limit.getBytes());
+            .addSettingsUpdateConsumer(CompressSettings.TRAINING_MAX_CORPUS_SIZE, limit -> maxCorpusBytes = limit.getBytes());
     }
 
     @Override
@@ -101,24 +101,19 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     }
 
     /**
-     * The job holds the whole corpus in heap, each vector twice while it is read, and in one float
-     * array: a corpus above {@code compress.training.max_corpus_memory} or that array's 2^31 floats
-     * is refused here rather than running the training node out of memory.
+     * The job spills the corpus to a file in the training node's temporary directory: a corpus whose
+     * file would exceed {@code compress.training.max_corpus_size} is refused here. Whether that
+     * directory has room is checked on the training node when the job starts ({@link TrainingJobs}).
      */
     private void checkCorpusSize(TrainSpec spec, int inputDim, ActionListener<Void> listener) {
         long limit = maxCorpusBytes;
         client.prepareSearch(spec.corpusIndex()).setSize(0).setTrackTotalHits(true).execute(ActionListener.wrap(found -> {
             long docs = found.getHits().getTotalHits().value();
-            long floats = docs * inputDim;
-            long bytes = 2 * Float.BYTES * floats;
-            boolean beyondOneArray = floats > Integer.MAX_VALUE - 8;
-            if (bytes > limit || beyondOneArray) {
+            long bytes = CorpusFile.bytes(docs, inputDim);
+            if (bytes > limit) {
                 listener.onFailure(new IllegalArgumentException(
-                    "[corpus.index] [" + spec.corpusIndex() + "] holds " + docs + " documents of " + inputDim + " dimensions: training reads them into about "
-                        + new ByteSizeValue(bytes) + " of heap, "
-                        + (beyondOneArray
-                            ? "more than one float array holds (2^31 floats)"
-                            : "above [" + CompressSettings.TRAINING_MAX_CORPUS_MEMORY.getKey() + "] = " + new ByteSizeValue(limit))
+                    "[corpus.index] [" + spec.corpusIndex() + "] holds " + docs + " documents of " + inputDim + " dimensions: training spills them to a "
+                        + new ByteSizeValue(bytes) + " file, above [" + CompressSettings.TRAINING_MAX_CORPUS_SIZE.getKey() + "] = " + new ByteSizeValue(limit)
                 ));
                 return;
             }

@@ -3,6 +3,7 @@ package dev.compress.training.job;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
+import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
@@ -27,9 +28,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One training job from vectors and judgments already in memory: builds the training data of the
- * split, trains, and evaluates the model on the split's held-out test queries only, against the
- * frozen full-dimension vectors in the same run. The evaluation travels inside the model file.
+ * One training job from vectors and judgments already read (the corpus on the heap or mapped from
+ * its file, the queries on the heap): builds the training data of the split, trains, and evaluates
+ * the model on the split's held-out test queries only, against the frozen full-dimension vectors in
+ * the same run. The evaluation travels inside the model file.
  */
 public final class TrainingRun {
 
@@ -37,7 +39,7 @@ public final class TrainingRun {
 
     private TrainingRun() {}
 
-    public static Outcome run(String source, VectorSet corpus, VectorSet queries, Qrels judgments, QuerySplit split, Trainer trainer, TrainingListener listener) {
+    public static Outcome run(String source, VectorRows corpus, VectorSet queries, Qrels judgments, QuerySplit split, Trainer trainer, TrainingListener listener) {
         if (split.test().isEmpty()) {
             throw new IllegalArgumentException("the split holds out no test queries: every reported figure must come from unseen queries");
         }

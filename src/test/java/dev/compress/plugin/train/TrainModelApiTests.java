@@ -8,14 +8,20 @@ import dev.compress.training.model.ModelFile;
 import org.opensearch.client.Request;
 import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.env.Environment;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The training API over real HTTP on two data nodes, with scifact held in ordinary indices:
@@ -70,13 +76,14 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(restError(400, "POST", "/_plugins/compress/models/_cancel/_train", ok).contains("[model_id] must not start with [_], got [_cancel]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok).contains("[model_id] must not contain [#], got [a#0]"));
         client().admin().cluster().prepareUpdateSettings()
-            .setPersistentSettings(Settings.builder().put("compress.training.max_corpus_memory", "1mb")).get();
+            .setPersistentSettings(Settings.builder().put("compress.training.max_corpus_size", "1mb")).get();
         try {
             String tooBig = restError(400, "POST", "/_plugins/compress/_train", ok);
-            assertTrue(tooBig, tooBig.contains("documents of 384 dimensions: training reads them into about 15.1mb of heap, above [compress.training.max_corpus_memory] = 1mb"));
+            assertTrue(tooBig, tooBig.contains("[corpus.index] [" + ScifactIndices.CORPUS + "] holds 5183 documents of 384 dimensions: "
+                + "training spills them to a 7.5mb file, above [compress.training.max_corpus_size] = 1mb"));
         } finally {
             client().admin().cluster().prepareUpdateSettings()
-                .setPersistentSettings(Settings.builder().putNull("compress.training.max_corpus_memory")).get();
+                .setPersistentSettings(Settings.builder().putNull("compress.training.max_corpus_size")).get();
         }
         // a GET of a model whose id looks like a route reads it, and changes nothing
         assertTrue(restError(404, "GET", "/_plugins/compress/models/_cancel", null).contains("model [_cancel] does not exist"));
@@ -183,8 +190,20 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         return sum / test.queryIds().size();
     }
 
+    /** The training jobs' corpus files in the nodes' temporary directories. */
+    private static Set<Path> corpusFiles() throws IOException {
+        Set<Path> files = new HashSet<>();
+        for (Environment environment : internalCluster().getInstances(Environment.class)) {
+            try (Stream<Path> listed = Files.list(environment.tmpDir())) {
+                listed.filter(f -> f.getFileName().toString().startsWith(CorpusFile.PREFIX)).forEach(files::add);
+            }
+        }
+        return files;
+    }
+
     @SuppressWarnings("unchecked")
     public void testDiveTrainsToCreatedWithHeldOutEvaluationAndDeletes() throws Exception {
+        Set<Path> before = corpusFiles();
         Map<String, Object> started = restCall("POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":3}"));
         assertEquals("dive-64", started.get("model_id"));
         assertEquals("training", started.get("state"));
@@ -201,6 +220,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(300, progress.get("test_queries"));
         assertEquals(809, ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue());
         assertFalse(((List<?>) progress.get("history")).isEmpty());
+        assertEquals("the job deleted its corpus file before storing the model", before, corpusFiles());
 
         Map<String, Object> withWeights = restCall("GET", "/_plugins/compress/models/dive-64?include_weights=true", null);
         ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
@@ -261,14 +281,22 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         return sum / n;
     }
 
+    /** Also: the job trains from its corpus file, which goes when the job is cancelled. */
     public void testCancelStopsTrainingAndDeleteWaitsForIt() throws Exception {
+        Set<Path> before = corpusFiles();
         restCall("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
         assertBusy(() -> assertNotNull("training has started", restCall("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
+        Set<Path> spilled = corpusFiles();
+        spilled.removeAll(before);
+        assertEquals(String.valueOf(spilled), 1, spilled.size());
+        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        assertEquals("every corpus vector, as float32", CorpusFile.bytes(ds.corpus().size(), ds.dim()), Files.size(spilled.iterator().next()));
         assertTrue(restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
         assertTrue(restError(409, "GET", "/_plugins/compress/models/long?include_weights=true", null).contains("is [training], not [created]: it has no weights"));
         assertEquals(true, restCall("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
         Map<String, Object> failed = awaitState("long", "failed");
         assertEquals("cancelled", failed.get("error"));
+        assertEquals("the cancelled job deleted its corpus file", before, corpusFiles());
         assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null).contains("is [failed], not [training]"));
         assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
     }

@@ -1,0 +1,82 @@
+package dev.compress.plugin.train;
+
+import dev.compress.training.data.MappedVectors;
+
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.bulk.BulkResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.test.OpenSearchSingleNodeTestCase;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A corpus read from an index on one in-JVM node into a {@link CorpusFile}, as a training job reads
+ * it: every vector arrives, in {@code _id} order, across pages and shards; a document whose vector
+ * has the wrong length fails the read.
+ */
+public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
+
+    private static final String INDEX = "corpus";
+    private static final int DIM = 5;
+    /** The reader pages in {@code _id} order, which OpenSearch warns about on every page. */
+    private static final String ID_SORT_WARNING = "Loading the fielddata on the _id field is deprecated and will be removed in future versions. "
+        + "If you require sorting or aggregating on this field you should also include the id in the body of your documents, "
+        + "and map this field as a keyword field that has [doc_values] enabled";
+
+    /** Indexes {@code vectors} under their ids; a null vector makes a document without one. */
+    private void index(Map<String, float[]> vectors) {
+        client().admin().indices().prepareCreate(INDEX)
+            .setSettings(Settings.builder().put("index.number_of_shards", 2))
+            .setMapping("vector", "type=float", "other", "type=keyword")
+            .get();
+        BulkRequestBuilder bulk = client().prepareBulk(INDEX).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        vectors.forEach((id, v) -> bulk.add(client().prepareIndex().setId(id).setSource(v == null ? Map.of("other", id) : Map.of("vector", v))));
+        BulkResponse indexed = bulk.get();
+        assertFalse(indexed.buildFailureMessage(), indexed.hasFailures());
+    }
+
+    /** 2,345 documents span three pages; multiples of 1/1024 survive JSON exactly, so the file must hold them bit for bit. */
+    public void testCorpusStreamsIntoItsFileInIdOrder() throws IOException {
+        Map<String, float[]> vectors = new TreeMap<>();
+        Map<String, float[]> all = new TreeMap<>();
+        for (int i = 0; i < 2345; i++) {
+            String id = "d" + i;
+            float[] v = null;
+            if (i % 100 != 7) {
+                v = new float[DIM];
+                for (int j = 0; j < DIM; j++) {
+                    v[j] = (random().nextInt(1 << 20) - (1 << 19)) / 1024f;
+                }
+                vectors.put(id, v);
+            }
+            all.put(id, v);
+        }
+        index(all);
+        IndexDataReader reader = new IndexDataReader(client());
+        assertEquals("documents with and without a vector", all.size(), reader.count(INDEX));
+        try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
+            reader.vectors(INDEX, null, "vector", DIM, file::append);
+            MappedVectors corpus = file.map();
+            assertEquals("ids in the _id order of the reads (a TreeMap's)", vectors.keySet().stream().toList(), corpus.ids());
+            for (int r = 0; r < corpus.size(); r++) {
+                assertArrayEquals(corpus.id(r), vectors.get(corpus.id(r)), corpus.row(r), 0f);
+            }
+        }
+        allowedWarnings(ID_SORT_WARNING);
+    }
+
+    public void testAVectorOfTheWrongLengthFailsTheRead() throws IOException {
+        index(Map.of("ok", new float[DIM], "short", new float[DIM - 2]));
+        try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> new IndexDataReader(client()).vectors(INDEX, null, "vector", DIM, file::append)
+            );
+            assertEquals("document [short] of [corpus] has 3 values in [vector], expected 5", e.getMessage());
+        }
+        allowedWarnings(ID_SORT_WARNING);
+    }
+}
