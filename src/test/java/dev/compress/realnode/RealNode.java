@@ -107,6 +107,7 @@ public final class RealNode implements AutoCloseable {
         }
         deleteRecursively(home);
         copyRecursively(distribution, home);
+        Files.createDirectories(tmpDir());
         run(List.of(home.resolve("bin/opensearch-plugin").toString(), "install", "--batch", pluginZip.toUri().toString()), Map.of());
         Files.writeString(
             home.resolve("config/opensearch.yml"),
@@ -157,6 +158,7 @@ public final class RealNode implements AutoCloseable {
         launcher.environment().putAll(Map.of(
             "OPENSEARCH_JAVA_HOME", System.getProperty("java.home"),
             "OPENSEARCH_JAVA_OPTS", "-Xms" + heap + " -Xmx" + heap,
+            "OPENSEARCH_TMPDIR", tmpDir().toString(),
             "OMP_WAIT_POLICY", "PASSIVE"
         ));
         Process process = launcher.start();
@@ -241,6 +243,11 @@ public final class RealNode implements AutoCloseable {
 
     public Path home() {
         return home;
+    }
+
+    /** The node's temporary directory, in its home rather than a fresh one under /tmp, so tests can look into it. */
+    public Path tmpDir() {
+        return home.resolve("tmp");
     }
 
     /** The node's main log file. */

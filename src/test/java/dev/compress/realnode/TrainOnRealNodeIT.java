@@ -8,9 +8,12 @@ import dev.compress.training.data.VectorRows;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -19,7 +22,8 @@ import static org.junit.Assert.assertTrue;
 /**
  * {@code _train} end to end on the real node, where the security agent, the plugin's class loader
  * and the training thread pool are the production ones: scifact loaded over REST, a DIVE job run to
- * {@code created} with per-epoch progress and a held-out report, then searched with {@code model_id}.
+ * {@code created} with per-epoch progress and a held-out report (its corpus file gone from the node's
+ * temporary directory), then searched with {@code model_id}.
  */
 public class TrainOnRealNodeIT {
 
@@ -98,6 +102,13 @@ public class TrainOnRealNodeIT {
         assertEquals("the frozen baseline of the held-out queries", 0.7127, ((Number) rows.get(0).get("ndcg@10")).doubleValue(), 0.001);
         Map<String, Object> progress = (Map<String, Object>) model.get("progress");
         assertFalse(((List<?>) progress.get("history")).isEmpty());
+        Map<String, Object> nodes = (Map<String, Object>) node.call("GET", "/_nodes/_local/jvm", null).get("nodes");
+        List<String> jvmArguments = (List<String>) ((Map<String, Object>) ((Map<String, Object>) nodes.values().iterator().next()).get("jvm")).get("input_arguments");
+        assertTrue("the node's temporary directory is the one looked into below", jvmArguments.contains("-Djava.io.tmpdir=" + node.tmpDir()));
+        try (Stream<Path> files = Files.list(node.tmpDir())) {
+            // the plugin's CorpusFile names: under the real security policy the job deleted its file
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith("compress-corpus-")).toList());
+        }
 
         node.call("PUT", "/_ingest/pipeline/rn-dive", "{\"processors\":[{\"compress\":{\"model_id\":\"rn-dive\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
         node.call("PUT", "/rn-served", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"default_pipeline\":\"rn-dive\"},"
