@@ -2,6 +2,7 @@ package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelIndex;
+import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 
@@ -109,7 +110,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         client().admin().indices().prepareCreate("search-relevance-judgment").setMapping("{\"properties\":{\"name\":{\"type\":\"keyword\"},"
             + "\"judgmentRatings\":{\"type\":\"nested\",\"properties\":{\"query\":{\"type\":\"text\",\"index\":false},"
             + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}").get();
-        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        EmbeddedDataset ds = ScifactIndices.dataset();
         Map<String, String> texts = ds.beir().queries();
         List<Map<String, Object>> ratings = new java.util.ArrayList<>();
         java.util.Set<String> judgedTexts = new java.util.HashSet<>();
@@ -176,7 +177,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     /** Mean nDCG@10 of the held-out test queries searching the corpus with {@code mask}; the beam covers the corpus. */
     @SuppressWarnings("unchecked")
     private double servedNdcgWithMask(String mask) throws IOException {
-        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        EmbeddedDataset ds = ScifactIndices.dataset();
         dev.compress.training.data.Qrels test = ds.beir().qrels("test");
         double sum = 0;
         for (String q : test.queryIds()) {
@@ -257,7 +258,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
             "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
         restCall("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
             + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
-        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        EmbeddedDataset ds = ScifactIndices.dataset();
         org.opensearch.action.bulk.BulkRequestBuilder bulk = client().prepareBulk("served");
         for (int i = 0; i < ds.corpus().size(); i++) {
             bulk.add(client().prepareIndex().setId(ds.corpus().id(i)).setSource(Map.of("raw", ds.corpus().row(i))));
@@ -289,7 +290,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         Set<Path> spilled = corpusFiles();
         spilled.removeAll(before);
         assertEquals(String.valueOf(spilled), 1, spilled.size());
-        dev.compress.training.data.EmbeddedDataset ds = ScifactIndices.dataset();
+        EmbeddedDataset ds = ScifactIndices.dataset();
         assertEquals("every corpus vector, as float32", CorpusFile.bytes(ds.corpus().size(), ds.dim()), Files.size(spilled.iterator().next()));
         assertTrue(restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
         assertTrue(restError(409, "GET", "/_plugins/compress/models/long?include_weights=true", null).contains("is [training], not [created]: it has no weights"));
