@@ -61,14 +61,18 @@ final class CorpusFile implements Closeable {
      * needs. Checked once, before writing: a disk that fills meanwhile fails the write instead.
      */
     static void requireRoom(Path dir, String index, long documents, int dim) throws IOException {
-        long bytes = bytes(documents, dim);
         long usable = Files.getFileStore(dir).getUsableSpace();
-        if (bytes > usable) {
+        if (bytes(documents, dim) > usable) {
             throw new IllegalStateException(
-                "[corpus.index] [" + index + "] holds " + documents + " documents of " + dim + " dimensions: training spills them to a "
-                    + new ByteSizeValue(bytes) + " file in [" + dir + "], which has " + new ByteSizeValue(usable) + " usable"
+                describe(index, documents, dim) + " in [" + dir + "], which has " + new ByteSizeValue(usable) + " usable"
             );
         }
+    }
+
+    /** The start of every refusal of a corpus for its size: what it holds and the file it needs. */
+    static String describe(String index, long documents, int dim) {
+        return "[corpus.index] [" + index + "] holds " + documents + " documents of " + dim + " dimensions: training spills them to a "
+            + new ByteSizeValue(bytes(documents, dim)) + " file";
     }
 
     Path path() {

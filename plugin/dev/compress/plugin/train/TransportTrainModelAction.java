@@ -109,11 +109,10 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         long limit = maxCorpusBytes;
         client.prepareSearch(spec.corpusIndex()).setSize(0).setTrackTotalHits(true).execute(ActionListener.wrap(found -> {
             long docs = found.getHits().getTotalHits().value();
-            long bytes = CorpusFile.bytes(docs, inputDim);
-            if (bytes > limit) {
+            if (CorpusFile.bytes(docs, inputDim) > limit) {
                 listener.onFailure(new IllegalArgumentException(
-                    "[corpus.index] [" + spec.corpusIndex() + "] holds " + docs + " documents of " + inputDim + " dimensions: training spills them to a "
-                        + new ByteSizeValue(bytes) + " file, above [" + CompressSettings.TRAINING_MAX_CORPUS_SIZE.getKey() + "] = " + new ByteSizeValue(limit)
+                    CorpusFile.describe(spec.corpusIndex(), docs, inputDim)
+                        + ", above [" + CompressSettings.TRAINING_MAX_CORPUS_SIZE.getKey() + "] = " + new ByteSizeValue(limit)
                 ));
                 return;
             }
