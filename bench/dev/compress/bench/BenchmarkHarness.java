@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 /**
  * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
  * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when
- * none is named) and {@code walk} (only when named: it reads indexes a {@code codec} run kept).
+ * none is named), {@code walk} and {@code memory} (only when named: they read indexes a {@code codec}
+ * run kept).
  * Each section writes {@code <section>.json} (every value, plus the machine and its load) and
  * {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
  */
@@ -25,13 +26,13 @@ public final class BenchmarkHarness {
   private static final List<BenchSection> DEFAULT_SECTIONS =
       List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
   private static final List<BenchSection> SECTIONS =
-      Stream.concat(DEFAULT_SECTIONS.stream(), Stream.of(new WalkSection())).toList();
+      Stream.concat(DEFAULT_SECTIONS.stream(), Stream.of(new WalkSection(), new MemorySection())).toList();
 
   private BenchmarkHarness() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length == 0) {
-      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk]");
+      System.err.println("usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk] [memory]");
       System.exit(2);
     }
     BenchMode mode = BenchMode.of(args[0]);
@@ -42,7 +43,7 @@ public final class BenchmarkHarness {
           SECTIONS.stream()
               .filter(s -> s.name().equals(name))
               .findFirst()
-              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality, walk")));
+              .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name + "]; sections: kernels, codec, scaling, node, quality, walk, memory")));
     }
     if (selected.isEmpty()) {
       selected.addAll(DEFAULT_SECTIONS);
