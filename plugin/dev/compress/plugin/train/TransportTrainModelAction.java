@@ -35,8 +35,8 @@ import java.util.Map;
  * the model document in state {@code training} and answers at once with the model id.
  *
  * <p>Placement: data nodes with a free training slot ({@code compress.training.max_jobs_per_node}),
- * those marked {@code node.attr.compress_gpu: true} first unless the request asks for the CPU,
- * then the least busy.
+ * those marked {@code node.attr.compress_gpu: true} first unless the request asks for the CPU
+ * (only those when it asks for the GPU), then the least busy.
  */
 public final class TransportTrainModelAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
 
@@ -120,23 +120,38 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         }, listener::onFailure));
     }
 
+    private static boolean hasGpu(DiscoveryNode node) {
+        return "true".equals(node.getAttributes().get(GPU_ATTRIBUTE));
+    }
+
     private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
         Map<String, Integer> busy = new HashMap<>();
         training.forEach(m -> busy.merge(m.nodeId(), 1, Integer::sum));
         boolean wantsGpu = "cpu".equals(spec.device()) == false;
-        DiscoveryNode node = clusterService.state()
+        // device [gpu] fails on a node without one, so it may only go to nodes marked as having one
+        boolean needsGpu = "gpu".equals(spec.device());
+        List<DiscoveryNode> eligible = clusterService.state()
             .nodes()
             .getDataNodes()
             .values()
             .stream()
+            .filter(n -> needsGpu == false || hasGpu(n))
+            .toList();
+        if (eligible.isEmpty()) {
+            listener.onFailure(new IllegalArgumentException(
+                "[device] is [gpu] but no data node is marked [node.attr." + GPU_ATTRIBUTE + ": true]; mark the nodes that have one, or use [auto] or [cpu]"
+            ));
+            return;
+        }
+        DiscoveryNode node = eligible.stream()
             .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
-            .min(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && "true".equals(n.getAttributes().get(GPU_ATTRIBUTE)) == false)
+            .min(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
                 .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
                 .thenComparing(DiscoveryNode::getId))
             .orElse(null);
         if (node == null) {
             listener.onFailure(new OpenSearchStatusException(
-                "every data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
                 RestStatus.TOO_MANY_REQUESTS
             ));
             return;

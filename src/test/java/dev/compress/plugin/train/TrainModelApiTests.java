@@ -70,6 +70,8 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
+        String noGpuNode = restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"device\":\"gpu\",\"method\""));
+        assertTrue(noGpuNode, noGpuNode.contains("[device] is [gpu] but no data node is marked [node.attr.compress_gpu: true]"));
         String noValidation = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"validation_fraction\":0}"));
         assertTrue(noValidation, noValidation.contains("[split.validation_fraction] must be in (0, 1), got [0.0]"));
         String nothingLeft = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":0.5,\"validation_fraction\":0.5}"));
