@@ -26,8 +26,8 @@ import java.util.Map;
  * outgrow, which is what compression is for. Every other speed table runs with the whole index in
  * RAM, where a float32 graph's only cost is compute. Here each search runs in a child process
  * ({@link BoundedSearch}) inside a memory cgroup ({@link MemoryCgroup}) of a set size, after the
- * index's files are dropped from the page cache; the child's first queries fill the cache and the
- * rest are timed. Each index then keeps in RAM what the kernel's LRU finds hottest: for ours the
+ * index's files are dropped from the page cache; the child reads the index's files once to fill the
+ * cache, its first queries leave in it what they use most, and the rest are timed. Each index then keeps in RAM what the kernel's LRU finds hottest: for ours the
  * graph and codes (144 bytes per vector at 384-d) and some stored floats, for float32 part of its
  * graph and vectors (1,617 bytes per vector).
  *
