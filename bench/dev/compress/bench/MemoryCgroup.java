@@ -10,7 +10,8 @@ import java.util.List;
  * A memory cgroup made for one searching process: its limit covers the process's own memory and
  * the page cache it faults in, so a limit below the index's size makes the kernel drop index pages
  * and read them again from disk. Needs a writable cgroup file system (v1 {@code memory} controller
- * or v2 with the {@code memory} controller available), as root in a container or VM has.
+ * or v2 with the {@code memory} controller available), as root in a container or VM has. Only
+ * the v1 path has run (this project's machines mount v1); v2 follows the kernel's documented files.
  */
 final class MemoryCgroup implements AutoCloseable {
 
