@@ -14,7 +14,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,11 +24,12 @@ import java.util.Map;
  * Search speed when the page cache holds only part of an index, as on a node whose RAM the vectors
  * outgrow, which is what compression is for. Every other speed table runs with the whole index in
  * RAM, where a float32 graph's only cost is compute. Here each search runs in a child process
- * ({@link BoundedSearch}) inside a memory cgroup ({@link MemoryCgroup}) of a set size, after the
- * index's files are dropped from the page cache; the child reads the index's files once to fill the
- * cache, its first queries leave in it what they use most, and the rest are timed. Each index then keeps in RAM what the kernel's LRU finds hottest: for ours the
- * graph and codes (144 bytes per vector at 384-d) and some stored floats, for float32 part of its
- * graph and vectors (1,617 bytes per vector).
+ * ({@link BoundedSearch}) inside a memory cgroup ({@link MemoryCgroup}), after the index's files
+ * are dropped from the page cache; the child reads the index's files once to fill the cache, its
+ * first queries leave in it what they use most, and the rest are timed. Each index then keeps in
+ * RAM what the kernel's LRU finds hottest: for ours the graph and codes (144 bytes per vector at
+ * 384-d) and some stored floats, for float32 part of its graph and vectors (1,617 bytes per
+ * vector).
  *
  * <p>It reads the synthetic set's float32 and binary indexes an earlier {@code codec} run kept
  * under {@code -Dbench.index.dir} (same {@code -Dbench.synthetic.docs}). Page-cache budgets in MB:
@@ -47,6 +47,7 @@ final class MemorySection implements BenchSection {
     BUDGETS.put(LUCENE_FLOAT, new float[] {12, 16});
     BUDGETS.put(OURS_BINARY, new float[] {12, 16, 24});
   }
+
   private static final double RECALL_LEVEL = 0.80;
 
   @Override
