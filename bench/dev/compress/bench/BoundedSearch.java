@@ -120,12 +120,10 @@ public final class BoundedSearch {
    */
   private static void fillPageCache(Path index) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
-    try (var files = Files.list(index)) {
-      for (Path file : files.sorted().toList()) {
-        try (FileChannel channel = FileChannel.open(file)) {
-          while (channel.read(buffer.clear()) > 0) {
-            // the read itself is the point: it brings the file into the page cache
-          }
+    for (Path file : MemorySection.files(index)) {
+      try (FileChannel channel = FileChannel.open(file)) {
+        while (channel.read(buffer.clear()) > 0) {
+          // the read itself is the point: it brings the file into the page cache
         }
       }
     }
