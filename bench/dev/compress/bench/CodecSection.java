@@ -53,8 +53,8 @@ final class CodecSection implements BenchSection {
     return searches;
   }
 
-  /** Short names for {@code -Dbench.synthetic.indexes}. */
-  private static final Map<String, String> INDEX_KEYS =
+  /** Short names for {@code -Dbench.synthetic.indexes} (and the memory section's indexes). */
+  static final Map<String, String> INDEX_KEYS =
       Map.of("float32", LUCENE_FLOAT, "osq", LUCENE_OSQ, "binary", OURS_BINARY, "codes-only", OURS_CODES_ONLY);
 
   /**

@@ -2,6 +2,7 @@ package dev.compress.bench;
 
 import static dev.compress.bench.VectorFormatBenchmark.K;
 import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
+import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
 import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +33,9 @@ import java.util.Map;
  * 384-d) and some stored floats, for float32 part of its graph and vectors (1,617 bytes per
  * vector).
  *
- * <p>It reads the synthetic set's float32 and binary indexes an earlier {@code codec} run kept
- * under {@code -Dbench.index.dir} (same {@code -Dbench.synthetic.docs}). Page-cache budgets in MB:
+ * <p>It reads the synthetic set's indexes an earlier {@code codec} run kept under {@code
+ * -Dbench.index.dir} (same {@code -Dbench.synthetic.docs}): {@code -Dbench.memory.indexes}, default
+ * {@code float32,binary}; {@code osq} adds Lucene's 1-bit OSQ. Page-cache budgets in MB:
  * {@code -Dbench.memory.cache.mb} (default 512,1024); each cgroup's limit is set, once the child has
  * started and opened the index, to what it holds then plus the budget, and the index bytes actually
  * resident at the end are reported ({@code fincore}). Linux only, as root.
@@ -40,13 +43,9 @@ import java.util.Map;
 final class MemorySection implements BenchSection {
 
   private static final int CHILD_HEAP_MB = 256;
-  /** Candidate budgets around recall 0.80 on the 1M set (float32 12x 0.81, ours 16x 0.83). */
-  private static final Map<String, float[]> BUDGETS = new LinkedHashMap<>();
-
-  static {
-    BUDGETS.put(LUCENE_FLOAT, new float[] {12, 16});
-    BUDGETS.put(OURS_BINARY, new float[] {12, 16, 24});
-  }
+  /** Candidate budgets around recall 0.80 on the 1M set (float32 12x 0.81, OSQ 16x 0.83, ours 16x 0.83). */
+  private static final Map<String, float[]> BUDGETS =
+      Map.of(LUCENE_FLOAT, new float[] {12, 16}, LUCENE_OSQ, new float[] {12, 16, 24}, OURS_BINARY, new float[] {12, 16, 24});
 
   private static final double RECALL_LEVEL = 0.80;
 
@@ -69,14 +68,15 @@ final class MemorySection implements BenchSection {
         Arrays.stream(System.getProperty("bench.memory.cache.mb", "512,1024").split(",")).map(s -> Integer.parseInt(s.trim())).toList();
     ResultTable table =
         new ResultTable(
-            set.name() + ": page cache limited, k = 10, ours rescored (" + (set.queries().length - warmup) + " timed queries after " + warmup + ")",
+            set.name() + ": page cache limited, k = 10, 1-bit indexes rescored (" + (set.queries().length - warmup) + " timed queries after " + warmup + ")",
             List.of(
                 "page_cache_budget_mb", "index", "candidates", "recall@10", "qps_1_thread", "p50_ms", "p99_ms", "cpu_us_per_query",
                 "major_faults_per_query", "index_resident_mb", "index_mb"));
     // every kept index is looked up, and sized, once, before the first of many minutes of searching
+    List<String> indexes = indexes();
     Map<String, Path> paths = new LinkedHashMap<>();
     Map<String, Double> megabytes = new LinkedHashMap<>();
-    for (String index : BUDGETS.keySet()) {
+    for (String index : indexes) {
       BuiltIndex built = BuiltIndex.of(set, index);
       if (built.seconds() == null) {
         throw new IllegalStateException(
@@ -87,14 +87,14 @@ final class MemorySection implements BenchSection {
       megabytes.put(index, indexBytes(built.path()) / 1e6);
     }
     for (int budget : cacheMb) {
-      for (Map.Entry<String, float[]> index : BUDGETS.entrySet()) {
-        for (float oversample : index.getValue()) {
+      for (String index : indexes) {
+        for (float oversample : BUDGETS.get(index)) {
           Map<String, Object> row = new LinkedHashMap<>();
           row.put("page_cache_budget_mb", budget);
-          row.put("index", index.getKey());
+          row.put("index", index);
           row.put("candidates", String.format(Locale.ROOT, "%.0fx", oversample));
-          row.putAll(searchBounded(index.getKey(), paths.get(index.getKey()), workload, oversample, warmup, budget));
-          row.put("index_mb", megabytes.get(index.getKey()));
+          row.putAll(searchBounded(index, paths.get(index), workload, oversample, warmup, budget));
+          row.put("index_mb", megabytes.get(index));
           table.add(row);
           System.out.println(row);
         }
@@ -107,7 +107,22 @@ final class MemorySection implements BenchSection {
             + "becomes what the process holds plus the budget, and the process reads the index's files once before its warm-up queries. "
             + "major_faults: page reads from disk per timed query; index_resident_mb: the index's pages in the page cache when the "
             + "process ended.");
-    return List.of(table, equalRecall(set.name(), table.rows(), cacheMb));
+    return List.of(table, equalRecall(set.name(), table.rows(), cacheMb, indexes));
+  }
+
+  /** The indexes {@code -Dbench.memory.indexes} names, float32 first: the others are compared with it. */
+  private static List<String> indexes() {
+    List<String> names = new ArrayList<>(List.of(LUCENE_FLOAT));
+    for (String key : System.getProperty("bench.memory.indexes", "float32,binary").split(",")) {
+      String name = CodecSection.INDEX_KEYS.get(key.trim());
+      if (name == null || BUDGETS.containsKey(name) == false) {
+        throw new IllegalArgumentException("bench.memory.indexes: unknown index [" + key + "]; known: float32, osq, binary");
+      }
+      if (names.contains(name) == false) {
+        names.add(name);
+      }
+    }
+    return names;
   }
 
   private static Map<String, Object> searchBounded(String indexName, Path index, Path workload, float oversample, int warmup, int budgetMb)
@@ -128,8 +143,8 @@ final class MemorySection implements BenchSection {
               index.toString(),
               workload.toString(),
               Float.toString(oversample),
-              // as in the codec section: float32 keeps the walk's exact scores, ours rescores
-              Boolean.toString(OURS_BINARY.equals(indexName)),
+              // as in the codec section: float32 keeps the walk's exact scores, the 1-bit indexes rescore
+              Boolean.toString(LUCENE_FLOAT.equals(indexName) == false),
               Integer.toString(warmup));
       Process child = new ProcessBuilder(cgroup.wrap(java)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
@@ -195,24 +210,27 @@ final class MemorySection implements BenchSection {
     return out;
   }
 
-  /** Per budget: float32's and ours' smallest candidate budget reaching the recall level, and the speed ratio. */
-  private static ResultTable equalRecall(String setName, List<Map<String, Object>> rows, List<Integer> cacheMb) {
+  /** Per budget and 1-bit index: its and float32's smallest candidate budget reaching the recall level, and the speed ratio. */
+  private static ResultTable equalRecall(String setName, List<Map<String, Object>> rows, List<Integer> cacheMb, List<String> indexes) {
     ResultTable table =
         new ResultTable(
             setName + ": page cache limited, at recall@10 >= " + RECALL_LEVEL + " (smallest budget reaching it)",
-            List.of("page_cache_budget_mb", "float32", "ours", "qps_ratio_ours_to_float32", "cpu_ratio_float32_to_ours"));
+            List.of("page_cache_budget_mb", "index", "index_reaches", "float32_reaches", "qps_ratio_to_float32", "cpu_ratio_float32_to_index"));
     for (int budget : cacheMb) {
       Map<String, Object> floats = smallestReaching(rows, budget, LUCENE_FLOAT);
-      Map<String, Object> ours = smallestReaching(rows, budget, OURS_BINARY);
-      Map<String, Object> out = new LinkedHashMap<>();
-      out.put("page_cache_budget_mb", budget);
-      out.put("float32", describe(floats));
-      out.put("ours", describe(ours));
-      if (floats != null && ours != null) {
-        out.put("qps_ratio_ours_to_float32", number(ours, "qps_1_thread") / number(floats, "qps_1_thread"));
-        out.put("cpu_ratio_float32_to_ours", number(floats, "cpu_us_per_query") / number(ours, "cpu_us_per_query"));
+      for (String index : indexes.subList(1, indexes.size())) {
+        Map<String, Object> compressed = smallestReaching(rows, budget, index);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("page_cache_budget_mb", budget);
+        out.put("index", index);
+        out.put("index_reaches", describe(compressed));
+        out.put("float32_reaches", describe(floats));
+        if (floats != null && compressed != null) {
+          out.put("qps_ratio_to_float32", number(compressed, "qps_1_thread") / number(floats, "qps_1_thread"));
+          out.put("cpu_ratio_float32_to_index", number(floats, "cpu_us_per_query") / number(compressed, "cpu_us_per_query"));
+        }
+        table.add(out);
       }
-      table.add(out);
     }
     return table;
   }
