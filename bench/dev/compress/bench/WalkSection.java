@@ -8,6 +8,8 @@ import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -15,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.lucene.codecs.KnnVectorsReader;
-import org.apache.lucene.codecs.hnsw.DefaultFlatVectorScorer;
+import org.apache.lucene.codecs.hnsw.FlatVectorScorerUtil;
 import org.apache.lucene.codecs.hnsw.FlatVectorsReader;
 import org.apache.lucene.codecs.hnsw.HnswGraphProvider;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
@@ -41,7 +43,9 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  * vectors) and once with the estimate our search uses (4-bit query against sign codes), for a
  * range of beam widths. Every beam is then reranked exactly, as rescoring does, so recall@10 says
  * what the walk found and {@code visited} what it cost: the graphs' quality and the estimate's
- * are measured apart.
+ * are measured apart. A last walk of the float32 graph reads each node's exact score from an array
+ * filled before the walk: its CPU time is the searcher's own cost (neighbour lists, visited set,
+ * queues), the floor under any scorer's walk at that many visits.
  *
  * <p>It reads the synthetic set's float32 and binary indexes an earlier {@code codec} run kept
  * under {@code -Dbench.index.dir} (same {@code -Dbench.synthetic.docs}); each is one segment after
@@ -66,16 +70,19 @@ final class WalkSection implements BenchSection {
       ResultTable table =
           new ResultTable(
               set.name() + ": graph walks with exact and estimated scores, each beam reranked exactly",
-              List.of("graph", "walk", "beam", "visited_per_query", "recall@10"));
+              List.of("graph", "walk", "beam", "visited_per_query", "recall@10", "cpu_us_per_query"));
       for (Index graph : List.of(floats, ours)) {
         // our codes are in our index's ordinal order; the float32 graph's nodes map to them by id
         int[] toCodeOrd = graph == ours ? null : ordinalMap(graph, ours);
         walk(table, set, truth, graph, "exact", q -> exactScorer(graph, q));
         walk(table, set, truth, graph, "4-bit query estimate", q -> translated(codes.getRandomVectorScorer(FIELD, q), toCodeOrd));
       }
+      walk(table, set, truth, floats, "precomputed exact scores", q -> precomputed(floats, q));
       table.note(
           "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
-              + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores.");
+              + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores. "
+              + "cpu_us_per_query: CPU time of the searching thread inside the searcher (the first walks include JIT warm-up); "
+              + "precomputed exact scores: every node's score computed before the walk and read from an array during it.");
       return List.of(table);
     }
   }
@@ -85,39 +92,81 @@ final class WalkSection implements BenchSection {
     RandomVectorScorer scorer(float[] query) throws IOException;
   }
 
+  /**
+   * Queries go in blocks: each block's scorers are made first (untimed: a precomputed scorer reads
+   * the whole index, which empties the CPU caches), then walked at every beam.
+   */
+  private static final int QUERY_BLOCK = 64;
+
   private static void walk(ResultTable table, BenchData set, int[][] truth, Index graph, String walk, ScorerFactory scorers)
       throws IOException {
     float[][] queries = set.queries();
-    for (int beam : BEAMS) {
-      long visited = 0;
-      double recall = 0;
-      for (int q = 0; q < queries.length; q++) {
-        TopKnnCollector collector = new TopKnnCollector(beam, Integer.MAX_VALUE);
-        HnswGraphSearcher.search(scorers.scorer(queries[q]), collector, graph.graph, null);
-        visited += collector.visitedCount();
-        float[] query = queries[q];
-        int[] reranked =
-            Arrays.stream(collector.topDocs().scoreDocs)
-                .mapToInt(hit -> graph.ids[hit.doc])
-                .boxed()
-                .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
-                .limit(K)
-                .mapToInt(Integer::intValue)
-                .toArray();
-        recall += ExactSearch.recall(truth[q], reranked);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long[] visited = new long[BEAMS.length];
+    long[] cpuNanos = new long[BEAMS.length];
+    double[] recall = new double[BEAMS.length];
+    for (int from = 0; from < queries.length; from += QUERY_BLOCK) {
+      int to = Math.min(queries.length, from + QUERY_BLOCK);
+      RandomVectorScorer[] block = new RandomVectorScorer[to - from];
+      for (int q = from; q < to; q++) {
+        block[q - from] = scorers.scorer(queries[q]);
       }
+      for (int b = 0; b < BEAMS.length; b++) {
+        for (int q = from; q < to; q++) {
+          TopKnnCollector collector = new TopKnnCollector(BEAMS[b], Integer.MAX_VALUE);
+          long start = threads.getCurrentThreadCpuTime();
+          HnswGraphSearcher.search(block[q - from], collector, graph.graph, null);
+          cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
+          visited[b] += collector.visitedCount();
+          float[] query = queries[q];
+          int[] reranked =
+              Arrays.stream(collector.topDocs().scoreDocs)
+                  .mapToInt(hit -> graph.ids[hit.doc])
+                  .boxed()
+                  .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
+                  .limit(K)
+                  .mapToInt(Integer::intValue)
+                  .toArray();
+          recall[b] += ExactSearch.recall(truth[q], reranked);
+        }
+      }
+    }
+    for (int b = 0; b < BEAMS.length; b++) {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("graph", graph.name);
       row.put("walk", walk);
-      row.put("beam", beam);
-      row.put("visited_per_query", visited / (double) queries.length);
-      row.put("recall@10", recall / queries.length);
+      row.put("beam", BEAMS[b]);
+      row.put("visited_per_query", visited[b] / (double) queries.length);
+      row.put("recall@10", recall[b] / queries.length);
+      row.put("cpu_us_per_query", cpuNanos[b] / 1e3 / queries.length);
       table.add(row);
     }
   }
 
+  /** Float32 search's own scorer (off-heap, vectorised), so the exact walks cost what a search does. */
   private static RandomVectorScorer exactScorer(Index index, float[] query) throws IOException {
-    return DefaultFlatVectorScorer.INSTANCE.getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, index.floats.copy(), query);
+    return FlatVectorScorerUtil.getLucene99FlatVectorsScorer()
+        .getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, index.floats.copy(), query);
+  }
+
+  /** Exact scores of every node, computed now; the scorer only reads them. */
+  private static RandomVectorScorer precomputed(Index index, float[] query) throws IOException {
+    RandomVectorScorer exact = exactScorer(index, query);
+    float[] scores = new float[exact.maxOrd()];
+    for (int ord = 0; ord < scores.length; ord++) {
+      scores[ord] = exact.score(ord);
+    }
+    return new RandomVectorScorer() {
+      @Override
+      public float score(int node) {
+        return scores[node];
+      }
+
+      @Override
+      public int maxOrd() {
+        return scores.length;
+      }
+    };
   }
 
   /** {@code scorer} seen through {@code toOrd} (null: the same ordinals). */
