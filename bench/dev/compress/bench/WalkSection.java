@@ -143,7 +143,11 @@ final class WalkSection implements BenchSection {
     }
   }
 
-  /** Float32 search's own scorer (off-heap, vectorised), so the exact walks cost what a search does. */
+  /**
+   * Float32 search's own scorer, so exact walks of the float32 graph cost what its search does. Our
+   * index's stored floats are not a Lucene index slice, so on our graph it falls back to copying
+   * each vector: those walks' times are not a search's.
+   */
   private static RandomVectorScorer exactScorer(Index index, float[] query) throws IOException {
     return FlatVectorScorerUtil.getLucene99FlatVectorsScorer()
         .getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, index.floats.copy(), query);
