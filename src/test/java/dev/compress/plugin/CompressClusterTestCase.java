@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Base of the plugin's cluster tests: nodes run the plugin behind real HTTP, so tests can go through the
@@ -59,6 +60,17 @@ public abstract class CompressClusterTestCase extends OpenSearchIntegTestCase {
         String text = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(text, status, e.getResponse().getStatusLine().getStatusCode());
         return text;
+    }
+
+    /** Polls the model API until the model is in {@code state} (a training job can take minutes) and returns the model. */
+    @SuppressWarnings("unchecked")
+    protected static Map<String, Object> awaitState(String modelId, String state) throws Exception {
+        Map<String, Object>[] last = new Map[1];
+        assertBusy(() -> {
+            last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
+            assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
+        }, 5, TimeUnit.MINUTES);
+        return last[0];
     }
 
     private static Request request(String method, String path, String body) {

@@ -5,9 +5,6 @@ import dev.compress.plugin.CompressClusterTestCase;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Placement by {@code node.attr.compress_gpu} on two data nodes, one of them marked: {@code auto}
  * prefers the marked node, and {@code gpu} goes nowhere else, waiting (429) while the marked node is
@@ -15,7 +12,6 @@ import java.util.concurrent.TimeUnit;
  * then fails on the marked node with the engine's own message, which is how a mislabelled node
  * shows itself.
  */
-@SuppressWarnings("unchecked")
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.TEST, numDataNodes = 0, numClientNodes = 0)
 public class GpuPlacementTests extends CompressClusterTestCase {
 
@@ -40,14 +36,5 @@ public class GpuPlacementTests extends CompressClusterTestCase {
 
     private static String withDevice(String device, String body) {
         return body.replace("{\"method\"", "{\"device\":\"" + device + "\",\"method\"");
-    }
-
-    private Map<String, Object> awaitState(String modelId, String state) throws Exception {
-        Map<String, Object>[] last = new Map[1];
-        assertBusy(() -> {
-            last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
-            assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
-        }, 2, TimeUnit.MINUTES);
-        return last[0];
     }
 }

@@ -46,15 +46,6 @@ public class TrainModelApiTests extends CompressClusterTestCase {
             + "\"dimensions\":" + dims + ",\"parameters\":" + parameters + ",\"split\":{\"field\":\"split\"}}";
     }
 
-    private Map<String, Object> awaitState(String modelId, String state) throws Exception {
-        Map<String, Object>[] last = new Map[1];
-        assertBusy(() -> {
-            last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
-            assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
-        }, 5, TimeUnit.MINUTES);
-        return last[0];
-    }
-
     public void testEveryBadRequestIsA400NamingFieldAndValue() throws IOException {
         String ok = trainBody("dive", 64, "{\"epochs\":2}");
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"dive\"", "\"magic\"")).contains("[method] must be one of"));
