@@ -6,7 +6,10 @@ import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
 import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 
 import dev.compress.codec.binary.BinaryCodeOptions;
+import dev.compress.codec.binary.BinarizedVectorValues;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
+import dev.compress.codec.binary.BinaryFlatVectorsReader;
+import dev.compress.codec.binary.SignCodeEstimator;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -18,7 +21,6 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.codecs.hnsw.FlatVectorScorerUtil;
-import org.apache.lucene.codecs.hnsw.FlatVectorsReader;
 import org.apache.lucene.codecs.hnsw.HnswGraphProvider;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
@@ -43,9 +45,12 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  * vectors) and once with the estimate our search uses (4-bit query against sign codes), for a
  * range of beam widths. Every beam is then reranked exactly, as rescoring does, so recall@10 says
  * what the walk found and {@code visited} what it cost: the graphs' quality and the estimate's
- * are measured apart. A last walk of the float32 graph reads each node's exact score from an array
+ * are measured apart. One more walk of the float32 graph reads each node's exact score from an array
  * filled before the walk: its CPU time is the searcher's own cost (neighbour lists, visited set,
- * queues), the floor under any scorer's walk at that many visits.
+ * queues), the floor under any scorer's walk at that many visits. Another walks a fixed-width copy
+ * of our graph and codes with a loop of our own ({@link FixedWidthGraphWalk}): the floor for a
+ * graph format and searcher of our own. Every walk's beam is also scored exactly against the float32
+ * index's floats, untimed in the walk and timed apart, as rescoring would score it.
  *
  * <p>It reads the synthetic set's float32 and binary indexes an earlier {@code codec} run kept
  * under {@code -Dbench.index.dir} (same {@code -Dbench.synthetic.docs}); each is one segment after
@@ -66,23 +71,32 @@ final class WalkSection implements BenchSection {
     int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
     try (Index floats = Index.open(set, LUCENE_FLOAT);
         Index ours = Index.open(set, OURS_BINARY);
-        FlatVectorsReader codes = ours.codesReader()) {
+        BinaryFlatVectorsReader codesReader = ours.codesReader()) {
       ResultTable table =
           new ResultTable(
               set.name() + ": graph walks with exact and estimated scores, each beam reranked exactly",
-              List.of("graph", "walk", "beam", "visited_per_query", "recall@10", "cpu_us_per_query"));
+              List.of("graph", "walk", "beam", "visited_per_query", "recall@10", "cpu_us_per_query", "rescore_cpu_us_per_query"));
+      Rescorer rescorer = new Rescorer(floats);
+      BinarizedVectorValues codes = codesReader.codes(FIELD);
       for (Index graph : List.of(floats, ours)) {
         // our codes are in our index's ordinal order; the float32 graph's nodes map to them by id
         int[] toCodeOrd = graph == ours ? null : ordinalMap(graph, ours);
-        walk(table, set, truth, graph, "exact", q -> exactScorer(graph, q));
-        walk(table, set, truth, graph, "4-bit query estimate", q -> translated(codes.getRandomVectorScorer(FIELD, q), toCodeOrd));
+        walk(table, set, truth, graph, rescorer, "exact", lucene(graph, q -> exactScorer(graph, q)));
+        walk(table, set, truth, graph, rescorer, "4-bit query estimate",
+            lucene(graph, q -> translated(codesReader.getRandomVectorScorer(FIELD, q), toCodeOrd)));
       }
-      walk(table, set, truth, floats, "precomputed exact scores", q -> precomputed(floats, q));
+      walk(table, set, truth, floats, rescorer, "precomputed exact scores", lucene(floats, q -> precomputed(floats, q)));
+      FixedWidthGraphWalk fixedWidth = FixedWidthGraphWalk.copy(ours.graph, codes);
+      walk(table, set, truth, ours, rescorer, "4-bit query estimate, fixed-width copy, own loop", ownLoop(fixedWidth, codes));
       table.note(
           "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
               + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores. "
-              + "cpu_us_per_query: CPU time of the searching thread inside the searcher (the first walks include JIT warm-up); "
-              + "precomputed exact scores: every node's score computed before the walk and read from an array during it.");
+              + "cpu_us_per_query: CPU time of the searching thread inside the walk (the first walks include JIT warm-up); "
+              + "precomputed exact scores: every node's score computed before the walk and read from an array during it; "
+              + "fixed-width copy, own loop: our graph's bottom level and codes copied into fixed-width heap arrays and walked by a "
+              + "plain HNSW loop of our own (FixedWidthGraphWalk), a bound for a graph format and searcher of our own. "
+              + "rescore_cpu_us_per_query: exact scores of the whole beam from the float32 index's floats with Lucene's float32 scorer, "
+              + "what rescoring would add.");
       return List.of(table);
     }
   }
@@ -92,36 +106,98 @@ final class WalkSection implements BenchSection {
     RandomVectorScorer scorer(float[] query) throws IOException;
   }
 
+  /** A query ready to walk a graph: the walk is timed, reading its beam afterwards is not. */
+  private interface PreparedWalk {
+    /** Walks with {@code beam}; returns the nodes scored. */
+    long walk(int beam) throws IOException;
+
+    /** The last walk's beam, as the walked graph's ordinals. */
+    int[] beam() throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface WalkFactory {
+    PreparedWalk prepare(float[] query) throws IOException;
+  }
+
+  /** Lucene's HNSW searcher on {@code graph} with the scorers of {@code scorers}. */
+  private static WalkFactory lucene(Index graph, ScorerFactory scorers) {
+    return query -> {
+      RandomVectorScorer scorer = scorers.scorer(query);
+      return new PreparedWalk() {
+        TopKnnCollector collector;
+
+        @Override
+        public long walk(int beam) throws IOException {
+          collector = new TopKnnCollector(beam, Integer.MAX_VALUE);
+          HnswGraphSearcher.search(scorer, collector, graph.graph, null);
+          return collector.visitedCount();
+        }
+
+        @Override
+        public int[] beam() {
+          // one segment without deletions: doc = ordinal
+          return Arrays.stream(collector.topDocs().scoreDocs).mapToInt(hit -> hit.doc).toArray();
+        }
+      };
+    };
+  }
+
+  /** {@link FixedWidthGraphWalk}'s loop with the search's estimate against {@code codes}. */
+  private static WalkFactory ownLoop(FixedWidthGraphWalk graph, BinarizedVectorValues codes) {
+    return query -> {
+      SignCodeEstimator estimator = new SignCodeEstimator(query, codes.centroid(), codes.similarity());
+      return new PreparedWalk() {
+        int[] nodes;
+
+        @Override
+        public long walk(int beam) throws IOException {
+          nodes = graph.search(estimator, beam);
+          return graph.visits();
+        }
+
+        @Override
+        public int[] beam() {
+          return nodes;
+        }
+      };
+    };
+  }
+
   /**
-   * Queries go in blocks: each block's scorers are made first (untimed: a precomputed scorer reads
+   * Queries go in blocks: each block's walks are prepared first (untimed: a precomputed scorer reads
    * the whole index, which empties the CPU caches), then walked at every beam.
    */
   private static final int QUERY_BLOCK = 64;
 
-  private static void walk(ResultTable table, BenchData set, int[][] truth, Index graph, String walk, ScorerFactory scorers)
+  private static void walk(ResultTable table, BenchData set, int[][] truth, Index graph, Rescorer rescorer, String walk, WalkFactory walks)
       throws IOException {
     float[][] queries = set.queries();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long[] visited = new long[BEAMS.length];
     long[] cpuNanos = new long[BEAMS.length];
+    long[] rescoreNanos = new long[BEAMS.length];
     double[] recall = new double[BEAMS.length];
+    int[] toFloatOrd = graph == rescorer.floats ? null : ordinalMap(graph, rescorer.floats);
     for (int from = 0; from < queries.length; from += QUERY_BLOCK) {
       int to = Math.min(queries.length, from + QUERY_BLOCK);
-      RandomVectorScorer[] block = new RandomVectorScorer[to - from];
+      PreparedWalk[] block = new PreparedWalk[to - from];
+      RandomVectorScorer[] exact = new RandomVectorScorer[to - from];
       for (int q = from; q < to; q++) {
-        block[q - from] = scorers.scorer(queries[q]);
+        block[q - from] = walks.prepare(queries[q]);
+        exact[q - from] = exactScorer(rescorer.floats, queries[q]);
       }
       for (int b = 0; b < BEAMS.length; b++) {
         for (int q = from; q < to; q++) {
-          TopKnnCollector collector = new TopKnnCollector(BEAMS[b], Integer.MAX_VALUE);
           long start = threads.getCurrentThreadCpuTime();
-          HnswGraphSearcher.search(block[q - from], collector, graph.graph, null);
+          visited[b] += block[q - from].walk(BEAMS[b]);
           cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
-          visited[b] += collector.visitedCount();
+          int[] beam = block[q - from].beam();
+          rescoreNanos[b] += rescorer.time(exact[q - from], beam, toFloatOrd);
           float[] query = queries[q];
           int[] reranked =
-              Arrays.stream(collector.topDocs().scoreDocs)
-                  .mapToInt(hit -> graph.ids[hit.doc])
+              Arrays.stream(beam)
+                  .map(ord -> graph.ids[ord])
                   .boxed()
                   .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
                   .limit(K)
@@ -139,7 +215,30 @@ final class WalkSection implements BenchSection {
       row.put("visited_per_query", visited[b] / (double) queries.length);
       row.put("recall@10", recall[b] / queries.length);
       row.put("cpu_us_per_query", cpuNanos[b] / 1e3 / queries.length);
+      row.put("rescore_cpu_us_per_query", rescoreNanos[b] / 1e3 / queries.length);
       table.add(row);
+    }
+  }
+
+  /** Times exact scoring of a beam against the float32 index's floats, as rescoring would. */
+  private static final class Rescorer {
+    final Index floats;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private float[] scores = new float[0];
+
+    Rescorer(Index floats) {
+      this.floats = floats;
+    }
+
+    /** CPU nanoseconds to score {@code beam} (ordinals mapped through {@code toFloatOrd}, null: same). */
+    long time(RandomVectorScorer exact, int[] beam, int[] toFloatOrd) throws IOException {
+      int[] nodes = toFloatOrd == null ? beam : Arrays.stream(beam).map(ord -> toFloatOrd[ord]).toArray();
+      if (scores.length < nodes.length) {
+        scores = new float[nodes.length];
+      }
+      long start = threads.getCurrentThreadCpuTime();
+      exact.bulkScore(nodes, scores, nodes.length);
+      return threads.getCurrentThreadCpuTime() - start;
     }
   }
 
@@ -239,7 +338,7 @@ final class WalkSection implements BenchSection {
     }
 
     /** Our codes, read by the flat format under the per-field format's segment suffix. */
-    FlatVectorsReader codesReader() throws IOException {
+    BinaryFlatVectorsReader codesReader() throws IOException {
       FieldInfo field = segment.getFieldInfos().fieldInfo(FIELD);
       String suffix =
           field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY) + "_" + field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_SUFFIX_KEY);

@@ -4,7 +4,6 @@ import dev.compress.codec.VectorLimits;
 import java.io.IOException;
 import org.apache.lucene.codecs.hnsw.FlatVectorScorerUtil;
 import org.apache.lucene.codecs.hnsw.FlatVectorsFormat;
-import org.apache.lucene.codecs.hnsw.FlatVectorsReader;
 import org.apache.lucene.codecs.hnsw.FlatVectorsWriter;
 import org.apache.lucene.codecs.lucene99.Lucene99FlatVectorsFormat;
 import org.apache.lucene.index.SegmentReadState;
@@ -56,7 +55,7 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
   }
 
   @Override
-  public FlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+  public BinaryFlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
     return new BinaryFlatVectorsReader(state, rawFormat.fieldsReader(state), scorer);
   }
 

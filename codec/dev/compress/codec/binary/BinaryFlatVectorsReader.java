@@ -30,7 +30,7 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  * FloatVectorValues#scorer} scores like the graph search and {@code FloatVectorValues#rescorer}
  * with the best fidelity available (exact floats, or the float-arithmetic estimate from codes).
  */
-final class BinaryFlatVectorsReader extends FlatVectorsReader {
+public final class BinaryFlatVectorsReader extends FlatVectorsReader {
 
   private static final long SHALLOW_SIZE =
       RamUsageEstimator.shallowSizeOfInstance(BinaryFlatVectorsReader.class);
@@ -141,7 +141,7 @@ final class BinaryFlatVectorsReader extends FlatVectorsReader {
   }
 
   /** The field's codes; null for fields this format does not binarise (byte vectors). */
-  private BinarizedVectorValues codes(String field) throws IOException {
+  public BinarizedVectorValues codes(String field) throws IOException {
     BinaryFieldEntry entry = fields.get(field);
     if (entry == null) {
       return null;

@@ -65,6 +65,11 @@ public final class SignCodeEstimator {
     return quantized.signDot(code, 0);
   }
 
+  /** {@link #quantizedSignDot(long[])} of the code that starts at {@code words[offset]}. */
+  public float quantizedSignDot(long[] words, int offset) {
+    return quantized.signDot(words, offset);
+  }
+
   /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
   public float score(float signDot, float[] corrections) {
     return quantized.score(signDot, corrections, 0);
