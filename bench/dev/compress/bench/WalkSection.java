@@ -58,7 +58,7 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  */
 final class WalkSection implements BenchSection {
 
-  private static final int[] BEAMS = {30, 50, 80, 120, 160, 240};
+  private static final int[] BEAMS = {30, 50, 80, 120, 160, 240, 320, 480};
 
   @Override
   public String name() {
