@@ -322,6 +322,33 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         }
     }
 
+    /**
+     * A PRF first pass that fails on some shards fails the search, where the same search without a
+     * mask, or with a mask that needs no first pass, answers with partial results.
+     */
+    public void testFeedbackMaskFailsWhenItsFirstPassFailsOnAShard() throws IOException {
+        setUpModelsAndIndex(new Random(randomLong()));
+        client().admin()
+            .indices()
+            .prepareCreate("other")
+            .setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+            .setMapping("{\"properties\":{\"emb\":{\"type\":\"keyword\"}}}")
+            .get();
+        client().prepareIndex("other").setId("x").setSource(Map.of("emb", "a")).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]));
+        for (String mask : List.of("", ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5}")) {
+            Map<String, Object> partial = restCall("POST", "/docs,other/_search", "{\"size\":3,\"query\":{\"compressed_knn\":" + knn + mask + "}}}");
+            assertEquals(partial.toString(), 1, ((Map<?, ?>) partial.get("_shards")).get("failed"));
+            assertEquals(3, ((List<?>) ((Map<?, ?>) partial.get("hits")).get("hits")).size());
+        }
+        for (String type : List.of("dime_prf", "eclipse_prf")) {
+            String body = restError(400, "POST", "/docs,other/_search",
+                "{\"query\":{\"compressed_knn\":" + knn + ",\"mask\":{\"type\":\"" + type + "\",\"ratio\":0.5}}}}");
+            assertTrue(body, body.contains("[mask] the first-pass search failed on 1 of 3 shards"));
+            assertTrue(body, body.contains("field [emb] is of type [keyword], not [compressed_vector]"));
+        }
+    }
+
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
         String body = restError(status, "POST", "/docs/_search", "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
         assertTrue(knnBody + " -> " + body, body.contains(message));
