@@ -30,6 +30,7 @@ final class FixedWidthGraphWalk {
    */
   private static final int RECORD_BASE = 48 / Long.BYTES;
   private static final int NEIGHBOUR_BASE = 48 / Integer.BYTES;
+  private static final int LONGS_PER_LINE = 64 / Long.BYTES;
 
   private final HnswGraph graph;
   private final int words;
@@ -53,7 +54,7 @@ final class FixedWidthGraphWalk {
     this.graph = graph;
     this.words = CodeWords.words(codes.dimension());
     // the code's words, then the corrections' float bits two to a word, padded to whole cache lines
-    this.stride = (words + (SignBinarizer.CORRECTIONS + 1) / 2 + 7) & ~7;
+    this.stride = (words + (SignBinarizer.CORRECTIONS + 1) / 2 + LONGS_PER_LINE - 1) & -LONGS_PER_LINE;
     this.records = new long[RECORD_BASE + size * stride];
     this.neighbours = new int[NEIGHBOUR_BASE + size * MAX_CONN];
     this.visited = new int[size];
@@ -124,10 +125,12 @@ final class FixedWidthGraphWalk {
         unvisited += visited[n] != epoch ? 1 : 0;
         visited[n] = epoch;
       }
-      // touch every record before scoring any, so that their cache misses overlap
+      // touch every cache line of every record before scoring any, so that their misses overlap
       long touched = 0;
       for (int i = 0; i < unvisited; i++) {
-        touched += records[RECORD_BASE + batch[i] * stride];
+        for (int line = RECORD_BASE + batch[i] * stride, end = line + stride; line < end; line += LONGS_PER_LINE) {
+          touched += records[line];
+        }
       }
       touchedSink = touched; // a field store keeps the loads from being optimised away
       for (int i = 0; i < unvisited; i++) {
