@@ -12,11 +12,11 @@ import org.apache.lucene.util.hnsw.HnswGraph;
 /**
  * What a graph format and searcher of our own could at best do: our index's bottom-level graph and
  * codes copied into fixed-width heap arrays (each node's neighbours in {@value #MAX_CONN} int slots;
- * each code with its corrections in one 64-byte record), walked by a plain HNSW beam search with
- * the search's own estimate, primitive heaps and a reused visited array. Nothing is decoded and no
- * call is virtual; a real format would read the same layout from a memory-mapped file, so this
- * bounds its cost from below. The upper levels are few nodes and are walked greedily through
- * Lucene's graph.
+ * each code with its corrections in one record of whole cache lines, one line at 384-d), walked by
+ * a plain HNSW beam search with the search's own estimate, primitive heaps and a reused visited
+ * array. Nothing is decoded and no call is virtual; a real format would read the same layout from a
+ * memory-mapped file, so this bounds its cost from below. The upper levels are few nodes and are
+ * walked greedily through Lucene's graph.
  */
 final class FixedWidthGraphWalk {
 
@@ -25,7 +25,7 @@ final class FixedWidthGraphWalk {
 
   /**
    * G1 places arrays this large at the start of a region, after a 16-byte header; starting the
-   * data 48 bytes in puts every 64-byte record (and every 128-byte neighbour list) on cache-line
+   * data 48 bytes in puts every record (and every 128-byte neighbour list) on cache-line
    * boundaries.
    */
   private static final int RECORD_BASE = 48 / Long.BYTES;
