@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class CompressedIndex {
 
-    /** The share of dimensions a learned mask keeps (seed 002's Table 1 reports 30%). */
+    /** The share of dimensions a learned mask keeps (Table 1 of the query-aware dimension selection paper reports 30%). */
     static final double MASK_RATIO = 0.3;
 
     final String index;

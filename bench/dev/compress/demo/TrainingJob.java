@@ -38,7 +38,7 @@ final class TrainingJob {
     }
 
     /**
-     * The query-mask predictor (seed 002) on the raw vectors' own space, judged on the same carved
+     * The query-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval) on the raw vectors' own space, judged on the same carved
      * split; its tau comes from the validation grid inside the job.
      */
     static Map<String, Object> maskRequest(TrainingIndices indices, DemoOptions options) {

@@ -56,10 +56,10 @@ import java.util.Map;
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
  * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
- *            [--step 0.02] [--out table.md] [--report table.json]      (seed 002's Table 1: {@link MaskTableCommand})
+ *            [--step 0.02] [--out table.md] [--report table.json]      (Table 1 of the query-aware dimension selection paper: {@link MaskTableCommand})
  * </pre>
  * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
- * serving every {@code --dims}; query_mask prints seed 002's mask table (full, cutoff, norm, DIME-PRF,
+ * serving every {@code --dims}; query_mask prints the mask table of the query-aware dimension selection paper (full, cutoff, norm, DIME-PRF,
  * Eclipse-PRF, learned) at each ratio instead of the dims table.
  * Run from the repository root after {@code mvn -q compile}:
  * <pre>

@@ -59,7 +59,7 @@ public final class TrainingRun {
 
     /**
      * nDCG@10 and recall@10 of the frozen vectors and of the model at each of its dimensions and
-     * encodings; for a mask predictor, seed 002's mask table at the ratio it was trained for.
+     * encodings; for a mask predictor, the mask table of the query-aware dimension selection paper at the ratio it was trained for.
      */
     static Map<String, Object> evaluate(EvalSet test, ModelArtifact model, String method) {
         if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output())) {

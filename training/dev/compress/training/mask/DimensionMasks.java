@@ -3,7 +3,7 @@ package dev.compress.training.mask;
 import dev.compress.training.inference.Encoder;
 
 /**
- * Per-query dimension masks (seed 002, query-aware dimension selection) in plain Java, for the
+ * Per-query dimension masks (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval) in plain Java, for the
  * evaluation here and for the plugin's query rewrite. A mask keeps k of the query's D dimensions and
  * zeroes the others; documents are untouched, so the masked dot product is the sum over kept
  * dimensions of q_j * d_j. Every mask is the top k of an importance vector (ties: lower index first):

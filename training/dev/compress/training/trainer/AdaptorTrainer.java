@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (seed 000 appendix F, seed 003's baseline;
+ * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (Yoon et al., EMNLP 2024; the DIVE paper's appendix F and SMEC's baseline;
  * Yoon et al. 2024) and Search-Adaptor (Yoon et al. 2023).
  *
  * <p>Network: f(e) = e + W2 relu(W1 e + b1) + b2 with W2, b2 = 0 at the start, so training starts from

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * DIVE's settings. Paper defaults (seed 000): AdamW lr 2e-4, batch 128, 50 epochs, margin in
+ * DIVE's settings. Paper defaults (DIVE: Embedding Compression via Self-Limiting Gradient Updates): AdamW lr 2e-4, batch 128, 50 epochs, margin in
  * {0.2..1.3}, lambda in {0.05, 0.1, 0.3}, tau in {0.05, 0.1, 0.2}, H in {4, 8}.
  *
  * <p>Hidden sizes: the paper's 2048/1024 serve 4,096-d inputs, i.e. D/2 and D/4. For small inputs

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Settings of the query-mask predictor (seed 002). Paper values: M = 64 negatives sampled from the top
+ * Settings of the query-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval). Paper values: M = 64 negatives sampled from the top
  * K = 1000 non-relevant documents, tau = 0.01 with a validation grid, one Linear D -> D with dropout
  * 0.1, AdamW lr 1e-4, weight decay 0.01, batch 256, best epoch by validation KL.
  *

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SMEC's settings (seed 003). alpha = 1 weighs the S-XBM similarity loss against the rank loss, as in
+ * SMEC's settings (SMEC: Rethinking Matryoshka Representation Learning for Retrieval Embedding Compression). alpha = 1 weighs the S-XBM similarity loss against the rank loss, as in
  * the paper.
  *
  * @param dims              target dimensions served (each is the end of a stage)

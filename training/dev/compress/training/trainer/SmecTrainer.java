@@ -35,7 +35,7 @@ import java.util.Random;
 import java.util.TreeSet;
 
 /**
- * SMEC (seed 003: Sequential Matryoshka Embedding Compression) on frozen embeddings.
+ * SMEC (SMEC: Rethinking Matryoshka Representation Learning for Retrieval Embedding Compression) on frozen embeddings.
  *
  * <p><b>SMRL</b> (sequential stages). The dimension halves stage by stage, D -> D/2 -> D/4 -> ..., and a
  * requested dimension between two halvings becomes a stage of its own (D = 384, dims 64: 384 -> 192 ->

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Settings of {@link TemperatureTrainer} (seed 001).
+ * Settings of {@link TemperatureTrainer} (Effective Post-Training Embedding Compression via Temperature Control in Contrastive Training).
  *
  * @param variant       {@link Variant#TEMP_AGG}, {@link Variant#TEMP_AGG_MRL} or {@link Variant#TEMP_SPEC_MRL}
  * @param temperatures  the aggregated temperatures (paper: 0.03, 0.06, 0.1)
