@@ -42,7 +42,7 @@ public class IngestQueryBenchmark extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate(name)
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
             .setMapping("{\"dynamic\":false,\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}}}")
             .get();
     }

@@ -66,7 +66,7 @@ public class MaskQueryBenchmark extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
             .setMapping(
                 "{\"dynamic\":false,\"properties\":{"
                     + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":" + dim + ",\"encoding\":\"float\",\"similarity\":\"dot_product\"},"

@@ -71,7 +71,7 @@ final class NodeSection implements BenchSection {
               new Target("first128-pipeline", mapping(128, "binary"), "first-128"));
       double floatRate = Double.NaN;
       for (Target target : targets) {
-        client.call("PUT", "/" + target.index(), "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\"},\"mappings\":" + target.mapping() + "}");
+        client.call("PUT", "/" + target.index(), "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\"},\"mappings\":" + target.mapping() + "}");
         double rate = bulk(client, target, data.corpus());
         long mergeStart = System.nanoTime();
         client.call("POST", "/" + target.index() + "/_forcemerge?max_num_segments=1", null);

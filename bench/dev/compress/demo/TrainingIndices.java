@@ -68,7 +68,7 @@ final class TrainingIndices {
 
     /** A one-shard index without replicas (one node) and the given extra settings. */
     static void create(JsonRest rest, String index, Map<String, Object> properties, Map<String, Object> settings) throws IOException {
-        Map<String, Object> all = new LinkedHashMap<>(Map.of("number_of_shards", 1, "number_of_replicas", 0));
+        Map<String, Object> all = new LinkedHashMap<>(Map.of("number_of_shards", 1, "number_of_replicas", 0, "index.compress", true));
         all.putAll(settings);
         rest.call("PUT", "/" + index, Map.of("settings", all, "mappings", Map.of("properties", properties)));
     }

@@ -44,6 +44,7 @@ import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.IndexSettings;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
 import org.opensearch.ingest.Processor;
@@ -75,8 +76,6 @@ import java.util.function.Supplier;
 
 /** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
 public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
-
-    private static final String KNN_INDEX_SETTING = "index.knn";
 
     private TrainingJobs trainingJobs;
     private final SetOnce<ModelCache> modelCache = new SetOnce<>();
@@ -168,15 +167,19 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     }
 
     /**
-     * Our codec service for every index, except k-NN plugin indices ({@code index.knn: true}):
-     * an index has one codec service, and those belong to the k-NN plugin.
+     * Our codec service only for indexes created with {@code index.compress: true}, never for a system
+     * or hidden index: an index has one codec service, and every other index may belong to another plugin.
      */
     @Override
     public Optional<CodecServiceFactory> getCustomCodecServiceFactory(IndexSettings indexSettings) {
-        if (indexSettings.getSettings().getAsBoolean(KNN_INDEX_SETTING, false)) {
-            return Optional.empty();
-        }
-        return Optional.of(CompressCodecService::new);
+        return ownsIndex(indexSettings) ? Optional.of(CompressCodecService::new) : Optional.empty();
+    }
+
+    static boolean ownsIndex(IndexSettings indexSettings) {
+        Settings settings = indexSettings.getSettings();
+        return CompressSettings.INDEX_COMPRESS.get(settings)
+            && indexSettings.getIndexMetadata().isSystem() == false
+            && IndexMetadata.INDEX_HIDDEN_SETTING.get(settings) == false;
     }
 
     @Override

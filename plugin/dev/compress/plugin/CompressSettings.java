@@ -10,10 +10,18 @@ import org.opensearch.core.common.unit.ByteSizeValue;
 
 import java.util.List;
 
-/** Node settings of the plugin, all under {@code compress.}. */
+/** Settings of the plugin: node settings under {@code compress.}, and the index setting {@code index.compress}. */
 public final class CompressSettings {
 
     private CompressSettings() {}
+
+    /**
+     * An index holds {@code compressed_vector} fields, and the plugin supplies its codec service, only
+     * when created with {@code index.compress: true}. Other plugins (k-NN's {@code index.knn},
+     * neural-search's {@code index.sparse}) claim their indexes the same way, and OpenSearch refuses an
+     * index that two plugins claim: so the plugin never claims one that did not opt in.
+     */
+    public static final Setting<Boolean> INDEX_COMPRESS = Setting.boolSetting("index.compress", false, Property.IndexScope, Property.Final);
 
     /** Where DJL extracts libtorch (about 430 MB); empty means {@code <first data path>/compress-djl}. */
     public static final Setting<String> DJL_CACHE_DIR = Setting.simpleString("compress.djl.cache_dir", "", Property.NodeScope);
@@ -71,6 +79,7 @@ public final class CompressSettings {
 
     public static List<Setting<?>> all() {
         return List.of(
+            INDEX_COMPRESS,
             DJL_CACHE_DIR,
             DJL_NUM_THREADS,
             DJL_NUM_INTEROP_THREADS,

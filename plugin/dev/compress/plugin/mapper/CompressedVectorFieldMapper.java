@@ -1,8 +1,12 @@
 package dev.compress.plugin.mapper;
 
+import dev.compress.plugin.CompressSettings;
+
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
 
@@ -19,7 +23,18 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
 
     public static final String CONTENT_TYPE = "compressed_vector";
 
-    public static final TypeParser PARSER = new TypeParser((name, context) -> new Builder(name));
+    public static final TypeParser PARSER = new TypeParser((name, context) -> {
+        if (CompressSettings.INDEX_COMPRESS.get(context.getSettings()) == false) {
+            throw new MapperParsingException(
+                "field [" + name + "] of type [" + CONTENT_TYPE + "] needs the index setting [" + CompressSettings.INDEX_COMPRESS.getKey()
+                    + ": true], given when the index is created"
+            );
+        }
+        if (IndexMetadata.INDEX_HIDDEN_SETTING.get(context.getSettings())) {
+            throw new MapperParsingException("field [" + name + "] of type [" + CONTENT_TYPE + "] cannot be in a hidden index");
+        }
+        return new Builder(name);
+    });
 
     private static CompressedVectorFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
         return (CompressedVectorFieldMapper) in;

@@ -64,7 +64,7 @@ public class CompressPipelineOnRealNodeIT {
         node.call("PUT", "/_ingest/pipeline/rn-adapt", "{\"processors\":["
             + "{\"compress\":{\"model_id\":\"rn-model\",\"field\":\"raw\",\"target_field\":\"emb\"}},"
             + "{\"compress\":{\"truncate_to\":8,\"field\":\"raw\",\"target_field\":\"trunc\"}}]}");
-        node.call("PUT", "/rn-adapted", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+        node.call("PUT", "/rn-adapted", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
             + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"
             + "\"trunc\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}}");
 

@@ -71,7 +71,7 @@ public class CompressedVectorOnRealNodeIT {
 
     @Test
     public void segmentsReopenAfterRestartWithIdenticalResultsAndCheckIndexIsClean() throws Exception {
-        call("PUT", "/vectors", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+        call("PUT", "/vectors", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
             + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"},"
             + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"float\"}}}}");
         Random random = new Random(42);

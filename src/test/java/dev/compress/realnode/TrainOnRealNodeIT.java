@@ -62,9 +62,9 @@ public class TrainOnRealNodeIT {
     public void diveTrainsOnTheRealNodeAndServesSearch() throws Exception {
         EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
         String vectorMapping = "{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}";
-        node.call("PUT", "/rn-corpus", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"vector\":" + vectorMapping + "}}}");
-        node.call("PUT", "/rn-queries", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{\"id\":{\"type\":\"keyword\"},\"vector\":" + vectorMapping + "}}}");
-        node.call("PUT", "/rn-judgments", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+        node.call("PUT", "/rn-corpus", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{\"vector\":" + vectorMapping + "}}}");
+        node.call("PUT", "/rn-queries", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{\"id\":{\"type\":\"keyword\"},\"vector\":" + vectorMapping + "}}}");
+        node.call("PUT", "/rn-judgments", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
             + "\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}}");
         loadVectors("rn-corpus", ds.corpus(), null);
         Qrels train = ds.beir().qrels("train");
@@ -111,7 +111,7 @@ public class TrainOnRealNodeIT {
         }
 
         node.call("PUT", "/_ingest/pipeline/rn-dive", "{\"processors\":[{\"compress\":{\"model_id\":\"rn-dive\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        node.call("PUT", "/rn-served", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"default_pipeline\":\"rn-dive\"},"
+        node.call("PUT", "/rn-served", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"default_pipeline\":\"rn-dive\"},"
             + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
         StringBuilder docs = new StringBuilder();
         for (int i = 0; i < 500; i++) {

@@ -46,7 +46,7 @@ public class CompressPipelineTests extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate(index)
-            .setSettings(org.opensearch.common.settings.Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setSettings(org.opensearch.common.settings.Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
             .setMapping(
                 "{\"properties\":{"
                     + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"

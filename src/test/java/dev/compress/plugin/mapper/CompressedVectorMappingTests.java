@@ -7,6 +7,7 @@ import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.plugins.Plugin;
@@ -24,16 +25,42 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         return List.of(CompressPlugin.class);
     }
 
+    private static final Settings OURS = Settings.builder().put("index.compress", true).build();
+
     private void createIndexWithMapping(String mapping) {
-        client().admin().indices().prepareCreate("idx").setMapping(mapping).get();
+        client().admin().indices().prepareCreate("idx").setSettings(OURS).setMapping(mapping).get();
     }
 
     private String mappingError(String fieldMapping) {
         Exception e = expectThrows(
             Exception.class,
-            () -> client().admin().indices().prepareCreate("bad").setMapping("{\"properties\":{\"v\":" + fieldMapping + "}}").get()
+            () -> client().admin().indices().prepareCreate("bad").setSettings(OURS).setMapping("{\"properties\":{\"v\":" + fieldMapping + "}}").get()
         );
         return rootMessage(e);
+    }
+
+    public void testFieldNeedsTheIndexSetting() {
+        String mapping = "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":8}}}";
+        MapperParsingException e = expectThrows(
+            MapperParsingException.class,
+            () -> client().admin().indices().prepareCreate("plain").setMapping(mapping).get()
+        );
+        assertEquals(400, e.status().getStatus());
+        assertTrue(rootMessage(e), rootMessage(e).contains("field [v] of type [compressed_vector] needs the index setting [index.compress: true]"));
+        assertFalse(client().admin().indices().prepareExists("plain").get().isExists());
+
+        client().admin().indices().prepareCreate("later").setMapping("{\"properties\":{\"t\":{\"type\":\"keyword\"}}}").get();
+        Exception update = expectThrows(
+            MapperParsingException.class,
+            () -> client().admin().indices().preparePutMapping("later").setSource(mapping, XContentType.JSON).get()
+        );
+        assertTrue(rootMessage(update), rootMessage(update).contains("needs the index setting [index.compress: true]"));
+
+        IllegalArgumentException reopen = expectThrows(
+            IllegalArgumentException.class,
+            () -> client().admin().indices().prepareUpdateSettings("later").setSettings(OURS).get()
+        );
+        assertTrue(reopen.getMessage(), reopen.getMessage().contains("index.compress"));
     }
 
     private static String rootMessage(Throwable e) {

@@ -80,7 +80,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
             .setMapping(
                 "{\"properties\":{"
                     + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"

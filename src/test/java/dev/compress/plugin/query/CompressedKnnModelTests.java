@@ -38,7 +38,7 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0))
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
             .setMapping(
                 "{\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"
                     + "\"emb8\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}"

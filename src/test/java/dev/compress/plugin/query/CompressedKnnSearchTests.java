@@ -53,7 +53,7 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
         client().admin()
             .indices()
             .prepareCreate(index)
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.refresh_interval", -1))
+            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true).put("index.refresh_interval", -1))
             .setMapping("{\"properties\":{\"v\":" + fieldMapping + ",\"color\":{\"type\":\"keyword\"}}}")
             .get();
         int perBatch = (vectors.length + batches - 1) / batches;

@@ -36,7 +36,7 @@ public final class ScifactIndices {
 
     public static void load(Client client) throws IOException {
         EmbeddedDataset ds = dataset();
-        Settings one = Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).build();
+        Settings one = Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true).build();
         client.admin().indices().prepareCreate(CORPUS).setSettings(one)
             .setMapping("{\"properties\":{\"vector\":{\"type\":\"compressed_vector\",\"dimension\":" + ds.dim() + ",\"encoding\":\"float\"}}}").get();
         client.admin().indices().prepareCreate(QUERIES).setSettings(one)

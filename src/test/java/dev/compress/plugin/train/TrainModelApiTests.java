@@ -249,7 +249,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     private double servedNdcgThroughPipelineAndModelId(String modelId) throws IOException {
         restCall("PUT", "/_ingest/pipeline/" + modelId + "-pipeline",
             "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        restCall("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
+        restCall("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
             + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
         EmbeddedDataset ds = ScifactIndices.dataset();
         org.opensearch.action.bulk.BulkRequestBuilder bulk = client().prepareBulk("served");
