@@ -35,6 +35,7 @@ public final class DjlLayers {
         String n = layer.name();
         return switch (layer.type()) {
             case LayerSpec.ADD_INPUT -> x.add(input);
+            case LayerSpec.LINEAR_SKIP -> x.add(linear(input, p.get(n + ".weight"), p.get(n + ".bias")));
             case LayerSpec.LINEAR -> linear(x, p.get(n + ".weight"), p.get(n + ".bias"));
             case LayerSpec.BATCH_NORM -> batchNorm(x, p, n, layer.eps().floatValue(), false);
             case LayerSpec.RELU -> Activation.relu(x);

@@ -69,20 +69,27 @@ public abstract class LayerStackEncoder implements Encoder {
                 yield (rows, input) -> map(rows, (x, i) -> x * scale[i] + shift[i]);
             }
             case LayerSpec.RELU -> (rows, input) -> map(rows, (x, i) -> Math.max(0f, x));
-            case LayerSpec.ADD_INPUT -> (rows, input) -> {
-                float[][] y = new float[rows.length][];
-                for (int r = 0; r < rows.length; r++) {
-                    float[] out = rows[r].clone();
-                    float[] in = input[r];
-                    for (int i = 0; i < out.length; i++) {
-                        out[i] += in[i];
-                    }
-                    y[r] = out;
-                }
-                return y;
-            };
+            case LayerSpec.LINEAR_SKIP -> {
+                Step skip = linear(model.tensor(n + ".weight").data(), model.tensor(n + ".bias").data(), layer.inputDim(),
+                    layer.outputDim());
+                yield (rows, input) -> add(rows, skip.apply(input, input));
+            }
+            case LayerSpec.ADD_INPUT -> (rows, input) -> add(rows, input);
             default -> throw new IllegalArgumentException("unsupported layer type " + layer.type());
         };
+    }
+
+    private static float[][] add(float[][] rows, float[][] other) {
+        float[][] y = new float[rows.length][];
+        for (int r = 0; r < rows.length; r++) {
+            float[] out = rows[r].clone();
+            float[] in = other[r];
+            for (int i = 0; i < out.length; i++) {
+                out[i] += in[i];
+            }
+            y[r] = out;
+        }
+        return y;
     }
 
     private interface ElementOp {

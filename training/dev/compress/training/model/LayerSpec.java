@@ -14,6 +14,10 @@ import java.util.Map;
  *   <li>{@code add_input}: no tensors; y = x + (the stack's input), the skip connection of a residual
  *       adapter (Matryoshka-Adaptor, Search-Adaptor: f(e) = e + MLP(e)); its dimension must equal the
  *       model's input dimension</li>
+ *   <li>{@code linear_skip}: {@code <name>.weight [out, in]}, {@code <name>.bias [out]}; y = x + (the stack's
+ *       input) W^T + b, a skip connection through a linear map. {@code in} is the model's input dimension,
+ *       {@code out} the dimension of x and y. A trainer starts an adapter where unsupervised compression
+ *       ends by putting the corpus PCA projection here and a zero-initialised last layer before it.</li>
  * </ul>
  */
 public record LayerSpec(String type, String name, int inputDim, int outputDim, Double eps) {
@@ -22,6 +26,7 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
     public static final String BATCH_NORM = "batch_norm";
     public static final String RELU = "relu";
     public static final String ADD_INPUT = "add_input";
+    public static final String LINEAR_SKIP = "linear_skip";
 
     public static LayerSpec linear(String name, int in, int out) {
         return new LayerSpec(LINEAR, name, in, out, null);
@@ -39,11 +44,21 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
         return new LayerSpec(ADD_INPUT, name, dim, dim, null);
     }
 
+    /** @param inputDim the model's input dimension; @param outputDim the dimension of the stack where the skip joins */
+    public static LayerSpec linearSkip(String name, int inputDim, int outputDim) {
+        return new LayerSpec(LINEAR_SKIP, name, inputDim, outputDim, null);
+    }
+
+    /** The dimension of the rows this layer receives, given the model's input dimension. */
+    public int receivedDim() {
+        return LINEAR_SKIP.equals(type) ? outputDim : inputDim;
+    }
+
     /** Tensor name -> required shape. */
     public Map<String, int[]> requiredTensors() {
         Map<String, int[]> t = new LinkedHashMap<>();
         switch (type) {
-            case LINEAR -> {
+            case LINEAR, LINEAR_SKIP -> {
                 t.put(name + ".weight", new int[] {outputDim, inputDim});
                 t.put(name + ".bias", new int[] {outputDim});
             }
@@ -65,7 +80,7 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
                 }
             }
             default -> throw new ModelFormatException("unknown layer type '" + type + "' for layer '" + name
-                + "' (known: linear, batch_norm, relu, add_input)");
+                + "' (known: linear, linear_skip, batch_norm, relu, add_input)");
         }
         return t;
     }

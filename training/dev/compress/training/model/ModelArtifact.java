@@ -45,9 +45,13 @@ public record ModelArtifact(ModelMetadata metadata, Map<String, Tensor> tensors)
         Map<String, int[]> required = new LinkedHashMap<>();
         int dim = m.inputDim();
         for (LayerSpec layer : m.layers()) {
-            if (layer.inputDim() != dim) {
-                throw new ModelFormatException("layer '" + layer.name() + "' expects input dim " + layer.inputDim()
+            if (layer.receivedDim() != dim) {
+                throw new ModelFormatException("layer '" + layer.name() + "' expects input dim " + layer.receivedDim()
                     + " but receives " + dim);
+            }
+            if (LayerSpec.LINEAR_SKIP.equals(layer.type()) && layer.inputDim() != m.inputDim()) {
+                throw new ModelFormatException("linear_skip layer '" + layer.name() + "' reads input dim " + layer.inputDim()
+                    + " but the model's input has " + m.inputDim());
             }
             if (LayerSpec.ADD_INPUT.equals(layer.type()) && layer.inputDim() != m.inputDim()) {
                 throw new ModelFormatException("add_input layer '" + layer.name() + "' has dim " + layer.inputDim()

@@ -1,6 +1,8 @@
 package dev.compress.training.trainer;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 
 import static dev.compress.training.inference.DjlLayers.constant;
@@ -23,14 +25,43 @@ public final class AdaptorLosses {
      * value does not grow with the batch. {@code scores} [B, C] (already scaled), {@code relevance} [B, C].
      */
     public static NDArray pairwiseRank(NDArray scores, NDArray relevance) {
-        // diff[i, j, k] = s_ik - s_ij ; weight[i, j, k] = relu(y_ij - y_ik)
-        NDArray diff = scores.expandDims(1).sub(scores.expandDims(2));
-        NDArray weight = Activation.relu(relevance.expandDims(2).sub(relevance.expandDims(1)));
+        // Only pairs whose j is relevant to query i carry weight, and a row has few: gather those columns
+        // (P per row, padded with gain 0) instead of forming all B x C x C pairs. The same sum, C / P times cheaper.
+        long b = relevance.getShape().get(0);
+        long c = relevance.getShape().get(1);
+        float[] y = relevance.toFloatArray();
+        int p = 1;
+        for (int i = 0; i < b; i++) {
+            int count = 0;
+            for (int j = 0; j < c; j++) {
+                count += y[(int) (i * c + j)] > 0 ? 1 : 0;
+            }
+            p = Math.max(p, count);
+        }
+        long[] columns = new long[(int) b * p];
+        float[] gains = new float[(int) b * p];
+        for (int i = 0; i < b; i++) {
+            int n = 0;
+            for (int j = 0; j < c; j++) {
+                float g = y[(int) (i * c + j)];
+                if (g > 0) {
+                    columns[i * p + n] = j;
+                    gains[i * p + n] = g;
+                    n++;
+                }
+            }
+        }
+        NDManager m = scores.getManager();
+        NDArray relevantScores = scores.gather(m.create(columns, new Shape(b, p)), 1);
+        NDArray relevantGains = m.create(gains, new Shape(b, p));
+        // diff[i, r, k] = s_ik - s_i,col(r) ; weight[i, r, k] = relu(y_i,col(r) - y_ik)
+        NDArray diff = scores.expandDims(1).sub(relevantScores.expandDims(2));
+        NDArray weight = Activation.relu(relevantGains.expandDims(2).sub(relevance.expandDims(1)));
         NDArray total = weight.sum().maximum(constant(scores, 1e-6f));
         return Activation.softPlus(diff).mul(weight).sum().div(total);
     }
 
-    /** L1 recovery: mean over rows of ||adapted - original||_1 (keeps the adapter near the identity). */
+    /** L1 recovery: mean over rows of ||adapted - start||_1 (keeps the adapter near where it started). */
     public static NDArray l1Recovery(NDArray adapted, NDArray original) {
         return adapted.sub(original).abs().sum().div(constant(adapted, adapted.getShape().get(0)));
     }

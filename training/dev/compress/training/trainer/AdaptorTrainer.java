@@ -25,9 +25,11 @@ import java.util.TreeSet;
  * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (Yoon et al., EMNLP 2024; the DIVE paper's appendix F and SMEC's baseline;
  * Yoon et al. 2024) and Search-Adaptor (Yoon et al. 2023).
  *
- * <p>Network: f(e) = e + W2 relu(W1 e + b1) + b2 with W2, b2 = 0 at the start, so training starts from
- * the frozen space (epoch 0 = frozen prefixes). The exported layer stack is fc1, relu, fc2, add_input;
- * a d-dimensional output is the first d values of f(e), L2-normalised.
+ * <p>Network: f(e) = P e + W2 relu(W1 e + b1) + b2 with P the corpus PCA rotation ({@link PcaStart}, fixed)
+ * and W2, b2 = 0 at the start, so training starts where PCA is (epoch 0 = PCA at every served dimension).
+ * The papers start at the identity, i.e. plain truncation, which ends below PCA on unseen queries. The
+ * exported layer stack is fc1, relu, fc2, linear_skip; a d-dimensional output is the first d values of
+ * f(e), L2-normalised.
  *
  * <p>Loss, per batch of B triplets (q_i, p_i, n_i) whose 2B documents are every query's candidates:
  * <pre>
@@ -35,7 +37,7 @@ import java.util.TreeSet;
  *   L_rank(m) = sum_i sum_{j,k: y_ij > y_ik} (y_ij - y_ik) log(1 + exp(s_ik(m) - s_ij(m))) / sum (y_ij - y_ik)
  *   s_ij(m)   = c * cos(f(q_i)[:m], f(d_j)[:m])
  *   L_pair(m) = mean_{a,b in batch} |cos(e_a, e_b) - cos(f(e_a)[:m], f(e_b)[:m])|
- *   L_rec     = mean_a ||f(e_a) - e_a||_1
+ *   L_rec     = mean_a ||f(e_a) - P e_a||_1
  * </pre>
  * Matryoshka-Adaptor: M = dims + {D} and beta > 0; Search-Adaptor: M = {D}, beta = 0 (its paper has
  * no nested dimensions; the served dims are then plain prefixes of its output).
@@ -80,7 +82,7 @@ public final class AdaptorTrainer implements Trainer {
         Map<Long, Float> gains = TrainerSupport.gains(data);
         try (NDManager base = engine.newBaseManager(device);
              LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                 LayerNetwork.residualZeroInit())) {
+                 LayerNetwork.residualZeroInit(), LayerNetwork.startTensors(PcaStart.fit(data.corpus())), LayerNetwork.startFrozen())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             EpochLoop.Step step = (t, start, n) -> {
@@ -93,7 +95,7 @@ public final class AdaptorTrainer implements Trainer {
                     NDArray y = TrainerSupport.batchRelevance(m, t, start, n, gains, data.corpus().size());
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
-                        NDArray[] l = loss(net.forward(input), input, y, n, lossDims);
+                        NDArray[] l = loss(net.forward(input), input, net.start(input), y, n, lossDims);
                         c.backward(l[0]);
                         out = new double[] {l[0].getFloat(), l[1].getFloat(), l[2].getFloat(), l[3].getFloat()};
                     }
@@ -113,8 +115,8 @@ public final class AdaptorTrainer implements Trainer {
         }
     }
 
-    /** {total, rank, pair, recovery} for adapted rows {@code out} = f(input), input rows [q; p; n]. */
-    private NDArray[] loss(NDArray out, NDArray input, NDArray relevance, int n, List<Integer> lossDims) {
+    /** {total, rank, pair, recovery} for adapted rows {@code out} = f(input), input rows [q; p; n], {@code start} = P input. */
+    private NDArray[] loss(NDArray out, NDArray input, NDArray start, NDArray relevance, int n, List<Integer> lossDims) {
         NDArray rank = null;
         NDArray pair = null;
         NDArray teacher = null;
@@ -139,7 +141,7 @@ public final class AdaptorTrainer implements Trainer {
         if (pair == null) {
             pair = constant(out, 0f);
         }
-        NDArray rec = AdaptorLosses.l1Recovery(out, input);
+        NDArray rec = AdaptorLosses.l1Recovery(out, start);
         NDArray total = rank.add(pair.mul(constant(out, (float) config.pairWeight())))
             .add(rec.mul(constant(out, (float) config.recoveryWeight())));
         return new NDArray[] {total, rank, pair, rec};

@@ -16,10 +16,13 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * DIVE's network: Linear(D, h1) - BatchNorm - ReLU - Linear(h1, h2) - ReLU - Linear(h2, H*k), the
- * output read as H heads of k values, each L2-normalised. Weights are initialised in Java from the
- * seed (PyTorch's default uniform(+-1/sqrt(fan_in)) for weights and biases), so runs are reproducible
- * whatever the engine's own generator does.
+ * DIVE's network: Linear(D, h1) - BatchNorm - ReLU - Linear(h1, h2) - ReLU - Linear(h2, H*k), plus a fixed
+ * linear skip P x from the input, the output read as H heads of k values, each L2-normalised. P holds the
+ * corpus principal axes ({@link PcaStart}: head 1 the first k, the other heads the next ones) and the last
+ * Linear starts at zero, so head 1 starts as PCA to k dimensions and the MLP learns the difference; the
+ * paper's network has no skip and starts from random weights, which ends below PCA on unseen queries. Other
+ * weights are initialised in Java from the seed (PyTorch's default uniform(+-1/sqrt(fan_in))), so runs are
+ * reproducible whatever the engine's own generator does.
  */
 final class DiveNetwork implements AutoCloseable {
 
@@ -32,7 +35,10 @@ final class DiveNetwork implements AutoCloseable {
     private final Map<String, NDArray> params = new LinkedHashMap<>();
     private final Map<String, NDArray> trainable = new LinkedHashMap<>();
 
-    DiveNetwork(NDManager parent, Device device, int inputDim, int hidden1, int hidden2, int heads, int dims, long seed) {
+    static final String START = "start";
+
+    /** @param start the fixed skip projection, row-major [heads * dims, inputDim] */
+    DiveNetwork(NDManager parent, Device device, int inputDim, int hidden1, int hidden2, int heads, int dims, long seed, float[] start) {
         this.manager = parent.newSubManager(device);
         this.heads = heads;
         this.dims = dims;
@@ -44,7 +50,14 @@ final class DiveNetwork implements AutoCloseable {
                 int[] shape = t.getValue();
                 float[] values = new float[shape.length == 2 ? shape[0] * shape[1] : shape[0]];
                 boolean learn = true;
-                if (name.endsWith(".weight") || name.endsWith(".bias")) {
+                if (name.startsWith(START + ".")) {
+                    if (name.endsWith(".weight")) {
+                        System.arraycopy(start, 0, values, 0, values.length);
+                    }
+                    learn = false;
+                } else if (name.startsWith("fc3.")) {
+                    // zero: the network starts as its skip projection
+                } else if (name.endsWith(".weight") || name.endsWith(".bias")) {
                     double bound = 1 / Math.sqrt(layer.inputDim());
                     for (int i = 0; i < values.length; i++) {
                         values[i] = (float) ((rnd.nextDouble() * 2 - 1) * bound);
@@ -73,6 +86,7 @@ final class DiveNetwork implements AutoCloseable {
         l.add(LayerSpec.linear("fc2", h1, h2));
         l.add(LayerSpec.relu("relu2", h2));
         l.add(LayerSpec.linear("fc3", h2, out));
+        l.add(LayerSpec.linearSkip(START, in, out));
         return l;
     }
 
@@ -85,7 +99,8 @@ final class DiveNetwork implements AutoCloseable {
         NDArray h = DjlLayers.linear(x, params.get("fc1.weight"), params.get("fc1.bias"));
         h = Activation.relu(DjlLayers.batchNorm(h, params, "bn1", (float) BN_EPS, true));
         h = Activation.relu(DjlLayers.linear(h, params.get("fc2.weight"), params.get("fc2.bias")));
-        NDArray out = DjlLayers.linear(h, params.get("fc3.weight"), params.get("fc3.bias"));
+        NDArray out = DjlLayers.linear(h, params.get("fc3.weight"), params.get("fc3.bias"))
+            .add(DjlLayers.linear(x, params.get(START + ".weight"), params.get(START + ".bias")));
         return DjlLayers.l2Normalize(out.reshape(x.getShape().get(0), heads, dims));
     }
 
@@ -102,7 +117,7 @@ final class DiveNetwork implements AutoCloseable {
     }
 
     /**
-     * The exported layer stack and tensors: head 1 only, i.e. the first k rows of fc3. The other
+     * The exported layer stack and tensors: head 1 only, i.e. the first k rows of fc3 and of the skip. The other
      * heads only shape training (NT-Xent) and are dropped, as in the paper.
      */
     Map<String, Tensor> exportTensors(Map<String, float[]> snapshot) {
@@ -119,8 +134,10 @@ final class DiveNetwork implements AutoCloseable {
 
     List<LayerSpec> exportLayers() {
         List<LayerSpec> l = new ArrayList<>(layers);
+        LayerSpec skip = l.remove(l.size() - 1);
         LayerSpec last = l.remove(l.size() - 1);
         l.add(LayerSpec.linear(last.name(), last.inputDim(), dims));
+        l.add(LayerSpec.linearSkip(skip.name(), skip.inputDim(), dims));
         return l;
     }
 

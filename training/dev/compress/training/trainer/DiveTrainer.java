@@ -64,7 +64,7 @@ public final class DiveTrainer implements Trainer {
         long started = System.nanoTime();
         try (NDManager base = engine.newBaseManager(device);
              DiveNetwork net = new DiveNetwork(base, device, d, config.hidden1(d), config.hidden2(d), config.heads(),
-                 config.dims(), config.seed())) {
+                 config.dims(), config.seed(), PcaStart.fit(data.corpus()).projection(config.heads() * config.dims()))) {
             Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
                 .optWeightDecays((float) config.weightDecay()).build();
             TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());

@@ -15,24 +15,29 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * A trainable layer stack without batch norm (linear, relu, add_input), whose training forward pass is
+ * A trainable layer stack without batch norm (linear, relu, add_input, linear_skip), whose training forward pass is
  * exactly the exported inference computation ({@link DjlLayers#forward}). Weights are initialised in Java
  * from the seed with PyTorch's default uniform(+-1/sqrt(fan_in)); tensors named in {@code zeroInit} start
- * at zero (the last layer of a residual adapter, so that the adapter starts as the identity).
+ * at zero (the last layer of a residual adapter, so that the adapter starts as its skip connection), tensors
+ * in {@code initial} from the given values, and tensors in {@code frozen} never train.
  */
 final class LayerNetwork implements AutoCloseable {
 
     private final NDManager manager;
     private final List<LayerSpec> layers;
     private final Map<String, NDArray> params = new LinkedHashMap<>();
+    private final Map<String, NDArray> trainable = new LinkedHashMap<>();
 
     LayerNetwork(NDManager parent, Device device, List<LayerSpec> layers, long seed, Set<String> zeroInit) {
-        this(parent, device, layers, seed, zeroInit, Map.of());
+        this(parent, device, layers, seed, zeroInit, Map.of(), Set.of());
     }
 
-    /** As above, but tensors present in {@code initial} start from those values (e.g. a previous stage's best). */
+    /**
+     * As above, but tensors present in {@code initial} start from those values (a previous stage's best, or
+     * the PCA start), and those in {@code frozen} are constants.
+     */
     LayerNetwork(NDManager parent, Device device, List<LayerSpec> layers, long seed, Set<String> zeroInit,
-                 Map<String, float[]> initial) {
+                 Map<String, float[]> initial, Set<String> frozen) {
         this.manager = parent.newSubManager(device);
         this.layers = List.copyOf(layers);
         Random rnd = new Random(seed);
@@ -52,23 +57,39 @@ final class LayerNetwork implements AutoCloseable {
                     }
                 }
                 NDArray array = manager.create(values, DiveNetwork.shapeOf(shape));
-                array.setRequiresGradient(true);
                 params.put(t.getKey(), array);
+                if (frozen.contains(t.getKey()) == false) {
+                    array.setRequiresGradient(true);
+                    trainable.put(t.getKey(), array);
+                }
             }
         }
     }
 
     /**
-     * A residual adapter f(x) = x + W2 relu(W1 x + b1) + b2 of hidden width {@code hidden}, W2 and b2
-     * zero so that f starts as the identity (Matryoshka-Adaptor, Search-Adaptor).
+     * A residual adapter f(x) = P x + W2 relu(W1 x + b1) + b2 of hidden width {@code hidden}: P is the fixed
+     * start ({@link #startTensors}), W2 and b2 start at zero ({@link #residualZeroInit}), so that f starts as P
+     * (Matryoshka-Adaptor, Search-Adaptor, SMEC and the temperature trainer start from the corpus PCA rotation).
      */
     static List<LayerSpec> residualAdapter(int dim, int hidden) {
         return List.of(LayerSpec.linear("adapter.fc1", dim, hidden), LayerSpec.relu("adapter.relu", hidden),
-            LayerSpec.linear("adapter.fc2", hidden, dim), LayerSpec.addInput("adapter.skip", dim));
+            LayerSpec.linear("adapter.fc2", hidden, dim), LayerSpec.linearSkip(START, dim, dim));
     }
 
     static Set<String> residualZeroInit() {
         return Set.of("adapter.fc2.weight", "adapter.fc2.bias");
+    }
+
+    static final String START = "adapter.start";
+
+    /** The start projection of {@link #residualAdapter}: the full PCA rotation of the corpus, no bias. */
+    static Map<String, float[]> startTensors(PcaStart pca) {
+        return Map.of(START + ".weight", pca.projection(pca.dim()), START + ".bias", new float[pca.dim()]);
+    }
+
+    /** The start projection never trains: the residual learns the difference from it. */
+    static Set<String> startFrozen() {
+        return Set.of(START + ".weight", START + ".bias");
     }
 
     List<LayerSpec> layers() {
@@ -76,7 +97,12 @@ final class LayerNetwork implements AutoCloseable {
     }
 
     Map<String, NDArray> trainable() {
-        return params;
+        return trainable;
+    }
+
+    /** The start projection alone (P x): what the adapter computes before training; the recovery terms' target. */
+    NDArray start(NDArray x) {
+        return DjlLayers.linear(x, params.get(START + ".weight"), params.get(START + ".bias"));
     }
 
     NDArray forward(NDArray x) {

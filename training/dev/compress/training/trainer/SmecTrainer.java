@@ -39,8 +39,8 @@ import java.util.TreeSet;
  *
  * <p><b>SMRL</b> (sequential stages). The dimension halves stage by stage, D -> D/2 -> D/4 -> ..., and a
  * requested dimension between two halvings becomes a stage of its own (D = 384, dims 64: 384 -> 192 ->
- * 96 -> 64). Stage 1 trains a residual adapter A(e) = e + MLP(e) (last layer zero, so it starts as the
- * identity) together with the first selection; every later stage trains only its own selection over the
+ * 96 -> 64). Stage 1 trains a residual adapter A(e) = P e + MLP(e) (P the corpus PCA rotation, fixed; last
+ * layer zero, so it starts as PCA, where the paper starts at the identity) together with the first selection; every later stage trains only its own selection over the
  * previous stage's output, with everything before it frozen ({@link SmecConfig#adapterInEveryStage()} =
  * false). The paper fine-tunes its encoder through all stages; with {@code adapterInEveryStage} the
  * adapter likewise keeps training in every stage (from the previous stage's best weights) while each
@@ -130,6 +130,7 @@ public final class SmecTrainer implements Trainer {
         List<Map<String, Object>> stageReports = new ArrayList<>();
         Map<String, float[]> adapter;
         List<int[]> selections = new ArrayList<>(); // per stage: kept indices into the stage input, ascending
+        Map<String, float[]> start = LayerNetwork.startTensors(PcaStart.fit(data.corpus()));
         try (NDManager base = engine.newBaseManager(device)) {
             if (config.adapterInEveryStage()) {
                 // the adapter keeps learning in every stage; each stage's selection is frozen after it
@@ -137,14 +138,16 @@ public final class SmecTrainer implements Trainer {
                 int[] kept = null; // indices into D of the previous stage's output (null: all of D)
                 int epochBase = 0;
                 for (int s = 0; s < stages.size(); s++) {
+                    Map<String, float[]> initial = new LinkedHashMap<>(start);
+                    initial.putAll(weights);
                     try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)),
-                        config.seed(), LayerNetwork.residualZeroInit(), weights)) {
+                        config.seed(), LayerNetwork.residualZeroInit(), initial, LayerNetwork.startFrozen())) {
                         float[] startLogits;
                         if (kept == null) {
-                            startLogits = initialLogits(data.corpus());
+                            startLogits = initialLogits(d);
                         } else {
                             try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, weights), d)) {
-                                startLogits = initialLogits(columns(ModelEvaluator.encode(enc, data.corpus()), kept));
+                                startLogits = initialLogits(kept.length);
                             }
                         }
                         Stage st = runStage(engine, base, s + 1, net, kept, startLogits, data.queries(), data.corpus(), data.validation(),
@@ -162,8 +165,8 @@ public final class SmecTrainer implements Trainer {
                 // stage 1: adapter + first selection, on the raw vectors
                 Stage first;
                 try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                    LayerNetwork.residualZeroInit())) {
-                    first = runStage(engine, base, 1, net, null, initialLogits(data.corpus()), data.queries(), data.corpus(),
+                    LayerNetwork.residualZeroInit(), start, LayerNetwork.startFrozen())) {
+                    first = runStage(engine, base, 1, net, null, initialLogits(d), data.queries(), data.corpus(),
                         data.validation(), stages.get(0), data, gains, sampler, listener, totalEpochs, 0);
                     adapter = first.best;
                 }
@@ -182,7 +185,7 @@ public final class SmecTrainer implements Trainer {
                         VectorSet zq = columns(aQueries, kept);
                         VectorRows zc = columns(aCorpus, kept);
                         EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
-                        Stage st = runStage(engine, base, s + 1, null, null, initialLogits(zc), zq, zc, val, stages.get(s), data, gains,
+                        Stage st = runStage(engine, base, s + 1, null, null, initialLogits(zc.dim()), zq, zc, val, stages.get(s), data, gains,
                             sampler, listener, totalEpochs, epochBase);
                         selections.add(st.selection);
                         epochs.addAll(st.result.epochs());
@@ -394,34 +397,16 @@ public final class SmecTrainer implements Trainer {
     }
 
     /**
-     * Selection logits at the start of a stage: the z-scored log mean square of each stage-input dimension
-     * over the corpus, so the noiseless top-k starts at the highest-energy dimensions and the logits'
-     * spread (1) is on the scale of the Gumbel noise. At stage 1 the adapter is the identity, so the raw
-     * vectors' energy is the stage input's.
+     * Selection logits at the start of a stage: a falling ramp over the stage input's dimensions, z-scored so
+     * that its spread (1) is on the scale of the Gumbel noise. The stage input is in PCA order (the adapter
+     * starts as the corpus PCA rotation, and each stage keeps its input's order), so the noiseless top-k of a
+     * stage starts as the first k principal components: every stage's epoch 0 is PCA at its dimension.
      */
-    static float[] initialLogits(VectorRows corpus) {
-        int d = corpus.dim();
-        double[] e = new double[d];
-        corpus.forEachBlock((start, count, rows) -> {
-            for (int i = 0; i < count; i++) {
-                for (int j = 0; j < d; j++) {
-                    double v = rows[i * d + j];
-                    e[j] += v * v;
-                }
-            }
-        });
-        double mean = 0;
-        for (int j = 0; j < d; j++) {
-            e[j] = Math.log(e[j] / corpus.size() + 1e-12);
-            mean += e[j] / d;
-        }
-        double var = 0;
-        for (int j = 0; j < d; j++) {
-            var += (e[j] - mean) * (e[j] - mean) / d;
-        }
+    static float[] initialLogits(int d) {
         float[] out = new float[d];
+        double scale = Math.sqrt((d * (double) d - 1) / 12.0);
         for (int j = 0; j < d; j++) {
-            out[j] = (float) ((e[j] - mean) / Math.sqrt(var + 1e-12));
+            out[j] = (float) (((d - 1) / 2.0 - j) / Math.max(scale, 1e-12));
         }
         return out;
     }

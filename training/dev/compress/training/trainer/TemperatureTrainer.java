@@ -99,7 +99,7 @@ public final class TemperatureTrainer implements Trainer {
         Map<Long, Float> gains = TrainerSupport.gains(data);
         try (NDManager base = engine.newBaseManager(device);
              LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                 LayerNetwork.residualZeroInit())) {
+                 LayerNetwork.residualZeroInit(), LayerNetwork.startTensors(PcaStart.fit(data.corpus())), LayerNetwork.startFrozen())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             EpochLoop.Step step = (t, start, n) -> {
@@ -126,7 +126,7 @@ public final class TemperatureTrainer implements Trainer {
                                 nce = nce == null ? l : nce.add(l);
                             }
                         }
-                        NDArray rec = AdaptorLosses.l1Recovery(adapted, input);
+                        NDArray rec = AdaptorLosses.l1Recovery(adapted, net.start(input));
                         NDArray total = config.recoveryWeight() > 0
                             ? nce.add(rec.mul(constant(nce, (float) config.recoveryWeight()))) : nce;
                         c.backward(total);

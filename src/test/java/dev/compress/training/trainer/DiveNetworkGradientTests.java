@@ -38,7 +38,9 @@ public class DiveNetworkGradientTests {
             x[i] = (float) rnd.nextGaussian();
         }
         try (NDManager m = engine.newBaseManager();
-             DiveNetwork net = new DiveNetwork(m, Device.cpu(), d, 6, 5, 2, 3, 11)) {
+             DiveNetwork net = new DiveNetwork(m, Device.cpu(), d, 6, 5, 2, 3, 11, gaussian(rnd, 2 * 3 * d))) {
+            // the last layer starts at zero (the network starts as its skip); give it values so gradients reach every layer
+            net.trainable().get("fc3.weight").set(gaussian(rnd, 2 * 3 * 5));
             NDArray input = m.create(x, new Shape(rows, d));
             try (GradientCollector c = engine.newGradientCollector()) {
                 c.backward(loss.apply(net.forwardTrain(input)));
@@ -56,6 +58,14 @@ public class DiveNetworkGradientTests {
                 param.set(values);
             }
         }
+    }
+
+    private static float[] gaussian(Random rnd, int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = (float) (rnd.nextGaussian() * 0.3);
+        }
+        return v;
     }
 
     private static double lossAt(DiveNetwork net, NDArray param, float[] values, int i, float delta,
