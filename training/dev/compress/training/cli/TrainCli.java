@@ -29,6 +29,10 @@ import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.PcaTrainer;
+import dev.compress.training.trainer.Selection;
+import dev.compress.training.trainer.TrainingListener;
+import dev.compress.training.trainer.TruncationTrainer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,6 +122,7 @@ public final class TrainCli {
         RetrievalEvaluator retrieval = new RetrievalEvaluator(10, 100, opt.containsKey("centred-bits"));
         ModelEvaluator evaluator = new ModelEvaluator(retrieval);
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
+        int frozenRows = rows.size();
         Scores baseline = rows.get(0).scores();
         double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
         System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
@@ -145,6 +150,12 @@ public final class TrainCli {
                 }
             });
             models.add(trained);
+            Selection selection = trained.report().selection();
+            if (selection != null) {
+                System.out.printf(Locale.ROOT, "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
+                        + " paired lower bound %+.4f%n", selection.shippedStart() ? "start" : "trained weights", selection.shippedEpoch(),
+                    selection.startNdcg(), selection.bestEpoch(), selection.bestNdcg(), frozenValidation, selection.lowerBound());
+            }
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("dims", trained.artifact().metadata().outputDims());
             t.put("report", trained.report());
@@ -156,7 +167,28 @@ public final class TrainCli {
             }
         }
 
-        printTable(rows, baseline);
+        if (method.equals(PcaTrainer.METHOD) == false && method.equals(TruncationTrainer.METHOD) == false) {
+            // every learned row beside PCA at the same dims, fitted on the same corpus
+            TrainedModel pca = new PcaTrainer(dims, false).train(data, TrainingListener.NONE);
+            List<ModelEvaluator.Row> learned = List.copyOf(rows.subList(frozenRows, rows.size()));
+            for (int d : dims) {
+                try (Encoder encoder = CpuEncoders.forServing(pca.artifact(), d)) {
+                    rows.addAll(evaluator.evaluate(PcaTrainer.METHOD, encoder, test));
+                }
+            }
+            printTable(rows, baseline);
+            System.out.printf(Locale.ROOT, "%nlearned against PCA at the same dims (paired per-query difference of nDCG@10, mean±se):%n");
+            for (ModelEvaluator.Row l : learned) {
+                for (ModelEvaluator.Row p : rows) {
+                    if (p.method().equals(PcaTrainer.METHOD) && p.dims() == l.dims() && p.encoding() == l.encoding()) {
+                        double[] diff = l.scores().pairedDifference(p.scores());
+                        System.out.printf(Locale.ROOT, "%-18s %5d %-15s %+7.4f±%.4f%n", l.method(), l.dims(), l.encoding().label(), diff[0], diff[1]);
+                    }
+                }
+            }
+        } else {
+            printTable(rows, baseline);
+        }
         List<Map<String, Object>> table = EvaluationTable.toJson(rows, baseline);
         for (TrainedModel trained : models) {
             ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of(

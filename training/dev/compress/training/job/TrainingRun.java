@@ -15,6 +15,8 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.eval.Encoding;
+import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainingListener;
@@ -53,6 +55,12 @@ public final class TrainingRun {
         TrainingData trainingData = TrainingData.build(data, judgments.restrictTo(trainAndValidation), split, trainer.hardNegativesPerQuery());
         TrainedModel trained = trainer.train(trainingData, listener);
         Map<String, Object> evaluation = evaluate(data.evalSet(judgments.restrictTo(new HashSet<>(split.test()))), trained.artifact(), trainer.method());
+        Selection selection = trained.report().selection();
+        if (selection != null) {
+            Map<String, Object> chosen = new LinkedHashMap<>(selection.asMap());
+            chosen.put("frozen_validation_ndcg@10", RetrievalEvaluator.standard().evaluate(trainingData.validation(), Encoding.FLOAT).ndcg());
+            evaluation.put("selection", chosen);
+        }
         ModelArtifact artifact = new ModelArtifact(trained.artifact().metadata().withEvaluation(evaluation), trained.artifact().tensors());
         return new Outcome(artifact, trained.report(), evaluation);
     }

@@ -103,14 +103,15 @@ public final class AdaptorTrainer implements Trainer {
                     return out;
                 }
             };
-            EpochLoop.Result r = EpochLoop.run(0, config.epochs(), config.patience(), config.batchSize(), sampler, listener,
-                config.epochs(), List.of("total", "rank", "pair", "recovery"), step,
+            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), config.batchSize(), config.epochs(),
+                List.of("total", "rank", "pair", "recovery"), null);
+            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener, step,
                 () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()), net::snapshot);
             ModelMetadata metadata = new ModelMetadata(method(), d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING,
                 ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), config.asMap(), Map.of());
-            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.best()));
-            TrainingReport report = new TrainingReport(method(), device.toString(), config.asMap(), r.epochs(), r.bestEpoch(),
-                r.bestNdcg(), TrainerSupport.seconds(started));
+            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
+            TrainingReport report = new TrainingReport(method(), device.toString(), config.asMap(), r.epochs(), r.shippedEpoch(),
+                r.shippedNdcg(), TrainerSupport.seconds(started), r.selection());
             return new TrainedModel(artifact, report);
         }
     }

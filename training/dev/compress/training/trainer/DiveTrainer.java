@@ -69,64 +69,28 @@ public final class DiveTrainer implements Trainer {
                 .optWeightDecays((float) config.weightDecay()).build();
             TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             Random pseudoQueries = new Random(config.seed() + 17);
-            List<EpochStats> epochs = new ArrayList<>();
-
-            long t0 = System.nanoTime();
-            double bestNdcg = validate(base, net, data.validation());
-            epochs.add(new EpochStats(0, Map.of(), null, bestNdcg, 0, seconds(t0)));
-            listener.onEpoch(epochs.get(0), config.epochs());
-            Map<String, float[]> best = net.snapshot();
-            int bestEpoch = 0;
-
-            for (int epoch = 1; epoch <= config.epochs() && !listener.stopRequested(); epoch++) {
-                long te = System.nanoTime();
-                TripletSampler.Triplets t = sampler.epoch(epoch);
-                double[] sums = new double[4];
-                long active = 0;
-                long seen = 0;
-                int steps = 0;
-                for (int start = 0; start + 1 < t.size() && !listener.stopRequested(); start += b) {
-                    int n = Math.min(b, t.size() - start);
-                    active += step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, sums);
-                    seen += n;
-                    steps++;
-                }
-                double trainSeconds = seconds(te);
-                long tv = System.nanoTime();
-                double ndcg = validate(base, net, data.validation());
-                Map<String, Double> losses = new LinkedHashMap<>();
-                losses.put("total", sums[0] / steps);
-                losses.put("triplet", sums[1] / steps);
-                losses.put("contrast", sums[2] / steps);
-                if (config.preserveWeight() > 0) {
-                    losses.put("preserve", sums[3] / steps);
-                }
-                EpochStats stats = new EpochStats(epoch, losses, (double) active / seen, ndcg, trainSeconds, seconds(tv));
-                epochs.add(stats);
-                listener.onEpoch(stats, config.epochs());
-                if (ndcg > bestNdcg) {
-                    bestNdcg = ndcg;
-                    bestEpoch = epoch;
-                    best = net.snapshot();
-                } else if (config.patience() > 0 && epoch - bestEpoch >= config.patience()) {
-                    break;
-                }
-            }
+            List<String> lossNames = config.preserveWeight() > 0
+                ? List.of("total", "triplet", "contrast", "preserve") : List.of("total", "triplet", "contrast");
+            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), b, config.epochs(), lossNames,
+                "active_triplet_ratio");
+            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener,
+                (t, start, n) -> step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size()),
+                () -> TrainerSupport.validate(base, net::forwardHead1, data.validation()), net::snapshot);
             Map<String, Object> parameters = new LinkedHashMap<>(config.asMap());
             parameters.put("hidden1", config.hidden1(d)); // resolved from "auto" (0)
             parameters.put("hidden2", config.hidden2(d));
             ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(config.dims()), ModelMetadata.OUTPUT_EMBEDDING,
                 ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), parameters, Map.of());
-            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(best));
-            TrainingReport report = new TrainingReport(METHOD, device.toString(), parameters, List.copyOf(epochs), bestEpoch,
-                bestNdcg, seconds(started));
+            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
+            TrainingReport report = new TrainingReport(METHOD, device.toString(), parameters, r.epochs(), r.shippedEpoch(),
+                r.shippedNdcg(), seconds(started), r.selection());
             return new TrainedModel(artifact, report);
         }
     }
 
-    /** One optimisation step; returns the number of active triplets and adds loss values to {@code sums}. */
-    private long step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
-                      TripletSampler.Triplets t, int start, int n, Random pseudoQueries, double[] sums) {
+    /** One optimisation step; returns the loss values, then the share of triplets whose hinge is active. */
+    private double[] step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
+                          TripletSampler.Triplets t, int start, int n, Random pseudoQueries, int losses) {
         boolean preserve = config.preserveWeight() > 0;
         int d = data.dim();
         int groups = preserve ? 4 : 3;
@@ -141,7 +105,7 @@ public final class DiveTrainer implements Trainer {
             }
             gain[i] = t.gain()[start + i];
         }
-        long active;
+        double[] out = new double[losses + 1];
         try (NDManager step = base.newSubManager()) {
             NDArray input = step.create(x, new Shape((long) groups * n, d));
             NDArray gains = step.create(gain);
@@ -170,17 +134,17 @@ public final class DiveTrainer implements Trainer {
                     total = total.add(preserveLoss.mul(constant(input, (float) config.preserveWeight())));
                 }
                 collector.backward(total);
-                sums[0] += total.getFloat();
-                sums[1] += triplet[0].getFloat();
-                sums[2] += contrast.getFloat();
+                out[0] = total.getFloat();
+                out[1] = triplet[0].getFloat();
+                out[2] = contrast.getFloat();
                 if (preserveLoss != null) {
-                    sums[3] += preserveLoss.getFloat();
+                    out[3] = preserveLoss.getFloat();
                 }
-                active = (long) triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat();
+                out[losses] = triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat() / n;
             }
             TrainerSupport.update(optimizer, net.trainable());
         }
-        return active;
+        return out;
     }
 
     /** [2n, 3n] mask: pseudo-query i (anchor n + i) is pool entry 2n + i and must not score itself. */
@@ -194,10 +158,6 @@ public final class DiveTrainer implements Trainer {
 
     private static void copyRow(VectorRows from, int row, float[] to, int toRow) {
         from.readBlock(row, 1, to, toRow * from.dim());
-    }
-
-    private double validate(NDManager base, DiveNetwork net, EvalSet validation) {
-        return TrainerSupport.validate(base, net::forwardHead1, validation);
     }
 
     private static double seconds(long since) {

@@ -78,7 +78,7 @@ public final class PcaTrainer implements Trainer {
         EpochStats fit = new EpochStats(1, Map.of(), null, null, seconds, 0);
         listener.onEpoch(fit, 1);
         return new TrainedModel(new ModelArtifact(metadata, tensors),
-            new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds));
+            new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds, null));
     }
 
     static double[] mean(VectorRows v) {

@@ -235,7 +235,7 @@ public final class QueryMaskTrainer implements Trainer {
         params.put("validationMaskedNdcgFull", RetrievalEvaluator.standard().evaluate(validation,
             dev.compress.training.eval.Encoding.FLOAT).ndcg());
         TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(allEpochs), bestEpoch,
-            bestMaskedNdcg, TrainerSupport.seconds(started));
+            bestMaskedNdcg, TrainerSupport.seconds(started), null);
         return new TrainedModel(artifact(d, bestWeights, params), report);
     }
 

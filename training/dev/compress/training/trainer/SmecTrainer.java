@@ -131,6 +131,7 @@ public final class SmecTrainer implements Trainer {
         Map<String, float[]> adapter;
         List<int[]> selections = new ArrayList<>(); // per stage: kept indices into the stage input, ascending
         Map<String, float[]> start = LayerNetwork.startTensors(PcaStart.fit(data.corpus()));
+        Selection lastSelection = null; // the last stage's: the report's selection
         try (NDManager base = engine.newBaseManager(device)) {
             if (config.adapterInEveryStage()) {
                 // the adapter keeps learning in every stage; each stage's selection is frozen after it
@@ -153,6 +154,7 @@ public final class SmecTrainer implements Trainer {
                         Stage st = runStage(engine, base, s + 1, net, kept, startLogits, data.queries(), data.corpus(), data.validation(),
                             stages.get(s), data, gains, sampler, listener, totalEpochs, epochBase);
                         selections.add(st.selection);
+                        lastSelection = st.result.selection();
                         epochs.addAll(st.result.epochs());
                         stageReports.add(st.report(stages.get(s)));
                         epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
@@ -171,6 +173,7 @@ public final class SmecTrainer implements Trainer {
                     adapter = first.best;
                 }
                 selections.add(first.selection);
+                lastSelection = first.result.selection();
                 epochs.addAll(first.result.epochs());
                 stageReports.add(first.report(stages.get(0)));
                 // the adapted corpus is computed once when the corpus is on the heap, else encoded as its rows are read
@@ -188,6 +191,7 @@ public final class SmecTrainer implements Trainer {
                         Stage st = runStage(engine, base, s + 1, null, null, initialLogits(zc.dim()), zq, zc, val, stages.get(s), data, gains,
                             sampler, listener, totalEpochs, epochBase);
                         selections.add(st.selection);
+                        lastSelection = st.result.selection();
                         epochs.addAll(st.result.epochs());
                         stageReports.add(st.report(stages.get(s)));
                         epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
@@ -219,7 +223,7 @@ public final class SmecTrainer implements Trainer {
         double finalNdcg = (Double) stageReports.get(stageReports.size() - 1).get("bestValidationNdcg");
         int bestEpoch = (Integer) stageReports.get(stageReports.size() - 1).get("bestEpoch");
         TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(epochs), bestEpoch, finalNdcg,
-            TrainerSupport.seconds(started));
+            TrainerSupport.seconds(started), lastSelection);
         return new TrainedModel(new ModelArtifact(metadata, tensors), report);
     }
 
@@ -289,8 +293,9 @@ public final class SmecTrainer implements Trainer {
         Map<String, Object> report(int dim) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("dim", dim);
-            m.put("bestEpoch", result.bestEpoch());
-            m.put("bestValidationNdcg", result.bestNdcg());
+            m.put("bestEpoch", result.shippedEpoch());
+            m.put("bestValidationNdcg", result.shippedNdcg());
+            m.put("selection", result.selection().asMap());
             m.put("epochsRun", result.epochs().size() - 1);
             m.put("startValidationNdcg", result.epochs().get(0).validationNdcg());
             return m;
@@ -378,7 +383,7 @@ public final class SmecTrainer implements Trainer {
                 s.put("logits", logits.toFloatArray());
                 return s;
             };
-            java.util.function.DoubleSupplier validate = () -> {
+            EpochLoop.Validation validate = () -> {
                 int[] sel = selection(logits.toFloatArray(), k);
                 if (adapter == null) {
                     return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(z.get(indexer(z, sel)), k),
@@ -388,9 +393,10 @@ public final class SmecTrainer implements Trainer {
                 return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, cols)), k),
                     validation);
             };
-            EpochLoop.Result result = EpochLoop.run(epochBase, config.epochsPerStage(), config.patience(), config.batchSize(), sampler,
-                listener, totalEpochs, List.of("total", "rank", "sxbm"), step, validate, snapshot);
-            return new Stage(result, selection(result.best().get("logits"), k), result.best());
+            EpochLoop.Plan plan = new EpochLoop.Plan(epochBase, config.epochsPerStage(), config.patience(), config.batchSize(),
+                totalEpochs, List.of("total", "rank", "sxbm"), null);
+            EpochLoop.Result result = EpochLoop.run(plan, sampler, listener, step, validate, snapshot);
+            return new Stage(result, selection(result.shipped().get("logits"), k), result.shipped());
         } finally {
             pm.close();
         }

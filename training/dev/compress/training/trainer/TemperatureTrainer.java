@@ -136,8 +136,9 @@ public final class TemperatureTrainer implements Trainer {
                     return out;
                 }
             };
-            EpochLoop.Result r = EpochLoop.run(0, config.epochs(), config.patience(), config.batchSize(), sampler, listener,
-                config.epochs(), List.of("total", "infonce", "recovery"), step,
+            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), config.batchSize(), config.epochs(),
+                List.of("total", "infonce", "recovery"), null);
+            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener, step,
                 () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()), net::snapshot);
             Map<String, Object> params = new LinkedHashMap<>(config.asMap());
             if (config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL) {
@@ -149,13 +150,13 @@ public final class TemperatureTrainer implements Trainer {
             }
             ModelMetadata full = new ModelMetadata(METHOD, d, new ArrayList<>(nested), ModelMetadata.OUTPUT_EMBEDDING,
                 ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), params, Map.of());
-            ModelArtifact fullModel = new ModelArtifact(full, net.exportTensors(r.best()));
+            ModelArtifact fullModel = new ModelArtifact(full, net.exportTensors(r.shipped()));
             params.put("retention", retention(fullModel, data, d));
             ModelMetadata metadata = new ModelMetadata(METHOD, d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING,
                 ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), params, Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, fullModel.tensors());
-            TrainingReport report = new TrainingReport(METHOD, device.toString(), params, r.epochs(), r.bestEpoch(), r.bestNdcg(),
-                TrainerSupport.seconds(started));
+            TrainingReport report = new TrainingReport(METHOD, device.toString(), params, r.epochs(), r.shippedEpoch(), r.shippedNdcg(),
+                TrainerSupport.seconds(started), r.selection());
             return new TrainedModel(artifact, report);
         }
     }

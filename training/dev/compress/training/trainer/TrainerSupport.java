@@ -10,6 +10,7 @@ import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
@@ -46,21 +47,29 @@ final class TrainerSupport {
      * Validation nDCG@10 (exact float search) of the space {@code f} maps vectors into. A corpus on the heap
      * is encoded up front; one on disk is encoded block by block during the search.
      */
-    static double validate(NDManager base, UnaryOperator<NDArray> f, EvalSet validation) {
+    static Scores validate(NDManager base, UnaryOperator<NDArray> f, EvalSet validation) {
         VectorSet q = BatchEncoding.encode(base, f, validation.queries());
         VectorRows c = BatchEncoding.encode(base, f, validation.corpus());
-        return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT).ndcg();
+        return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT);
     }
 
-    /** Mean validation nDCG@10 over prefixes of {@code f}'s output, each L2-normalised. */
-    static double validatePrefixes(NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
+    /** Validation nDCG@10 over prefixes of {@code f}'s output, each L2-normalised: per query, the mean over {@code dims}. */
+    static Scores validatePrefixes(NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
         VectorSet q = BatchEncoding.encode(base, f, validation.queries());
         VectorRows c = BatchEncoding.encode(base, f, validation.corpus());
-        double sum = 0;
+        double[] ndcg = null;
+        double recall = 0;
         for (int d : dims) {
-            sum += RetrievalEvaluator.standard().evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT).ndcg();
+            Scores s = RetrievalEvaluator.standard().evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT);
+            if (ndcg == null) {
+                ndcg = new double[s.perQueryNdcg().length];
+            }
+            for (int i = 0; i < ndcg.length; i++) {
+                ndcg[i] += s.perQueryNdcg()[i] / dims.size();
+            }
+            recall += s.recall() / dims.size();
         }
-        return sum / dims.size();
+        return new Scores(java.util.Arrays.stream(ndcg).average().orElse(0), recall, ndcg);
     }
 
     static VectorSet prefix(VectorSet v, int d) {

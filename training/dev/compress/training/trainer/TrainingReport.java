@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How training went: per-epoch statistics, the epoch whose weights were kept (best validation
- * nDCG@10), the device that ran, wall time, and the parameters used.
+ * How training went: per-epoch statistics, the epoch whose weights were kept and its validation nDCG@10,
+ * the device that ran, wall time, the parameters used, and how the kept epoch was chosen against the start
+ * ({@code selection}; null for methods that do not train).
  */
 public record TrainingReport(
     String method,
@@ -14,5 +15,6 @@ public record TrainingReport(
     List<EpochStats> epochs,
     int bestEpoch,
     Double bestValidationNdcg,
-    double trainingSeconds
+    double trainingSeconds,
+    Selection selection
 ) {}

@@ -37,6 +37,6 @@ public final class TruncationTrainer implements Trainer {
         EpochStats none = new EpochStats(1, Map.of(), null, null, 0, 0);
         listener.onEpoch(none, 1);
         return new TrainedModel(new ModelArtifact(metadata, Map.of()),
-            new TrainingReport(METHOD, "none", params, List.of(none), 1, null, 0));
+            new TrainingReport(METHOD, "none", params, List.of(none), 1, null, 0, null));
     }
 }

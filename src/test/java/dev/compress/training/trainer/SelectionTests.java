@@ -1,0 +1,111 @@
+package dev.compress.training.trainer;
+
+import dev.compress.training.data.EmbeddedDataset;
+import dev.compress.training.data.Qrels;
+import dev.compress.training.TestData;
+import dev.compress.training.eval.Encoding;
+import dev.compress.training.eval.ModelEvaluator;
+import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.inference.CpuEncoders;
+import dev.compress.training.inference.Encoder;
+import dev.compress.training.sampling.QuerySplit;
+import dev.compress.training.sampling.TrainingData;
+
+import org.junit.Test;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Every learned adapter starts where PCA is, and ships that start unless it beats it on validation by more
+ * than chance: trained on judgments that carry no signal (each training query's relevant documents
+ * replaced by random ones; validation judgments stay real), a trainer ships PCA itself and says so.
+ */
+public class SelectionTests {
+
+    private static TrainingData noSignal() throws IOException {
+        EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
+        Qrels train = ds.beir().qrels("train");
+        QuerySplit split = QuerySplit.ofDatasetSplits(train, ds.beir().qrels("test"), 0.1, 0);
+        List<String> docs = ds.corpus().ids();
+        Random rnd = new Random(7);
+        Map<String, Map<String, Integer>> judgments = new LinkedHashMap<>();
+        for (String q : split.train()) {
+            Map<String, Integer> random = new LinkedHashMap<>();
+            for (String ignored : train.relevant(q)) {
+                random.put(docs.get(rnd.nextInt(docs.size())), 1);
+            }
+            judgments.put(q, random);
+        }
+        for (String q : split.validation()) {
+            judgments.put(q, train.judgments(q));
+        }
+        return TrainingData.build(ds, new Qrels(judgments), split, 30);
+    }
+
+    /** The model's output equals PCA's at every served dimension. */
+    private static void assertServesPca(TrainedModel model, TrainingData data, List<Integer> dims) {
+        TrainedModel pca = new PcaTrainer(dims, false).train(data, TrainingListener.NONE);
+        float[][] sample = new float[20][];
+        for (int i = 0; i < sample.length; i++) {
+            sample[i] = new float[data.dim()];
+            data.corpus().readBlock(i * 50, 1, sample[i], 0);
+        }
+        for (int d : dims) {
+            try (Encoder ours = CpuEncoders.forServing(model.artifact(), d); Encoder theirs = CpuEncoders.forServing(pca.artifact(), d)) {
+                float[][] a = ours.encode(sample);
+                float[][] b = theirs.encode(sample);
+                for (int i = 0; i < a.length; i++) {
+                    assertArrayEquals("dims " + d + " row " + i, b[i], a[i], 1e-4f);
+                }
+            }
+        }
+    }
+
+    private static void assertShippedStart(TrainingReport r) {
+        Selection s = r.selection();
+        assertTrue("shipped epoch " + s.shippedEpoch() + ", lower bound " + s.lowerBound(), s.shippedStart());
+        assertEquals(0, r.bestEpoch());
+        assertEquals(r.epochs().get(0).validationNdcg(), r.bestValidationNdcg(), 0);
+        assertEquals("start", s.asMap().get("shipped"));
+    }
+
+    @Test
+    public void matryoshkaAdaptorWithoutSignalShipsPca() throws IOException {
+        TrainingData data = noSignal();
+        AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(3).withDevice("cpu");
+        TrainedModel m = new AdaptorTrainer(c).train(data, TrainingListener.NONE);
+        assertShippedStart(m.report());
+        assertServesPca(m, data, List.of(64, 128));
+    }
+
+    @Test
+    public void diveWithoutSignalShipsPca() throws IOException {
+        TrainingData data = noSignal();
+        DiveConfig c = DiveConfig.regularised(64).withEpochs(3).withDevice("cpu");
+        TrainedModel m = new DiveTrainer(c).train(data, TrainingListener.NONE);
+        assertShippedStart(m.report());
+        assertServesPca(m, data, List.of(64));
+    }
+
+    @Test
+    public void epochZeroIsPcaOnValidation() throws IOException {
+        TrainingData data = noSignal();
+        TrainedModel pca = new PcaTrainer(List.of(64), false).train(data, TrainingListener.NONE);
+        TrainedModel m = new AdaptorTrainer(AdaptorConfig.searchAdaptor(List.of(64)).withEpochs(1).withDevice("cpu"))
+            .train(data, TrainingListener.NONE);
+        try (Encoder enc = CpuEncoders.forServing(pca.artifact(), 64)) {
+            double expected = RetrievalEvaluator.standard().evaluate(
+                data.validation().encoded(ModelEvaluator.encode(enc, data.validation().queries()),
+                    ModelEvaluator.encode(enc, data.validation().corpus())), Encoding.FLOAT).ndcg();
+            assertEquals(expected, m.report().epochs().get(0).validationNdcg(), 1e-4);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.compress.training.trainer;
+
+import dev.compress.training.eval.Scores;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Which weights a trainer ships: the epoch with the best validation nDCG@10, but only when it beats the
+ * start (epoch 0: PCA, where every adapter begins) by more than chance on the validation queries; otherwise
+ * the start itself. The test is one-sided on paired per-query differences (best - start): the lower end of
+ * a {@value #CONFIDENCE} confidence interval must be above zero. The best of many epochs is an optimistic
+ * estimate of that epoch, and judgments that carry no signal still yield a best epoch a little above the
+ * start on validation; requiring the interval to clear zero keeps such a model from shipping.
+ *
+ * @param startEpoch        the epoch number of the start
+ * @param startNdcg         validation nDCG@10 of the start
+ * @param bestEpoch         the trained epoch with the best validation nDCG@10 (the start when none trained)
+ * @param bestNdcg          its validation nDCG@10
+ * @param lowerBound        lower end of the one-sided interval of the mean paired difference best - start
+ * @param shippedEpoch      the epoch whose weights the model holds
+ */
+public record Selection(int startEpoch, double startNdcg, int bestEpoch, double bestNdcg, double lowerBound, int shippedEpoch) {
+
+    public static final String CONFIDENCE = "95%";
+    /** One-sided 95% normal quantile. */
+    private static final double Z = 1.645;
+
+    static Selection choose(int startEpoch, Scores start, int bestEpoch, Scores best) {
+        if (bestEpoch == startEpoch) {
+            return new Selection(startEpoch, start.ndcg(), startEpoch, start.ndcg(), 0, startEpoch);
+        }
+        double[] diff = best.pairedDifference(start);
+        double lower = diff[0] - Z * diff[1];
+        return new Selection(startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, lower > 0 ? bestEpoch : startEpoch);
+    }
+
+    public boolean shippedStart() {
+        return shippedEpoch == startEpoch;
+    }
+
+    public double shippedNdcg() {
+        return shippedStart() ? startNdcg : bestNdcg;
+    }
+
+    public Map<String, Object> asMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("shipped", shippedStart() ? "start" : "trained");
+        m.put("shipped_epoch", shippedEpoch);
+        m.put("start_validation_ndcg@10", startNdcg);
+        m.put("best_epoch", bestEpoch);
+        m.put("best_validation_ndcg@10", bestNdcg);
+        m.put("paired_lower_bound", lowerBound);
+        return m;
+    }
+}
