@@ -242,7 +242,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     long codesLength = data.getFilePointer() - codesOffset;
     meta.writeInt(info.number);
     meta.writeVInt(info.getVectorDimension());
-    meta.writeByte((byte) ((options.storeFloats() ? 1 : 0) | (options.centred() ? 2 : 0)));
+    int flags = (options.storeFloats() ? BinaryFlatVectorsFormat.FLAG_STORE_FLOATS : 0)
+        | (options.centred() ? BinaryFlatVectorsFormat.FLAG_CENTRED : 0);
+    meta.writeByte((byte) flags);
     meta.writeVLong(codesOffset);
     meta.writeVLong(codesLength);
     meta.writeVInt(count);
@@ -374,7 +376,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
     finished = true;
     rawWriter.finish();
-    meta.writeInt(-1);
+    meta.writeInt(BinaryFlatVectorsFormat.END_OF_FIELDS);
     CodecUtil.writeFooter(meta);
     CodecUtil.writeFooter(data);
   }
