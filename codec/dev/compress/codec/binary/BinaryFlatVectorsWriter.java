@@ -296,8 +296,10 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
       rawWriter.mergeOneField(fieldInfo, mergeState);
     }
     // With stored floats, each vector's 4-bit query form builds the graph. Without, that query
-    // would come from the decoded code: it measured no better than Hamming distance between codes
-    // (recall@10 0.5214 against 0.5198 at 5x, 100k merged) and merged a third slower.
+    // would come from the decoded code, which knows no more than the code itself: such graphs were
+    // no better than those built on Hamming distance between codes, and merged slower. Recall on
+    // merged codes-only graphs: bench/run quick codec with
+    // -Dbench.synthetic.indexes=float32,codes-only -Dbench.ram.buffer.mb=16 (docs/benchmarks.md).
     List<IndexOutput> temps = new ArrayList<>();
     List<IndexInput> inputs = new ArrayList<>();
     try {
