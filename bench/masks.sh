@@ -1,5 +1,6 @@
 #!/bin/bash
-# Seed 002's Table 1 in one command: cutoff, norm, DIME-PRF, Eclipse-PRF and learned query masks on scifact
+# Table 1 of "Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval" in one command:
+# cutoff, norm, DIME-PRF, Eclipse-PRF and learned query masks on scifact
 # test and nfcorpus dev, for bge-small-en-v1.5 and all-MiniLM-L6-v2, at 30% of the dimensions and at the best
 # ratio of a 2%-step sweep (chosen on the test queries: an oracle upper bound). Learned masks: one predictor
 # per seed (0, 1, 2), tau 0.1 (the tau grid's choice on scifact validation queries; pass TAUS to rerun the grid).

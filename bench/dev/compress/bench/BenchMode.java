@@ -2,7 +2,7 @@ package dev.compress.bench;
 
 /**
  * How much to run: {@code quick} (minutes: small synthetic sets, short JMH runs, the cheap trainers)
- * or {@code full} (the README's complete grid; hours on a 2-core machine).
+ * or {@code full} (the complete grid of docs/benchmarks.md; hours on a 2-core machine).
  *
  * @param threads concurrent searching threads for the throughput columns
  */

@@ -11,8 +11,8 @@ import java.time.Duration;
  * The benchmark's HTTP client for a node: the JDK's, HTTP/1.1 with kept-alive connections. Not
  * OpenSearch's {@code RestClient}: as built here (3.6.0, Apache HttpAsyncClient 5.6) it opens its
  * sockets without TCP_NODELAY (strace shows no such setsockopt), so a request whose body is written
- * after its headers waits for the server's delayed ACK, about 40 ms, which would swamp the
- * millisecond latencies being measured (measured: 50 ms per 5 KB search against 2 ms with curl).
+ * after its headers waits for the server's delayed ACK (Linux delays an ACK by at least 40 ms),
+ * which would swamp the millisecond latencies the {@code node} section measures.
  */
 final class NodeHttp {
 

@@ -11,20 +11,101 @@ import org.apache.lucene.index.SegmentWriteState;
 
 /**
  * Flat storage of 1-bit sign codes for float vector fields, optionally with the float32 vectors.
+ * Registered as {@value #NAME}; {@link BinaryHnswVectorsFormat} puts Lucene's HNSW graph on top.
  *
- * <p>Files (each with a Lucene index header and a checksummed footer):
+ * <p>A segment has two files of its own, {@code .vbm} (metadata) and {@code .vbc} (codes), and the
+ * files of {@link Lucene99FlatVectorsFormat} ({@code .vemf}, {@code .vec}), which hold the float32
+ * vectors of fields that keep them and every byte-vector field. Fixed-width numbers are written
+ * with Lucene's {@link org.apache.lucene.store.DataOutput} (little-endian); {@code vint} and
+ * {@code vlong} are its variable-length encodings. A {@code float32} is stored as the {@code int32}
+ * of its IEEE 754 bits.
+ *
+ * <h2>.vbm (metadata) file</h2>
  *
  * <ul>
- *   <li>{@code .vbm} metadata, per field: dimension, flags (floats stored, centred), location of
- *       the codes, vector count, centre, per-dimension scale, ordinal-to-document mapping;
- *   <li>{@code .vbc} data: per vector in ordinal order, its code ({@code ceil(dims / 8)} bytes)
- *       and three float corrections (12 bytes), followed by the doc-id set of sparse fields;
- *   <li>the float32 vectors and byte vector fields go to {@link Lucene99FlatVectorsFormat}'s
- *       {@code .vemf}/{@code .vec} files. Without stored floats those files still exist but hold
- *       only byte fields.
+ *   <li>Index header ({@link org.apache.lucene.codecs.CodecUtil#writeIndexHeader}), codec name
+ *       {@value #META_CODEC_NAME}, version {@value #VERSION_CURRENT}, the segment id and suffix.
+ *   <li>For each float field of the segment, in the order the fields were written:
+ *       <ul>
+ *         <li><b>[int32]</b> field number (never {@value #END_OF_FIELDS})
+ *         <li><b>[vint]</b> dimension {@code D} (the reader checks it against the field's)
+ *         <li><b>[byte]</b> flags: {@link #FLAG_STORE_FLOATS} ({@value #FLAG_STORE_FLOATS}) when the
+ *             float32 vectors were kept in the {@code .vec} file, {@link #FLAG_CENTRED}
+ *             ({@value #FLAG_CENTRED}) when codes were taken against the segment mean; the other
+ *             bits are 0
+ *         <li><b>[vlong]</b> offset of the field's first record in {@code .vbc}, a multiple of 64
+ *         <li><b>[vlong]</b> length of the field's records in bytes: {@code count x
+ *             recordBytes(D)} (the reader rejects any other value)
+ *         <li><b>[vint]</b> {@code count}: vectors of the field in the segment
+ *         <li><b>[float32 x D]</b> centre {@code c}: the mean of the (cosine: L2-normalised)
+ *             vectors when centred, zeros otherwise
+ *         <li><b>[float32 x D]</b> scale: per dimension, the mean absolute deviation from the
+ *             centre (decoding a code gives {@code c_i + scale_i} or {@code c_i - scale_i})
+ *         <li>The ordinal-to-document mapping, as Lucene's {@link
+ *             org.apache.lucene.codecs.lucene95.OrdToDocDISIReaderConfiguration#writeStoredMeta}
+ *             writes it: <b>[int64]</b> {@code -2} (no vector), {@code -1} (every document has
+ *             one) or the {@code .vbc} offset of the documents' {@link
+ *             org.apache.lucene.codecs.lucene90.IndexedDISI} set; <b>[int64]</b> that set's length
+ *             (0 unless sparse); <b>[int16]</b> its jump-table entry count ({@code -1} unless
+ *             sparse); <b>[int8]</b> its dense rank power ({@code -1} unless sparse). Only when
+ *             sparse, then: <b>[int64]</b> {@code .vbc} offset of the ordinal-to-document table,
+ *             <b>[vint]</b> its block shift ({@code 16}), the {@link
+ *             org.apache.lucene.util.packed.DirectMonotonicWriter} block metadata, <b>[int64]</b>
+ *             the table's length.
+ *       </ul>
+ *   <li><b>[int32]</b> {@value #END_OF_FIELDS}: end of the fields
+ *   <li>Footer ({@link org.apache.lucene.codecs.CodecUtil#writeFooter}): magic, algorithm id, CRC32
+ *       of the file.
  * </ul>
  *
- * The storage options are written into the metadata, so a reader opened through SPI with default
+ * <h2>.vbc (codes) file</h2>
+ *
+ * <ul>
+ *   <li>Index header, codec name {@value #DATA_CODEC_NAME}, the same version as {@code .vbm}
+ *       (the reader rejects a mismatch).
+ *   <li>For each field, in the order of {@code .vbm}:
+ *       <ul>
+ *         <li>zero bytes up to the next multiple of 64 bytes ({@code SignBinarizer.CACHE_LINE}) from the
+ *             start of the file, so that every record starts on a cache line of the mapped file
+ *         <li>{@code count} records in ordinal order, {@link SignBinarizer#recordBytes
+ *             recordBytes(D)} bytes each:
+ *             <ul>
+ *               <li><b>[byte x ceil(D / 8)]</b> the code: bit {@code i % 8} of byte {@code i / 8}
+ *                   (least significant first) is set when component {@code i} of the vector
+ *                   (cosine: L2-normalised) is above {@code c_i}; bits past {@code D} are 0
+ *               <li><b>[float32]</b> {@code |x - c|^2 / sum_i |x_i - c_i|}, the factor of the
+ *                   inner-product estimate (0 when {@code x = c}; see {@link
+ *                   SignBinarizer#corrections})
+ *               <li><b>[float32]</b> {@code <c, x>}
+ *               <li><b>[float32]</b> {@code |x|^2}
+ *               <li><b>[byte x p]</b> zeros, {@code p = recordBytes(D) - ceil(D / 8) - 12}
+ *             </ul>
+ *         <li>only for a sparse field: the {@code IndexedDISI} document set, then the
+ *             direct-monotonic ordinal-to-document table, at the offsets {@code .vbm} gives
+ *       </ul>
+ *   <li>Footer.
+ * </ul>
+ *
+ * <p>Record size. With {@code r = ceil(D / 8) + 12}: a record of at most 64 bytes is padded to the
+ * next power of two, so that it never straddles two cache lines; a longer one is padded to a
+ * whole number of 64-byte lines when that adds at most {@code r / 4} bytes (integer division),
+ * and is not padded otherwise. For example D = 64: 20 -> 32 bytes; 128: 28 -> 32; 256: 44 -> 64;
+ * 384: 60 -> 64; 512: 76 (unpadded); 768: 108 -> 128; 1,024: 140 (unpadded); 1,536: 204
+ * (unpadded); 2,048: 268 -> 320; 4,096: 524 -> 576. A field's records take {@code count x
+ * recordBytes(D)} bytes.
+ *
+ * <h2>Temporary files of a merge</h2>
+ *
+ * A merge that builds a graph writes two temporary files beside {@code .vbc} (no header, no footer;
+ * deleted once the graph is built): a copy of the new records in the layout above, starting at
+ * offset 0, and, when floats are stored, one query record per ordinal ({@code QuantizedQuery}):
+ * <b>[int64 x 4W]</b> four bit planes of {@code W = ceil(D / 64)} words each (plane {@code b} holds
+ * bit {@code b} of every dimension's 4-bit level, dimension {@code i} at bit {@code i % 64} of word
+ * {@code i / 64}), <b>[float32]</b> lower bound, <b>[float32]</b> step, <b>[float32]</b> {@code
+ * <q, c> - <c, c>}, <b>[float32]</b> {@code |q|^2}, <b>[int64]</b> sum of the levels: {@code 32 W +
+ * 24} bytes (216 at 384-d).
+ *
+ * <p>The storage options are read from the metadata, so a reader opened through SPI with default
  * options reads segments written with any options.
  */
 public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
@@ -37,6 +118,15 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
   /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
   static final int VERSION_START = 1;
   static final int VERSION_CURRENT = VERSION_START;
+
+  /** Flag bit of a field's metadata: the float32 vectors are stored, for exact rescoring. */
+  static final int FLAG_STORE_FLOATS = 1;
+
+  /** Flag bit of a field's metadata: codes were taken against the segment mean, not zero. */
+  static final int FLAG_CENTRED = 2;
+
+  /** Field number that ends the metadata's list of fields. */
+  static final int END_OF_FIELDS = -1;
 
   private final BinaryCodeOptions options;
   private final BinaryFlatVectorsScorer scorer;

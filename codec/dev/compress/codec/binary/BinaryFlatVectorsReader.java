@@ -95,7 +95,9 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
                 BinaryFlatVectorsFormat.VERSION_CURRENT,
                 state.segmentInfo.getId(),
                 state.segmentSuffix);
-        for (int number = meta.readInt(); number != -1; number = meta.readInt()) {
+        for (int number = meta.readInt();
+            number != BinaryFlatVectorsFormat.END_OF_FIELDS;
+            number = meta.readInt()) {
           FieldInfo info = state.fieldInfos.fieldInfo(number);
           if (info == null) {
             throw new CorruptIndexException("invalid field number: " + number, meta);
@@ -129,7 +131,15 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
     float[] scale = readFloats(meta, dims);
     OrdToDocDISIReaderConfiguration docs = OrdToDocDISIReaderConfiguration.fromStoredMeta(meta, size);
     return new BinaryFieldEntry(
-        dims, (flags & 1) != 0, (flags & 2) != 0, codesOffset, codesLength, size, centroid, scale, docs);
+        dims,
+        (flags & BinaryFlatVectorsFormat.FLAG_STORE_FLOATS) != 0,
+        (flags & BinaryFlatVectorsFormat.FLAG_CENTRED) != 0,
+        codesOffset,
+        codesLength,
+        size,
+        centroid,
+        scale,
+        docs);
   }
 
   private static float[] readFloats(ChecksumIndexInput meta, int n) throws IOException {

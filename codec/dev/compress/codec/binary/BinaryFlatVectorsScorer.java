@@ -15,12 +15,16 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  *   <li>Code against code ({@link #getRandomVectorScorerSupplier} over codes): Hamming similarity
  *       {@code 1 - hamming / dims} in [0, 1], one XOR-popcount per pair; graph construction when
  *       a merge has no floats. With stored floats, merges take each node as the 4-bit query of
- *       its float vector instead ({@link MergeGraphScorerSupplier}), which measured better graphs.
+ *       its float vector instead ({@link MergeGraphScorerSupplier}), which gives better graphs
+ *       (recall on merged segments: {@code bench/run quick codec} with {@code
+ *       -Dbench.ram.buffer.mb=16}).
  *   <li>Float query against codes (graph walk, and the scores of unrescored hits): the
  *       inner-product estimate of {@link SignCodeEstimator} with the query quantised to 4 bits,
- *       mapped to the field similarity's score. Measured on bge-small scifact (exhaustive, 50
- *       candidates reranked, centred codes): recall@10 0.973 against 0.846 for the Hamming distance
- *       of the binarised query, which is why the walk does not use plain Hamming.
+ *       mapped to the field similarity's score. The walk does not use the Hamming distance of a
+ *       binarised query: binarising the query throws away its magnitudes, and Hamming distance
+ *       ignores the codes' corrections, so it ranks the true neighbours clearly lower. Recall of
+ *       the estimate without rescoring: the {@code rescore: no} rows of {@code bench/run quick
+ *       codec}.
  *   <li>Asymmetric float query against codes ({@link #asymmetricScorer}): the same estimate in
  *       float arithmetic; the rescoring score when no floats are stored.
  * </ul>

@@ -242,7 +242,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     long codesLength = data.getFilePointer() - codesOffset;
     meta.writeInt(info.number);
     meta.writeVInt(info.getVectorDimension());
-    meta.writeByte((byte) ((options.storeFloats() ? 1 : 0) | (options.centred() ? 2 : 0)));
+    int flags = (options.storeFloats() ? BinaryFlatVectorsFormat.FLAG_STORE_FLOATS : 0)
+        | (options.centred() ? BinaryFlatVectorsFormat.FLAG_CENTRED : 0);
+    meta.writeByte((byte) flags);
     meta.writeVLong(codesOffset);
     meta.writeVLong(codesLength);
     meta.writeVInt(count);
@@ -294,8 +296,10 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
       rawWriter.mergeOneField(fieldInfo, mergeState);
     }
     // With stored floats, each vector's 4-bit query form builds the graph. Without, that query
-    // would come from the decoded code: it measured no better than Hamming distance between codes
-    // (recall@10 0.5214 against 0.5198 at 5x, 100k merged) and merged a third slower.
+    // would come from the decoded code, which knows no more than the code itself: such graphs were
+    // no better than those built on Hamming distance between codes, and merged slower. Recall on
+    // merged codes-only graphs: bench/run quick codec with
+    // -Dbench.synthetic.indexes=float32,codes-only -Dbench.ram.buffer.mb=16 (docs/benchmarks.md).
     List<IndexOutput> temps = new ArrayList<>();
     List<IndexInput> inputs = new ArrayList<>();
     try {
@@ -374,7 +378,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
     finished = true;
     rawWriter.finish();
-    meta.writeInt(-1);
+    meta.writeInt(BinaryFlatVectorsFormat.END_OF_FIELDS);
     CodecUtil.writeFooter(meta);
     CodecUtil.writeFooter(data);
   }

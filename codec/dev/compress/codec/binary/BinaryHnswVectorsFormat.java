@@ -15,12 +15,28 @@ import org.apache.lucene.index.SegmentWriteState;
 
 /**
  * HNSW over 1-bit sign codes: Lucene's HNSW writer and reader on top of {@link
- * BinaryFlatVectorsFormat} (the reader with a denser visited set, {@link BinaryHnswVectorsReader}). A float query walks the graph with the estimated similarity of {@link
- * SignCodeEstimator} (query quantised to 4 bits against the 1-bit codes), and hits carry that
- * estimated score (see {@link BinaryFlatVectorsScorer}). A flushed segment's graph is built on
- * exact similarities, a merged segment's on codes: with stored floats by the same estimate, each
- * node taken as the 4-bit query of its float vector ({@link MergeGraphScorerSupplier}); without,
- * by Hamming similarity between codes.
+ * BinaryFlatVectorsFormat}, the reader with a denser visited set ({@link BinaryHnswVectorsReader}).
+ * A float query walks the graph with the estimated similarity of {@link SignCodeEstimator} (query
+ * quantised to 4 bits against the 1-bit codes), and hits carry that estimated score (see {@link
+ * BinaryFlatVectorsScorer}). A flushed segment's graph is built on exact similarities, a merged
+ * segment's on codes: with stored floats by the same estimate, each node taken as the 4-bit query
+ * of its float vector ({@link MergeGraphScorerSupplier}); without, by Hamming similarity between
+ * codes.
+ *
+ * <h2>Files</h2>
+ *
+ * <ul>
+ *   <li>{@code .vem} (graph metadata) and {@code .vex} (graph): written and read by Lucene's {@link
+ *       Lucene99HnswVectorsWriter} and {@link Lucene99HnswVectorsReader}, unchanged; their fields,
+ *       in order, are listed in {@link Lucene99HnswVectorsFormat}'s documentation. The graph's
+ *       node ordinals are the ordinals of the records in {@code .vbc}.
+ *   <li>{@code .vbm} (code metadata) and {@code .vbc} (codes, one fixed-size record per vector,
+ *       padded to cache lines): see {@link BinaryFlatVectorsFormat}, which lists every field,
+ *       the flag bits, the end-of-fields marker and the record size.
+ *   <li>{@code .vemf} and {@code .vec}: {@link
+ *       org.apache.lucene.codecs.lucene99.Lucene99FlatVectorsFormat}'s files, holding the float32
+ *       vectors of fields with {@code storeFloats} and every byte-vector field.
+ * </ul>
  *
  * <p>Registered through SPI as {@value #NAME}. {@code m} and {@code beamWidth} only shape the graph
  * being written ({@code m} is stored in the graph metadata), and the storage options are stored in

@@ -25,20 +25,20 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  * filtered-search strategy, a graph larger than the expected visits), the same searcher runs with
  * a {@link FixedBitSet} for the visited nodes instead of Lucene's {@code SparseFixedBitSet}. Lucene
  * sizes that choice for float32 vectors, where scoring a node dwarfs marking it; a walk on 64-byte
- * codes scores a node in a fraction of that, and the sparse set's block lookups took 13% of a 1M
- * query's CPU. Clearing a bit per vector is cheap next to that up to {@link #DENSE_VISITS_RATIO}
- * times the expected visits. Everything else, including seeded and exhaustive searches and those
- * under a filtered-search strategy, is Lucene's reader.
+ * codes scores a node in a fraction of that, and the sparse set's block lookups became a large
+ * share of a million-vector query's CPU. Clearing a bit per vector is cheap next to that up to
+ * {@link #DENSE_VISITS_RATIO} times the expected visits. Everything else, including seeded and
+ * exhaustive searches and those under a filtered-search strategy, is Lucene's reader.
  */
 final class BinaryHnswVectorsReader extends KnnVectorsReader implements HnswGraphProvider {
 
   /**
-   * Graph size per expected visit up to which a dense visited set is used. On codes the sparse set
-   * costs about 27 ns per visited node (13% of a 1M query at 16x candidates, 4,700 visits, about
-   * twice Lucene's expected visits); clearing a dense one about 1 ns per 128 nodes. So dense pays
-   * up to about 7,000 nodes per expected visit; measured at 1M, walk-only CPU per query fell by
-   * 11% to 16% at 160 candidates and about 4% at 50 (their expected visits are 1/450 and 1/1450 of the
-   * graph).
+   * Graph size per expected visit up to which a dense visited set is used. The sparse set costs a
+   * block lookup for every visited node; the dense set costs one clear of its words per search,
+   * which is a small fraction of a lookup per graph node (64 nodes per word). The dense set pays as
+   * long as the graph is less than several thousand times the expected visits; 4,096 stays below
+   * that break-even. The walk's CPU time on a million-vector graph: {@code bench/run full walk}
+   * after a {@code codec} run that kept its indexes ({@code docs/benchmarks.md}).
    */
   static final int DENSE_VISITS_RATIO = 4096;
 

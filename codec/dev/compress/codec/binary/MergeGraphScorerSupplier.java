@@ -13,9 +13,10 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  * the graph with.
  *
  * <p>Plain Hamming distance between codes ignores the codes' corrections and the query's
- * magnitudes; graphs built on it measured 0.02 to 0.03 lower recall@10 than Lucene's 1-bit OSQ,
- * which builds its merged graphs this way (100k synthetic vectors merged from many segments; see
- * the README).
+ * magnitudes; graphs built on it had lower recall than Lucene's 1-bit OSQ, which builds its merged
+ * graphs this way. Recall on merged graphs against OSQ's, budget by budget: {@code bench/run quick
+ * codec} with {@code -Dbench.synthetic.docs=100000 -Dbench.synthetic.indexes=float32,osq,binary
+ * -Dbench.ram.buffer.mb=16} ({@code docs/benchmarks.md}).
  */
 final class MergeGraphScorerSupplier implements RandomVectorScorerSupplier {
 

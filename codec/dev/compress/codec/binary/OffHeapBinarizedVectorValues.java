@@ -116,8 +116,10 @@ abstract class OffHeapBinarizedVectorValues extends BinarizedVectorValues {
   /**
    * Absolute reads of the whole batch before any score uses them: at a million vectors each record
    * is a cache (and TLB) miss, and a graph walk scores its neighbours in batches, so overlapping
-   * the misses rather than taking them one score at a time is what the walk's speed depends on
-   * (1.6x per query at 1M, before records were aligned to cache lines).
+   * the misses rather than taking them one score at a time is what the walk's speed depends on once
+   * the codes no longer fit the CPU caches. CPU time per query at a million vectors: {@code
+   * bench/run full codec} with {@code -Dbench.synthetic.docs=1000000}; per candidate: {@code
+   * bench/run quick kernels}.
    */
   @Override
   public void readRecords(int[] ords, int count, long[] words, float[] corrections) throws IOException {

@@ -18,9 +18,24 @@ import org.apache.lucene.index.SegmentWriteState;
 /**
  * Float32 HNSW for truncated or adapted vectors: Lucene's HNSW writer and reader over Lucene's
  * flat float storage, with dimensions up to {@link VectorLimits#MAX_DIMENSIONS} and configurable
- * {@code m} / {@code beamWidth}. Files are those of {@link Lucene99HnswVectorsFormat}; the format
- * has its own SPI name ({@value #NAME}) only so that the raised dimension limit travels with it.
- * Scores are Lucene's for the field's similarity (dot product: {@code (1 + dot) / 2}).
+ * {@code m} / {@code beamWidth}. Scores are Lucene's for the field's similarity (dot product:
+ * {@code (1 + dot) / 2}).
+ *
+ * <h2>Files</h2>
+ *
+ * Exactly those of {@link Lucene99HnswVectorsFormat}, written by Lucene's own writers, with no
+ * field added, removed or reordered:
+ *
+ * <ul>
+ *   <li>{@code .vem} (graph metadata) and {@code .vex} (graph), by {@link
+ *       Lucene99HnswVectorsWriter};
+ *   <li>{@code .vemf} (vector metadata) and {@code .vec} (the float32 vectors), by {@link
+ *       Lucene99FlatVectorsFormat}.
+ * </ul>
+ *
+ * Their fields, types and order are listed in the documentation of those two Lucene formats. The
+ * format has its own SPI name ({@value #NAME}) only so that the raised dimension limit travels with
+ * it.
  */
 public final class FloatHnswVectorsFormat extends KnnVectorsFormat {
 

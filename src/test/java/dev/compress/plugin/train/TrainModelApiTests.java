@@ -133,7 +133,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(Math.round(0.25 * queries), ((Number) progress.get("test_queries")).longValue(), 1);
     }
 
-    /** Seed 002's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
+    /** The query-aware dimension selection paper's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
     @SuppressWarnings("unchecked")
     public void testQueryMaskTrainsAPredictorEvaluatedOnHeldOutQueries() throws Exception {
         restCall("POST", "/_plugins/compress/models/mask-30/_train", trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
