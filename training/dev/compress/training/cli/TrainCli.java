@@ -221,7 +221,7 @@ public final class TrainCli {
 
     /**
      * The mask predictor: trained on the training queries, tau and epoch chosen on validation, then the
-     * seed-002 table on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
+     * mask table of the query-aware dimension selection paper on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
      * {@code --ratios} value, as ratios of the full 384-d baseline of the same run.
      */
     private static void runQueryMask(Map<String, String> opt, long seed, TrainingData data, EvalSet test,
