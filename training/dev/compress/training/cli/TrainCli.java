@@ -27,6 +27,7 @@ import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.TrainingBudget;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.PcaTrainer;
@@ -54,6 +55,7 @@ import java.util.Map;
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
+ *       [--max-minutes M (training time per model, default 8)]
  *       [--data DIR] [--corpus heap|mapped|by-size]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
@@ -140,15 +142,17 @@ public final class TrainCli {
         List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
             ? dims.stream().map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device)).toList()
             : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
+        java.time.Duration budget = opt.containsKey("max-minutes")
+            ? java.time.Duration.ofSeconds(Math.round(Double.parseDouble(opt.get("max-minutes")) * 60)) : TrainingBudget.DEFAULT;
         for (Trainer trainer : trainers) {
-            TrainedModel trained = trainer.train(data, (stats, total) -> {
+            TrainedModel trained = trainer.train(data, TrainingBudget.limit((stats, total) -> {
                 if (stats.validationNdcg() != null) {
                     System.out.printf(Locale.ROOT, "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
                         stats.epoch(), total, stats.losses().getOrDefault("total", Double.NaN),
                         stats.activeTripletRatio() == null ? "-" : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
                         stats.validationNdcg(), stats.trainSeconds(), stats.validationSeconds());
                 }
-            });
+            }, budget));
             models.add(trained);
             Selection selection = trained.report().selection();
             if (selection != null) {

@@ -18,6 +18,7 @@ import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.TrainingBudget;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainingListener;
 import dev.compress.training.trainer.TrainingReport;
@@ -53,7 +54,7 @@ public final class TrainingRun {
         Set<String> trainAndValidation = new HashSet<>(split.train());
         trainAndValidation.addAll(split.validation());
         TrainingData trainingData = TrainingData.build(data, judgments.restrictTo(trainAndValidation), split, trainer.hardNegativesPerQuery());
-        TrainedModel trained = trainer.train(trainingData, listener);
+        TrainedModel trained = trainer.train(trainingData, TrainingBudget.limit(listener, TrainingBudget.DEFAULT));
         Map<String, Object> evaluation = evaluate(data.evalSet(judgments.restrictTo(new HashSet<>(split.test()))), trained.artifact(), trainer.method());
         Selection selection = trained.report().selection();
         if (selection != null) {

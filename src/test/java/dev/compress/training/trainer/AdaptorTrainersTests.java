@@ -21,8 +21,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 /**
- * Short runs (a few epochs) on scifact: each adaptor-family trainer's validation nDCG@10 improves over its
- * starting point (the frozen prefixes), and its nested model reads back from its file with the same output.
+ * Short runs (some ten epochs, a few seconds) on scifact: each adaptor-family trainer's best epoch beats its
+ * start (PCA at the served dimensions) on validation nDCG@10, and its nested model reads back from its file
+ * with the same output. Whether that epoch ships is {@link SelectionTests}' subject.
  */
 public class AdaptorTrainersTests {
 
@@ -42,10 +43,11 @@ public class AdaptorTrainersTests {
     }
 
     private static void assertImproves(TrainingReport r, double by) {
-        double start = r.epochs().get(0).validationNdcg();
-        assertTrue("best validation nDCG@10 " + r.bestValidationNdcg() + " should beat the start " + start + " by " + by,
-            r.bestValidationNdcg() > start + by);
-        assertTrue(r.bestEpoch() > 0);
+        Selection s = r.selection();
+        assertEquals(r.epochs().get(0).validationNdcg(), s.startNdcg(), 0);
+        assertTrue("best validation nDCG@10 " + s.bestNdcg() + " should beat the start " + s.startNdcg() + " by " + by,
+            s.bestNdcg() > s.startNdcg() + by);
+        assertTrue(s.bestEpoch() > 0);
     }
 
     /** The model file round-trips and the read-back model encodes exactly as the trained one. */
@@ -71,9 +73,9 @@ public class AdaptorTrainersTests {
 
     @Test
     public void matryoshkaAdaptorLearnsNestedDims() {
-        AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(3).withDevice("cpu");
+        AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
-        assertImproves(m.report(), 0.02);
+        assertImproves(m.report(), 0.05);
         assertEquals(List.of(64, 128), m.artifact().metadata().outputDims());
         assertEquals(AdaptorTrainer.MATRYOSHKA, m.artifact().metadata().method());
         assertRoundTrip(m.artifact());
@@ -82,7 +84,7 @@ public class AdaptorTrainersTests {
     @Test
     public void searchAdaptorLearns() {
         // Search-Adaptor trains the full dimension only (served prefixes are plain truncations)
-        AdaptorConfig c = AdaptorConfig.searchAdaptor(List.of(384)).withEpochs(3).withDevice("cpu");
+        AdaptorConfig c = AdaptorConfig.searchAdaptor(List.of(384)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.005);
         assertRoundTrip(m.artifact());
@@ -90,7 +92,7 @@ public class AdaptorTrainersTests {
 
     @Test
     public void temperatureMrlLearnsAndReportsRetention() {
-        TemperatureConfig c = TemperatureConfig.defaults(List.of(64)).withEpochs(3).withDevice("cpu");
+        TemperatureConfig c = TemperatureConfig.defaults(List.of(64)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new TemperatureTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.01);
         @SuppressWarnings("unchecked")
@@ -120,15 +122,18 @@ public class AdaptorTrainersTests {
 
     @Test
     public void smecLearnsAndServesItsStagesAsPrefixes() {
-        SmecConfig c = SmecConfig.defaults(List.of(128)).withEpochsPerStage(3).withDevice("cpu");
+        SmecConfig c = SmecConfig.defaults(List.of(128)).withEpochsPerStage(10).withDevice("cpu");
         TrainedModel m = new SmecTrainer(c).train(data(), (s, t) -> System.out.println(s));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> stages = (List<Map<String, Object>>) m.report().parameters().get("stageReports");
         assertEquals(2, stages.size());
         double stage1Start = (Double) stages.get(0).get("startValidationNdcg");
         double stage1Best = (Double) stages.get(0).get("bestValidationNdcg");
-        assertTrue("stage 1 " + stage1Best + " vs start " + stage1Start, stage1Best > stage1Start + 0.005);
-        // the exported model at 128 reproduces the last stage's validation figure, and beats the frozen 128-d prefix
+        @SuppressWarnings("unchecked")
+        double stage1Trained = (Double) ((Map<String, Object>) stages.get(0).get("selection")).get("best_validation_ndcg@10");
+        assertTrue("stage 1 " + stage1Trained + " vs start " + stage1Start, stage1Trained > stage1Start + 0.005);
+        assertTrue(stage1Best >= stage1Start);
+        // the exported model at 128 reproduces the last stage's shipped validation figure, and beats the frozen 128-d prefix
         double exported;
         try (JavaEncoder enc = new JavaEncoder(m.artifact(), 128)) {
             exported = RetrievalEvaluator.standard().evaluate(data().validation().encoded(
