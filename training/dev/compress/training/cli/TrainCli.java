@@ -55,7 +55,7 @@ import java.util.Map;
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
- *       [--max-minutes M (training time per model, default 8)]
+ *       [--max-minutes M (training time per model, default 8)] [--margin-scale score_gap|absolute]
  *       [--data DIR] [--corpus heap|mapped|by-size]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
@@ -324,6 +324,9 @@ public final class TrainCli {
         }
         if (opt.containsKey("variant")) {
             p.put("variant", TemperatureConfig.Variant.parse(opt.get("variant")).name().toLowerCase(Locale.ROOT));
+        }
+        if (opt.containsKey("margin-scale")) {
+            p.put("margin_scale", opt.get("margin-scale"));
         }
         if (opt.containsKey("adapter-stage1-only")) {
             p.put("adapter_in_every_stage", "false");

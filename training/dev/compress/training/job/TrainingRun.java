@@ -16,6 +16,7 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.eval.Encoding;
+import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.TrainingBudget;
@@ -90,12 +91,16 @@ public final class TrainingRun {
 
     private static Map<String, Object> evaluateMasks(EvalSet test, ModelArtifact model) {
         double ratio = ((Number) model.metadata().trainingParameters().get("ratio")).doubleValue();
+        double validated = ((Number) model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+        // at the ratio trained for, and at the one served by default (chosen on validation) when it differs and masks
+        List<Double> ratios = validated == ratio || validated == 1.0 ? List.of(ratio) : List.of(ratio, validated);
         List<MaskEvaluation.Row> rows;
         try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().inputDim())) {
-            rows = new MaskEvaluation(RetrievalEvaluator.standard()).table(test, List.of(ratio), predictor, MaskEvaluation.Prf.defaults());
+            rows = new MaskEvaluation(RetrievalEvaluator.standard()).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
         }
         Map<String, Object> evaluation = new LinkedHashMap<>();
         evaluation.put("held_out_queries", test.queries().size());
+        evaluation.put("validated_ratio", validated);
         evaluation.put("rows", EvaluationTable.masksToJson(rows, rows.get(0).scores()));
         return evaluation;
     }

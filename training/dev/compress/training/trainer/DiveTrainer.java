@@ -73,12 +73,14 @@ public final class DiveTrainer implements Trainer {
                 ? List.of("total", "triplet", "contrast", "preserve") : List.of("total", "triplet", "contrast");
             EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), b, config.epochs(), lossNames,
                 "active_triplet_ratio");
+            float margin = (float) (config.scaledMargin() ? config.margin() * scoreGap(base, net, data, sampler.epoch(1)) : config.margin());
             EpochLoop.Result r = EpochLoop.run(plan, sampler, listener,
-                (t, start, n) -> step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size()),
+                (t, start, n) -> step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size(), margin),
                 () -> TrainerSupport.validate(base, net::forwardHead1, data.validation()), net::snapshot);
             Map<String, Object> parameters = new LinkedHashMap<>(config.asMap());
             parameters.put("hidden1", config.hidden1(d)); // resolved from "auto" (0)
             parameters.put("hidden2", config.hidden2(d));
+            parameters.put("effectiveMargin", margin);
             ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(config.dims()), ModelMetadata.OUTPUT_EMBEDDING,
                 ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), parameters, Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
@@ -90,7 +92,7 @@ public final class DiveTrainer implements Trainer {
 
     /** One optimisation step; returns the loss values, then the share of triplets whose hinge is active. */
     private double[] step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
-                          TripletSampler.Triplets t, int start, int n, Random pseudoQueries, int losses) {
+                          TripletSampler.Triplets t, int start, int n, Random pseudoQueries, int losses, float margin) {
         boolean preserve = config.preserveWeight() > 0;
         int d = data.dim();
         int groups = preserve ? 4 : 3;
@@ -117,7 +119,7 @@ public final class DiveTrainer implements Trainer {
                 NDArray q1 = q.get(":, 0, :");
                 NDArray p1 = p.get(":, 0, :");
                 NDArray n1 = neg.get(":, 0, :");
-                NDArray[] triplet = DiveLosses.triplet(q1, p1, n1, gains, (float) config.margin());
+                NDArray[] triplet = DiveLosses.triplet(q1, p1, n1, gains, margin);
                 float tau = (float) config.tau();
                 NDArray contrast = DiveLosses.headwiseNtXent(q, tau).add(DiveLosses.headwiseNtXent(p, tau))
                     .add(DiveLosses.headwiseNtXent(neg, tau)).mul(constant(input, 1f / 3));
@@ -154,6 +156,24 @@ public final class DiveTrainer implements Trainer {
             mask[(n + i) * 3 * n + 2 * n + i] = 1e9f;
         }
         return m.create(mask, new Shape(2L * n, 3L * n));
+    }
+
+    /** Mean |q.p - q.n| of head 1 at the start over (up to 4,096 of) the given triplets: the scale of what the hinge sees. */
+    private static double scoreGap(NDManager base, DiveNetwork net, TrainingData data, TripletSampler.Triplets t) {
+        int n = Math.min(4096, t.size());
+        int d = data.dim();
+        float[] x = new float[3 * n * d];
+        for (int i = 0; i < n; i++) {
+            copyRow(data.queries(), t.query()[i], x, i);
+            copyRow(data.corpus(), t.positive()[i], x, n + i);
+            copyRow(data.corpus(), t.negative()[i], x, 2 * n + i);
+        }
+        try (NDManager m = base.newSubManager()) {
+            NDArray h = net.forwardHead1(m.create(x, new Shape(3L * n, d)));
+            NDArray q = h.get("0:" + n);
+            NDArray gap = q.mul(h.get(n + ":" + 2 * n)).sum(new int[] {1}).sub(q.mul(h.get(2 * n + ":" + 3 * n)).sum(new int[] {1}));
+            return Math.max(1e-4, gap.abs().mean().getFloat());
+        }
     }
 
     private static void copyRow(VectorRows from, int row, float[] to, int toRow) {

@@ -61,6 +61,12 @@ public final class QueryMaskTrainer implements Trainer {
 
     public static final String METHOD = "query_mask";
 
+    /** Training parameter holding the share of dimensions chosen on validation (1 = keep the whole query). */
+    public static final String VALIDATED_RATIO = "validatedRatio";
+
+    /** The shares a validated ratio is chosen from; 1 keeps every dimension, so the chosen mask never scores below the full query on validation. */
+    static final List<Double> RATIO_GRID = List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
+
     /** A tau's training stops after this many epochs without a lower validation KL (its best epoch is kept). */
     static final int PATIENCE = 30;
 
@@ -232,8 +238,23 @@ public final class QueryMaskTrainer implements Trainer {
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
         params.put("selectedTau", bestTau);
         params.put("tauGrid", grid);
-        params.put("validationMaskedNdcgFull", RetrievalEvaluator.standard().evaluate(validation,
-            dev.compress.training.eval.Encoding.FLOAT).ndcg());
+        double full = RetrievalEvaluator.standard().evaluate(validation, dev.compress.training.eval.Encoding.FLOAT).ndcg();
+        params.put("validationMaskedNdcgFull", full);
+        // the share served when a query names none: the best on validation, the full query unless a mask beats it
+        Map<String, Double> byRatio = new LinkedHashMap<>();
+        double validatedRatio = 1.0;
+        double validatedNdcg = full;
+        ModelArtifact chosen = artifact(d, bestWeights, Map.of());
+        for (double r : RATIO_GRID) {
+            double v = r == 1.0 ? full : maskedNdcg(masks, validation, chosen, DimensionMasks.keep(d, r));
+            byRatio.put(Double.toString(r), v);
+            if (v > validatedNdcg) {
+                validatedNdcg = v;
+                validatedRatio = r;
+            }
+        }
+        params.put(VALIDATED_RATIO, validatedRatio);
+        params.put("validationMaskedNdcgByRatio", byRatio);
         TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(allEpochs), bestEpoch,
             bestMaskedNdcg, TrainerSupport.seconds(started), null);
         return new TrainedModel(artifact(d, bestWeights, params), report);

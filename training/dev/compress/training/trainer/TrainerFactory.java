@@ -79,6 +79,7 @@ public final class TrainerFactory {
             p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
             p.real("preserve_weight", base.preserveWeight(), 0.0, 100.0),
             p.real("preserve_temperature", base.preserveTemperature(), 1e-3, 10.0),
+            p.choice("margin_scale", base.scaledMargin() ? "score_gap" : "absolute", Set.of("score_gap", "absolute")).equals("score_gap"),
             seed,
             device
         );

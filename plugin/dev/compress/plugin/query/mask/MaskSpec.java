@@ -76,7 +76,11 @@ public record MaskSpec(
             if (kept != null) {
                 throw new IllegalArgumentException("[mask.kept] is only for type [explicit], not [" + type.jsonName() + "]");
             }
-            if ((ratio == null) == (dimensions == null)) {
+            if (ratio != null && dimensions != null) {
+                throw new IllegalArgumentException("[mask] type [" + type.jsonName() + "] takes one of [ratio] and [dimensions], not both");
+            }
+            if (ratio == null && dimensions == null && type != MaskType.LEARNED) {
+                // a learned mask without either keeps the share its model chose on validation
                 throw new IllegalArgumentException("[mask] type [" + type.jsonName() + "] needs exactly one of [ratio] and [dimensions]");
             }
             if (ratio != null && !(ratio > 0 && ratio <= 1)) {
@@ -124,6 +128,11 @@ public record MaskSpec(
 
     public boolean isResolved() {
         return type == MaskType.EXPLICIT;
+    }
+
+    /** Whether the request names how many dimensions to keep (a learned mask may leave it to its model). */
+    public boolean sizeGiven() {
+        return ratio != null || dimensions != null;
     }
 
     /** How many of {@code dim} dimensions to keep; fails naming [mask.dimensions] when it exceeds {@code dim}. */

@@ -5,6 +5,8 @@ import dev.compress.plugin.inference.ModelCache;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.model.ModelMetadata;
 
+import dev.compress.training.trainer.QueryMaskTrainer;
+
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -50,6 +52,18 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
                 "[mask.model_id] model [" + model.id() + "] masks " + model.inputDim() + " dimensions but the query vector has " + dim
             );
         }
-        return DimensionMasks.learned(model.encoder(), request.vector(), request.mask().keep(dim));
+        int keep = request.mask().sizeGiven() ? request.mask().keep(dim) : DimensionMasks.keep(dim, validatedRatio(model));
+        return DimensionMasks.learned(model.encoder(), request.vector(), keep);
+    }
+
+    /** The share of dimensions the model's training chose on validation (1 = the whole query: no mask). */
+    private static double validatedRatio(LoadedModel model) {
+        Object r = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO);
+        if (r instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new IllegalArgumentException(
+            "[mask] model [" + model.id() + "] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]"
+        );
     }
 }

@@ -6,6 +6,7 @@ import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
+import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.inference.JavaEncoder;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
@@ -49,7 +50,14 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private float[][] docs;
 
     /** A mask model as the trainer writes it: one Linear D -> D scoring each dimension. */
+    /** The share of dimensions [qm] chose on validation, served when a learned mask names none. */
+    private static final double VALIDATED_RATIO = 0.25;
+
     private static ModelArtifact maskModel(Random random, int dim) {
+        return maskModel(random, dim, Map.of());
+    }
+
+    private static ModelArtifact maskModel(Random random, int dim, Map<String, Object> trainingParameters) {
         float[] weight = new float[dim * dim];
         float[] bias = new float[dim];
         for (int i = 0; i < weight.length; i++) {
@@ -63,20 +71,21 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         tensors.put("scores.weight", new Tensor("scores.weight", new int[] { dim, dim }, weight));
         tensors.put("scores.bias", new Tensor("scores.bias", new int[] { dim }, bias));
         ModelMetadata meta = new ModelMetadata("query_mask", dim, List.of(dim), ModelMetadata.OUTPUT_DIMENSION_SCORES,
-            ModelMetadata.NORM_NONE, 1, layers, Map.of(), Map.of(), Map.of());
+            ModelMetadata.NORM_NONE, 1, layers, Map.of(), trainingParameters, Map.of());
         return new ModelArtifact(meta, tensors);
     }
 
     /** Models [qa] (48 -> {16, 32} adapter), [qm] (32-d mask model), [qm16] (16-d mask model); index [docs] of adapted vectors. */
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
-        maskModel = maskModel(random, DIM);
-        for (String id : List.of("qa", "qm", "qm16")) {
+        maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
+        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id)).actionGet();
         }
         storeModel("qa", adapter, ModelState.CREATED);
         storeModel("qm", maskModel, ModelState.CREATED);
         storeModel("qm16", maskModel(random, 16), ModelState.CREATED);
+        storeModel("qm-unvalidated", maskModel(random, DIM), ModelState.CREATED);
         client().admin()
             .indices()
             .prepareCreate("docs")
@@ -215,6 +224,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
             for (String field : List.of("emb", "embb")) {
                 assertSameHits(bruteForce(q, learnedByHand(q, 10), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, 0.3, null, "qm"), null)));
                 assertSameHits(bruteForce(q, learnedByHand(q, 5), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm"), null)));
+                // no ratio and no dimensions: the share the model chose on validation
+                assertSameHits(
+                    bruteForce(q, learnedByHand(q, DimensionMasks.keep(DIM, VALIDATED_RATIO)), i -> true, K),
+                    search(node, query(field, q, null, mask(MaskType.LEARNED, null, null, "qm"), null))
+                );
             }
             // "Adapter + Ours": the raw vector through [qa], then the mask model on the adapted vector
             float[] raw = gaussian(random, 1, RAW_DIM)[0];
@@ -364,6 +378,8 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\"}}", 400, "[mask] type [norm] needs exactly one of [ratio] and [dimensions]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"bogus\":1}}", 400, "[mask] has unknown parameter [bogus]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"ratio\":0.5}}", 400, "[mask] type [learned] requires [mask.model_id]");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm\",\"ratio\":0.5,\"dimensions\":3}}", 400, "[mask] type [learned] takes one of [ratio] and [dimensions], not both");
+        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-unvalidated\"}}", 400, "[mask] model [qm-unvalidated] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":40}}", 400, "[mask.dimensions] [40] exceeds the query vector's 32 dimensions");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"feedback_docs\":2}}", 400, "[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [norm]");
         assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,40]}}", 400, "[mask.kept] keeps dimension 40 but field [emb] has 32");

@@ -64,7 +64,17 @@ public class QueryMaskTrainerTests {
             double cutoff = rows.stream().filter(r -> r.mask().equals("cutoff")).findFirst().orElseThrow().scores().ndcg();
             double learned = rows.stream().filter(r -> r.mask().equals("learned")).findFirst().orElseThrow().scores().ndcg();
             assertTrue("learned " + learned + " vs cutoff " + cutoff, learned > cutoff + 0.05);
-            assertEquals(RetrievalEvaluator.standard().evaluate(val, Encoding.FLOAT).ndcg(), rows.get(0).scores().ndcg(), 1e-12);
+            double full = RetrievalEvaluator.standard().evaluate(val, Encoding.FLOAT).ndcg();
+            assertEquals(full, rows.get(0).scores().ndcg(), 1e-12);
+            // the ratio served by default is the best of the grid on validation, and never below the full query there
+            double validated = ((Number) model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+            assertTrue(QueryMaskTrainer.RATIO_GRID.contains(validated));
+            @SuppressWarnings("unchecked")
+            Map<String, Double> byRatio = (Map<String, Double>) model.metadata().trainingParameters().get("validationMaskedNdcgByRatio");
+            double chosen = byRatio.get(Double.toString(validated));
+            assertTrue("validated " + chosen + " vs full " + full, chosen >= full);
+            assertEquals(byRatio.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow(), chosen, 0);
+            assertEquals(learned, byRatio.get("0.3"), 1e-9);
         }
     }
 }
