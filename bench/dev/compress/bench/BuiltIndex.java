@@ -1,5 +1,6 @@
 package dev.compress.bench;
 
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;

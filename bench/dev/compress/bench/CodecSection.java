@@ -6,6 +6,7 @@ import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 import static dev.compress.bench.VectorFormatBenchmark.OURS_CODES_ONLY;
 
 import dev.compress.bench.VectorFormatBenchmark.SearchSpec;
+import dev.compress.harness.BenchData;
 import dev.compress.training.data.DataDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;

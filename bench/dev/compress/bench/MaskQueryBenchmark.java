@@ -1,5 +1,6 @@
 package dev.compress.bench;
 
+import dev.compress.harness.BenchData;
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;

@@ -5,6 +5,7 @@ import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.floats.FloatHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.harness.BenchData;
 import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -7,6 +7,7 @@ import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.bench.BoundedSearch.Workload;
+import dev.compress.harness.BenchData;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

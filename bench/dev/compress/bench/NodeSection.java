@@ -2,7 +2,8 @@ package dev.compress.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.compress.realnode.RealNode;
+import dev.compress.harness.BenchData;
+import dev.compress.harness.RealNode;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;

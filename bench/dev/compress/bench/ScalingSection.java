@@ -5,6 +5,7 @@ import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
 import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
 
 import dev.compress.bench.VectorFormatBenchmark.SearchSpec;
+import dev.compress.harness.BenchData;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

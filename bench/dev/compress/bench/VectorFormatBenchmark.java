@@ -4,6 +4,7 @@ import dev.compress.codec.HnswParameters;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -10,6 +10,7 @@ import dev.compress.codec.binary.BinarizedVectorValues;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.BinaryFlatVectorsReader;
 import dev.compress.codec.binary.SignCodeEstimator;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

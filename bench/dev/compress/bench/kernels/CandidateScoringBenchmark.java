@@ -1,8 +1,8 @@
 package dev.compress.bench.kernels;
 
-import dev.compress.bench.BenchData;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

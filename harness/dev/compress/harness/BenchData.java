@@ -1,4 +1,4 @@
-package dev.compress.bench;
+package dev.compress.harness;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
