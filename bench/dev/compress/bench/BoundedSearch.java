@@ -1,7 +1,7 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.FIELD;
-import static dev.compress.bench.VectorFormatBenchmark.K;
+import static dev.compress.bench.FormatComparison.FIELD;
+import static dev.compress.bench.FormatComparison.K;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.codec.search.RescoringKnnQuery;

@@ -66,7 +66,7 @@ final class BuiltIndex implements AutoCloseable {
       built.setProperty("index_s", Double.toString(seconds[0]));
       built.setProperty("merge_s", Double.toString(seconds[1]));
       try (Writer out = Files.newBufferedWriter(marker)) {
-        built.store(out, "built by VectorFormatBenchmark");
+        built.store(out, "built by FormatComparison");
       }
     }
   }

@@ -1,9 +1,9 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.K;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.K;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.LUCENE_OSQ;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.bench.BoundedSearch.Workload;

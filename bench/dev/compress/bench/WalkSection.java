@@ -1,9 +1,9 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.FIELD;
-import static dev.compress.bench.VectorFormatBenchmark.K;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.FIELD;
+import static dev.compress.bench.FormatComparison.K;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinarizedVectorValues;
@@ -322,7 +322,7 @@ final class WalkSection implements BenchSection {
       this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
       this.floats = vectors.getFloatVectorValues(FIELD);
       // one segment without deletions: ordinal = doc
-      this.ids = VectorFormatBenchmark.storedIds(reader);
+      this.ids = FormatComparison.storedIds(reader);
     }
 
     static Index open(BenchData set, String name) throws IOException {

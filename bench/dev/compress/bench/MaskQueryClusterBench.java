@@ -28,13 +28,13 @@ import java.util.Random;
 
 /**
  * What {@code mask} costs a {@code compressed_knn} query on the in-JVM two-node cluster (not a timed
- * test: run with {@code mvn test -Dtest=MaskQueryBenchmark}): scifact's 5,183 bge-small vectors in a
+ * test: run with {@code mvn test -Dtest=MaskQueryClusterBench}): scifact's 5,183 bge-small vectors in a
  * float and a binary field (two shards), its 300 judged test queries searched without a mask and
  * with each mask type at 30% of the dimensions, interleaved, after a warm-up. The learned mask model
  * has random weights: its cost is that of a trained one (one 384 x 384 layer), its nDCG is not.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class MaskQueryBenchmark extends CompressClusterTestCase {
+public class MaskQueryClusterBench extends CompressClusterTestCase {
 
     private static final int K = 10;
     private static final int ROUNDS = 3;

@@ -35,15 +35,15 @@ import org.apache.lucene.util.IOUtils;
  * of the judged test queries and p50 latency, for the norm and DIME-PRF masks at 30% of the
  * dimensions and for the full query. Run:
  *
- * <pre>java -cp target/test-classes:target/classes:$(cat target/test.classpath) dev.compress.bench.MaskedSearchBenchmark</pre>
+ * <pre>java -cp target/test-classes:target/classes:$(cat target/test.classpath) dev.compress.bench.MaskedSearchMain</pre>
  */
-public final class MaskedSearchBenchmark {
+public final class MaskedSearchMain {
 
   private static final String FIELD = "v";
   private static final int K = 10;
   private static final double RATIO = 0.3;
 
-  private MaskedSearchBenchmark() {}
+  private MaskedSearchMain() {}
 
   public static void main(String[] args) throws IOException {
     Path data = Path.of(System.getProperty("compress.data.dir", "../shared/data"));
@@ -80,7 +80,7 @@ public final class MaskedSearchBenchmark {
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
           IndexSearcher searcher = new IndexSearcher(reader);
           searcher.setQueryCache(null);
-          int[] idOf = VectorFormatBenchmark.storedIds(reader);
+          int[] idOf = FormatComparison.storedIds(reader);
           boolean binary = format.getKey().startsWith("binary");
           for (Map.Entry<String, float[][]> mask : masks.entrySet()) {
             float[][] masked = mask.getValue();

@@ -62,7 +62,7 @@ import org.apache.lucene.tests.util.TestUtil;
  * graph of the open vector reader (Lucene's {@code RamUsageTester}); graphs, codes and vectors
  * themselves stay off-heap, in mmap'd files.
  */
-final class VectorFormatBenchmark {
+final class FormatComparison {
 
   static final String FIELD = "v";
   static final int K = 10;
@@ -99,7 +99,7 @@ final class VectorFormatBenchmark {
     }
   }
 
-  private VectorFormatBenchmark() {}
+  private FormatComparison() {}
 
   /**
    * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
@@ -109,13 +109,13 @@ final class VectorFormatBenchmark {
       new RamUsageTester.Accumulator() {
         @Override
         public long accumulateObject(Object o, long shallowSize, Map<java.lang.reflect.Field, Object> fieldValues, Collection<Object> queue) {
-          fieldValues.values().stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          fieldValues.values().stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
           return shallowSize;
         }
 
         @Override
         public long accumulateArray(Object array, long shallowSize, List<Object> values, Collection<Object> queue) {
-          values.stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          values.stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
           return shallowSize;
         }
       };
