@@ -130,9 +130,9 @@ final class FormatComparison {
 
   /** Builds every index that {@code searches} name and measures each search; one row per search. */
   static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
-    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
+    int[][] truth = set.exactTopK(K);
     List<Map<String, Object>> rows = new ArrayList<>();
-    Double exactNdcg = set.judgments().isEmpty() ? null : ndcg(set, truth);
+    Double exactNdcg = set.judgments().isEmpty() ? null : set.meanNdcg(truth, K);
     for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
       BuiltIndex built = BuiltIndex.of(set, index);
       try (Directory dir = FSDirectory.open(built.path())) {
@@ -243,12 +243,12 @@ final class FormatComparison {
     }
     double[] recalls = new double[queries.length];
     for (int q = 0; q < queries.length; q++) {
-      recalls[q] = ExactSearch.recall(truth[q], results[q]);
+      recalls[q] = BenchData.recall(truth[q], results[q]);
     }
     row.put("recall@10", Arrays.stream(recalls).average().orElse(0));
     row.put(PER_QUERY_RECALL, recalls);
     if (set.judgments().isEmpty() == false) {
-      row.put("ndcg@10", ndcg(set, results));
+      row.put("ndcg@10", set.meanNdcg(results, K));
     }
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
@@ -307,14 +307,6 @@ final class FormatComparison {
 
   private static RescoringKnnQuery query(float[] vector, SearchSpec search) {
     return new RescoringKnnQuery(FIELD, vector, K, search.oversample(), null, search.rescore());
-  }
-
-  private static double ndcg(BenchData set, int[][] rankings) {
-    double sum = 0;
-    for (Map.Entry<Integer, Map<Integer, Integer>> judged : set.judgments().entrySet()) {
-      sum += ExactSearch.ndcg(rankings[judged.getKey()], judged.getValue(), K);
-    }
-    return sum / set.judgments().size();
   }
 
   /** Each doc's corpus id (the stored {@code id} field), by doc id. */

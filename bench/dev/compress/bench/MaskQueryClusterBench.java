@@ -107,7 +107,7 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
                             millis[m][round * judged.length + q] = elapsed;
                         }
                         if (round == 0) {
-                            ndcg[m] += ExactSearch.ndcg(found, set.judgments().get(judged[q]), K) / judged.length;
+                            ndcg[m] += set.ndcg(judged[q], found, K) / judged.length;
                         }
                         m++;
                     }

@@ -56,7 +56,7 @@ public final class MaskedSearchMain {
     float[][] queries = Arrays.stream(judged).mapToObj(q -> set.queries()[q]).toArray(float[][]::new);
     int dim = queries[0].length;
     int keep = DimensionMasks.keep(dim, RATIO);
-    int[][] firstPass = ExactSearch.topK(set.corpus(), queries, 1);
+    int[][] firstPass = set.exactTopK(queries, 1);
     Map<String, float[][]> masks = new LinkedHashMap<>();
     masks.put("none", queries);
     masks.put("norm", Arrays.stream(queries).map(q -> DimensionMasks.apply(q, DimensionMasks.norm(q, keep))).toArray(float[][]::new));
@@ -84,7 +84,7 @@ public final class MaskedSearchMain {
           boolean binary = format.getKey().startsWith("binary");
           for (Map.Entry<String, float[][]> mask : masks.entrySet()) {
             float[][] masked = mask.getValue();
-            int[][] truth = ExactSearch.topK(set.corpus(), masked, K);
+            int[][] truth = set.exactTopK(masked, K);
             double exactNdcg = ndcg(set, judged, truth);
             if (binary) {
               row(format.getKey(), mask.getKey(), 1, false, searcher, idOf, masked, truth, set, judged, exactNdcg);
@@ -118,7 +118,7 @@ public final class MaskedSearchMain {
       TopDocs hits = search(searcher, queries[i], oversample, rescore);
       nanos[i] = System.nanoTime() - start;
       found[i] = Arrays.stream(hits.scoreDocs).mapToInt(h -> idOf[h.doc]).toArray();
-      recall += ExactSearch.recall(truth[i], found[i]);
+      recall += BenchData.recall(truth[i], found[i]);
     }
     Arrays.sort(nanos);
     System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f |%n", field, maskName,
@@ -133,7 +133,7 @@ public final class MaskedSearchMain {
   private static double ndcg(BenchData set, int[] judged, int[][] rankings) {
     double sum = 0;
     for (int i = 0; i < judged.length; i++) {
-      sum += ExactSearch.ndcg(rankings[i], set.judgments().get(judged[i]), K);
+      sum += set.ndcg(judged[i], rankings[i], K);
     }
     return sum / judged.length;
   }

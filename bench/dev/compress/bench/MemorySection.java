@@ -68,7 +68,7 @@ final class MemorySection implements BenchSection {
     int warmup = Integer.getInteger("bench.memory.warmup", mode.full() ? 500 : 300);
     Path workload = BenchPaths.output().resolve("memory-workload.bin");
     Files.createDirectories(workload.getParent());
-    new Workload(set.queries(), ExactSearch.topK(set.corpus(), set.queries(), K)).write(workload);
+    new Workload(set.queries(), set.exactTopK(K)).write(workload);
     List<Integer> cacheMb =
         Arrays.stream(System.getProperty("bench.memory.cache.mb", "512,1024").split(",")).map(s -> Integer.parseInt(s.trim())).toList();
     ResultTable table =

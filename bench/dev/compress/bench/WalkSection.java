@@ -69,7 +69,7 @@ final class WalkSection implements BenchSection {
   @Override
   public List<ResultTable> run(BenchMode mode) throws Exception {
     BenchData set = CodecSection.syntheticSet(mode);
-    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
+    int[][] truth = set.exactTopK(K);
     try (Index floats = Index.open(set, LUCENE_FLOAT);
         Index ours = Index.open(set, OURS_BINARY);
         BinaryFlatVectorsReader codesReader = ours.codesReader()) {
@@ -204,7 +204,7 @@ final class WalkSection implements BenchSection {
                   .limit(K)
                   .mapToInt(Integer::intValue)
                   .toArray();
-          recall[b] += ExactSearch.recall(truth[q], reranked);
+          recall[b] += BenchData.recall(truth[q], reranked);
         }
       }
     }
