@@ -27,7 +27,7 @@ public final class BenchmarkHarness {
 
   private static final List<BenchSection> DEFAULT_SECTIONS =
       List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
-  private static final List<BenchSection> SECTIONS =
+  static final List<BenchSection> SECTIONS =
       Stream.concat(DEFAULT_SECTIONS.stream(), Stream.of(new WalkSection(), new MemorySection())).toList();
 
   private BenchmarkHarness() {}

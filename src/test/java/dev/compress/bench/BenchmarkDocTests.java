@@ -156,6 +156,29 @@ public class BenchmarkDocTests {
         assertFalse(machine, machine.toLowerCase(java.util.Locale.ROOT).contains("load"));
     }
 
+    /** A marker broken by hand would otherwise stop bench/run only after its first section ran. */
+    @Test
+    public void theRepositorysBenchmarksFileHasOneBlockPerSection() throws IOException {
+        String doc = Files.readString(Path.of(System.getProperty("user.dir"), "docs", "benchmarks.md"));
+        for (BenchSection section : BenchmarkHarness.SECTIONS) {
+            String begin = BenchmarkDoc.begin(section.name());
+            assertEquals(section.name(), 1, doc.lines().filter(l -> l.strip().equals(begin)).count());
+            String replaced = BenchmarkDoc.replace(doc, section.name(), "tables");
+            assertEquals(section.name(), doc.lines().count() - blockLines(doc, begin) + 4, replaced.lines().count());
+        }
+    }
+
+    /** Lines of the block that starts at {@code begin}, markers included. */
+    private static long blockLines(String doc, String begin) {
+        List<String> lines = doc.lines().toList();
+        int start = lines.indexOf(begin);
+        int end = start;
+        while (lines.get(end).equals(BenchmarkDoc.END) == false) {
+            end++;
+        }
+        return end - start + 1;
+    }
+
     private static void restore(String key, String value) {
         if (value == null) {
             System.clearProperty(key);
