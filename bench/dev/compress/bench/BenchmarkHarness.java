@@ -20,12 +20,14 @@ import java.util.stream.Stream;
  * run kept).
  * Each section writes {@code <section>.json} (every value, plus the machine and its load) and
  * {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
+ * Each section's tables also replace its block in docs/benchmarks.md ({@link BenchmarkDoc}), or in
+ * the file {@code -Dbench.docs} names; {@code -Dbench.docs=} (empty) leaves the docs alone.
  */
 public final class BenchmarkHarness {
 
   private static final List<BenchSection> DEFAULT_SECTIONS =
       List.of(new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
-  private static final List<BenchSection> SECTIONS =
+  static final List<BenchSection> SECTIONS =
       Stream.concat(DEFAULT_SECTIONS.stream(), Stream.of(new WalkSection(), new MemorySection())).toList();
 
   private BenchmarkHarness() {}
@@ -50,6 +52,7 @@ public final class BenchmarkHarness {
     }
     Path out = BenchPaths.output();
     Files.createDirectories(out);
+    String docs = System.getProperty("bench.docs", "docs/benchmarks.md");
     ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     StringBuilder report = new StringBuilder();
     for (BenchSection section : selected) {
@@ -75,6 +78,11 @@ public final class BenchmarkHarness {
       Files.writeString(out.resolve(section.name() + ".md"), md);
       report.append(md);
       System.out.print(md);
+      if (docs.isBlank() == false) {
+        BenchmarkDoc.update(
+            Path.of(docs), section.name(), BenchmarkDoc.body(BenchmarkDoc.command(mode.name(), section.name()), BenchmarkDoc.machine(), tables));
+        System.out.println("== " + section.name() + ": tables written to " + docs);
+      }
     }
     Files.writeString(out.resolve("report.md"), report);
   }
@@ -82,6 +90,7 @@ public final class BenchmarkHarness {
   private static Map<String, Object> machine(String loadBefore) {
     Map<String, Object> machine = new LinkedHashMap<>();
     machine.put("cores", Runtime.getRuntime().availableProcessors());
+    machine.put("description", BenchmarkDoc.machine());
     machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
     machine.put("load_average_before", loadBefore);

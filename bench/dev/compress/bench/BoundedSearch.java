@@ -1,10 +1,11 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.FIELD;
-import static dev.compress.bench.VectorFormatBenchmark.K;
+import static dev.compress.bench.FormatComparison.FIELD;
+import static dev.compress.bench.FormatComparison.K;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.harness.BenchData;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
@@ -86,7 +87,7 @@ public final class BoundedSearch {
         for (int j = 0; j < found.length; j++) {
           found[j] = stored.document(hits[i].scoreDocs[j].doc).getField("id").numericValue().intValue();
         }
-        recall += ExactSearch.recall(workload.truth()[warmup + i], found);
+        recall += BenchData.recall(workload.truth()[warmup + i], found);
       }
       long[] sorted = nanos.clone();
       Arrays.sort(sorted);

@@ -1,5 +1,6 @@
 package dev.compress.bench;
 
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -65,7 +66,7 @@ final class BuiltIndex implements AutoCloseable {
       built.setProperty("index_s", Double.toString(seconds[0]));
       built.setProperty("merge_s", Double.toString(seconds[1]));
       try (Writer out = Files.newBufferedWriter(marker)) {
-        built.store(out, "built by VectorFormatBenchmark");
+        built.store(out, "built by FormatComparison");
       }
     }
   }

@@ -1,11 +1,12 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_CODES_ONLY;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.LUCENE_OSQ;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.OURS_CODES_ONLY;
 
-import dev.compress.bench.VectorFormatBenchmark.SearchSpec;
+import dev.compress.bench.FormatComparison.SearchSpec;
+import dev.compress.harness.BenchData;
 import dev.compress.training.data.DataDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,7 +107,7 @@ final class CodecSection implements BenchSection {
     List<ResultTable> tables = new ArrayList<>();
     for (BenchData set : sets) {
       List<SearchSpec> searches = set.judgments().isEmpty() ? syntheticSweep() : sweep();
-      List<Map<String, Object>> rows = VectorFormatBenchmark.run(set, searches, mode.threads());
+      List<Map<String, Object>> rows = FormatComparison.run(set, searches, mode.threads());
       // absent when -Dbench.synthetic.indexes leaves float32 out (e.g. to build one index per run)
       Map<String, Object> float5x =
           rows.stream().filter(r -> LUCENE_FLOAT.equals(r.get("index")) && "5x".equals(r.get("candidates"))).findFirst().orElse(null);
@@ -129,7 +130,7 @@ final class CodecSection implements BenchSection {
       tables.add(table);
       tables.add(equalRecall(set.name(), rows));
       tables.add(againstOsq(set.name(), rows));
-      rows.forEach(row -> row.remove(VectorFormatBenchmark.PER_QUERY_RECALL));
+      rows.forEach(row -> row.remove(FormatComparison.PER_QUERY_RECALL));
     }
     return tables;
   }
@@ -153,8 +154,8 @@ final class CodecSection implements BenchSection {
                 osq -> {
                   double[] difference =
                       pairedDifference(
-                          (double[]) ours.get(VectorFormatBenchmark.PER_QUERY_RECALL),
-                          (double[]) osq.get(VectorFormatBenchmark.PER_QUERY_RECALL));
+                          (double[]) ours.get(FormatComparison.PER_QUERY_RECALL),
+                          (double[]) osq.get(FormatComparison.PER_QUERY_RECALL));
                   Map<String, Object> out = new LinkedHashMap<>();
                   out.put("candidates", ours.get("candidates"));
                   out.put("recall@10 ours", ours.get("recall@10"));

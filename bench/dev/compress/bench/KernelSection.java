@@ -1,8 +1,8 @@
 package dev.compress.bench;
 
-import dev.compress.bench.kernels.AdapterInferenceBenchmark;
-import dev.compress.bench.kernels.CandidateScoringBenchmark;
-import dev.compress.bench.kernels.CodeScanBenchmark;
+import dev.compress.bench.jmh.AdapterInferenceJmh;
+import dev.compress.bench.jmh.CandidateScoringJmh;
+import dev.compress.bench.jmh.CodeScanJmh;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -18,7 +18,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The JMH microbenchmarks in {@code dev.compress.bench.kernels}: code scans in GB/s against the
+ * The JMH microbenchmarks in {@code dev.compress.bench.jmh}: code scans in GB/s against the
  * memory bandwidth measured on the same array, the per-candidate cost of each format's query
  * scorer, and adapter inference (plain Java against DJL). JMH's own JSON goes next to ours.
  * {@code -Dbench.kernels.include=REGEX} runs only the matching benchmarks.
@@ -38,9 +38,9 @@ final class KernelSection implements BenchSection {
       options.include(only);
     } else {
       options
-          .include(CodeScanBenchmark.class.getName())
-          .include(CandidateScoringBenchmark.class.getName())
-          .include(AdapterInferenceBenchmark.class.getName());
+          .include(CodeScanJmh.class.getName())
+          .include(CandidateScoringJmh.class.getName())
+          .include(AdapterInferenceJmh.class.getName());
     }
     options
             .forks(1)
@@ -98,10 +98,10 @@ final class KernelSection implements BenchSection {
     Map<String, Double> streamSum = new LinkedHashMap<>();
     List<Map<String, Object>> rows = new ArrayList<>();
     for (RunResult r : results) {
-      if (of(r, CodeScanBenchmark.class)) {
+      if (of(r, CodeScanJmh.class)) {
         long block = Long.parseLong(r.getParams().getParam("blockBytes"));
         double opsPerSecond = best(r);
-        double bytes = CodeScanBenchmark.bytesPerOperation(block);
+        double bytes = CodeScanJmh.bytesPerOperation(block);
         String blockName = block >= 1 << 20 ? (block >> 20) + " MiB (memory)" : (block >> 10) + " KiB (L2)";
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("block", blockName);
@@ -133,7 +133,7 @@ final class KernelSection implements BenchSection {
             List.of("format", "ns_per_candidate", "ratio_to_float32"));
     Map<String, Double> ns = new LinkedHashMap<>();
     for (RunResult r : results) {
-      if (of(r, CandidateScoringBenchmark.class)) {
+      if (of(r, CandidateScoringJmh.class)) {
         ns.put(r.getParams().getParam("format"), best(r));
       }
     }
@@ -149,7 +149,7 @@ final class KernelSection implements BenchSection {
             "Adapter inference, 384 -> 1024 -> 64 MLP (about 460k parameters), one calling thread",
             List.of("encoder", "call", "vectors_per_s", "us_per_call"));
     for (RunResult r : results) {
-      if (of(r, AdapterInferenceBenchmark.class)) {
+      if (of(r, AdapterInferenceJmh.class)) {
         BenchmarkParams p = r.getParams();
         Result<?> primary = r.getPrimaryResult();
         boolean batch = method(r).startsWith("batch");
@@ -159,10 +159,10 @@ final class KernelSection implements BenchSection {
           case "vector_api" -> "VectorApiEncoder (serving path)";
           default -> "DjlEncoder (libtorch, 1 thread)";
         });
-        row.put("call", batch ? "batch of " + AdapterInferenceBenchmark.BATCH : "one query");
+        row.put("call", batch ? "batch of " + AdapterInferenceJmh.BATCH : "one query");
         row.put("vectors_per_s", best(r));
         row.put("mean_vectors_per_s", primary.getScore());
-        row.put("us_per_call", (batch ? AdapterInferenceBenchmark.BATCH : 1) / best(r) * 1e6);
+        row.put("us_per_call", (batch ? AdapterInferenceJmh.BATCH : 1) / best(r) * 1e6);
         table.add(row);
       }
     }

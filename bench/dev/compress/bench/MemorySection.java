@@ -1,12 +1,13 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.K;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.K;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.LUCENE_OSQ;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.bench.BoundedSearch.Workload;
+import dev.compress.harness.BenchData;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -67,7 +68,7 @@ final class MemorySection implements BenchSection {
     int warmup = Integer.getInteger("bench.memory.warmup", mode.full() ? 500 : 300);
     Path workload = BenchPaths.output().resolve("memory-workload.bin");
     Files.createDirectories(workload.getParent());
-    new Workload(set.queries(), ExactSearch.topK(set.corpus(), set.queries(), K)).write(workload);
+    new Workload(set.queries(), set.exactTopK(K)).write(workload);
     List<Integer> cacheMb =
         Arrays.stream(System.getProperty("bench.memory.cache.mb", "512,1024").split(",")).map(s -> Integer.parseInt(s.trim())).toList();
     ResultTable table =

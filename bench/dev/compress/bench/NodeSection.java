@@ -2,7 +2,8 @@ package dev.compress.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.compress.realnode.RealNode;
+import dev.compress.harness.BenchData;
+import dev.compress.harness.RealNode;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ final class NodeSection implements BenchSection {
     int docs = Integer.getInteger("bench.node.docs", mode.full() ? 100_000 : 20_000);
     int clients = Integer.getInteger("bench.node.clients", 4);
     BenchData data = BenchData.synthetic(docs, 500, 384, 42);
-    int[][] truth = ExactSearch.topK(data.corpus(), data.queries(), K);
+    int[][] truth = data.exactTopK(K);
     freePort("realnode.http.port");
     freePort("realnode.transport.port");
     System.setProperty("realnode.workdir", BenchPaths.output().resolve("realnode").toAbsolutePath().toString());
@@ -150,7 +151,7 @@ final class NodeSection implements BenchSection {
       long t = System.nanoTime();
       int[] ids = search(client, s, queries[q]);
       nanos[q] = System.nanoTime() - t;
-      recall += ExactSearch.recall(truth[q], ids);
+      recall += BenchData.recall(truth[q], ids);
     }
     double qps = queries.length / ((System.nanoTime() - start) / 1e9);
     Map<String, Object> row = new LinkedHashMap<>();

@@ -51,7 +51,12 @@ public final class ResultTable {
   }
 
   public String markdown() {
-    StringBuilder out = new StringBuilder("#### ").append(title).append("\n\n");
+    return markdown(4);
+  }
+
+  /** The table under a heading of the given level (the number of {@code #}). */
+  public String markdown(int headingLevel) {
+    StringBuilder out = new StringBuilder("#".repeat(headingLevel)).append(' ').append(title).append("\n\n");
     out.append("| ").append(String.join(" | ", columns)).append(" |\n");
     out.append("|").append(" --- |".repeat(columns.size())).append('\n');
     for (Map<String, Object> row : rows) {

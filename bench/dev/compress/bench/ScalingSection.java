@@ -1,10 +1,11 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_OSQ;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.LUCENE_OSQ;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
-import dev.compress.bench.VectorFormatBenchmark.SearchSpec;
+import dev.compress.bench.FormatComparison.SearchSpec;
+import dev.compress.harness.BenchData;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +36,14 @@ final class ScalingSection implements BenchSection {
                 "qps_1_thread", "qps_ratio_to_float32", "index_s", "merge_s",
                 "disk_mb", "graph_codes_mb"));
     for (int docs : Arrays.stream(sizes.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray()) {
-      List<Map<String, Object>> rows = VectorFormatBenchmark.run(BenchData.synthetic(docs, 500, 384, 42), searches, mode.threads());
+      List<Map<String, Object>> rows = FormatComparison.run(BenchData.synthetic(docs, 500, 384, 42), searches, mode.threads());
       Map<String, Object> floatRow = rows.stream().filter(r -> LUCENE_FLOAT.equals(r.get("index"))).findFirst().orElseThrow();
       for (Map<String, Object> row : rows) {
         row.put("qps_ratio_to_float32", (Double) row.get("qps_1_thread") / (Double) floatRow.get("qps_1_thread"));
         row.put("cpu_speedup_vs_float32", (Double) floatRow.get("cpu_us_per_query") / (Double) row.get("cpu_us_per_query"));
         row.put("disk_mb", (Double) row.get("disk_bytes_per_vector") * docs / 1e6);
         row.put("graph_codes_mb", (Double) row.get("graph_codes_bytes_per_vector") * docs / 1e6);
-        row.remove(VectorFormatBenchmark.PER_QUERY_RECALL);
+        row.remove(FormatComparison.PER_QUERY_RECALL);
         table.add(row);
       }
     }

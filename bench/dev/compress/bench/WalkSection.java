@@ -1,15 +1,16 @@
 package dev.compress.bench;
 
-import static dev.compress.bench.VectorFormatBenchmark.FIELD;
-import static dev.compress.bench.VectorFormatBenchmark.K;
-import static dev.compress.bench.VectorFormatBenchmark.LUCENE_FLOAT;
-import static dev.compress.bench.VectorFormatBenchmark.OURS_BINARY;
+import static dev.compress.bench.FormatComparison.FIELD;
+import static dev.compress.bench.FormatComparison.K;
+import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
+import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinarizedVectorValues;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.BinaryFlatVectorsReader;
 import dev.compress.codec.binary.SignCodeEstimator;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -68,7 +69,7 @@ final class WalkSection implements BenchSection {
   @Override
   public List<ResultTable> run(BenchMode mode) throws Exception {
     BenchData set = CodecSection.syntheticSet(mode);
-    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
+    int[][] truth = set.exactTopK(K);
     try (Index floats = Index.open(set, LUCENE_FLOAT);
         Index ours = Index.open(set, OURS_BINARY);
         BinaryFlatVectorsReader codesReader = ours.codesReader()) {
@@ -203,7 +204,7 @@ final class WalkSection implements BenchSection {
                   .limit(K)
                   .mapToInt(Integer::intValue)
                   .toArray();
-          recall[b] += ExactSearch.recall(truth[q], reranked);
+          recall[b] += BenchData.recall(truth[q], reranked);
         }
       }
     }
@@ -321,7 +322,7 @@ final class WalkSection implements BenchSection {
       this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
       this.floats = vectors.getFloatVectorValues(FIELD);
       // one segment without deletions: ordinal = doc
-      this.ids = VectorFormatBenchmark.storedIds(reader);
+      this.ids = FormatComparison.storedIds(reader);
     }
 
     static Index open(BenchData set, String name) throws IOException {

@@ -17,6 +17,7 @@ import static org.junit.Assert.fail;
 /**
  * Dependencies point one way: plugin -> training and plugin -> codec. codec/ is Lucene only,
  * training/ uses neither OpenSearch nor Lucene, and neither of them knows the other or the plugin.
+ * Of the programs, demo/ and bench/ both use harness/, which knows neither, and neither knows the other.
  * Reads the sources, so imports and fully qualified names are both caught.
  */
 public class DependencyDirectionTests {
@@ -31,6 +32,17 @@ public class DependencyDirectionTests {
     @Test
     public void trainingDependsOnNeitherOpenSearchNorLuceneNorCodec() throws IOException {
         assertNoReferences("training", "org\\.opensearch\\.", "org\\.apache\\.lucene\\.", "dev\\.compress\\.plugin\\.", "dev\\.compress\\.codec\\.");
+    }
+
+    @Test
+    public void harnessKnowsNeitherDemoNorBench() throws IOException {
+        assertNoReferences("harness", "dev\\.compress\\.demo\\.", "dev\\.compress\\.bench\\.");
+    }
+
+    @Test
+    public void demoAndBenchDoNotKnowEachOther() throws IOException {
+        assertNoReferences("demo", "dev\\.compress\\.bench\\.");
+        assertNoReferences("bench", "dev\\.compress\\.demo\\.");
     }
 
     @Test

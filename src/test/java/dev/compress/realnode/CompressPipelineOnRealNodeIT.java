@@ -1,5 +1,6 @@
 package dev.compress.realnode;
 
+import dev.compress.harness.RealNode;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;

@@ -1,5 +1,6 @@
 package dev.compress.realnode;
 
+import dev.compress.harness.RealNode;
 import org.apache.lucene.index.CheckIndex;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;

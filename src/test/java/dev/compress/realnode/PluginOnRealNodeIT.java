@@ -1,5 +1,6 @@
 package dev.compress.realnode;
 
+import dev.compress.harness.RealNode;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.opensearch.client.Request;

@@ -1,5 +1,6 @@
 package dev.compress.realnode;
 
+import dev.compress.harness.RealNode;
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;

@@ -1,4 +1,4 @@
-package dev.compress.bench.kernels;
+package dev.compress.bench.jmh;
 
 import ai.djl.Device;
 import dev.compress.training.inference.DjlEncoder;
@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class AdapterInferenceBenchmark {
+public class AdapterInferenceJmh {
 
   public static final int BATCH = 64;
 

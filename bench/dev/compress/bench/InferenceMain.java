@@ -29,12 +29,12 @@ import java.util.Random;
  * threads (default 1, the same CPU budget as the Java paths). Run (needs the incubator module):
  * <pre>
  * java --add-modules jdk.incubator.vector -cp target/test-classes:target/classes:$(cat target/test.classpath) \
- *   dev.compress.bench.InferenceBenchmark [seconds per round = 1] [rounds = 5]
+ *   dev.compress.bench.InferenceMain [seconds per round = 1] [rounds = 5]
  * </pre>
  */
-public final class InferenceBenchmark {
+public final class InferenceMain {
 
-    private InferenceBenchmark() {}
+    private InferenceMain() {}
 
     private record Config(String model, String path, Encoder encoder, float[][] batch) {}
 

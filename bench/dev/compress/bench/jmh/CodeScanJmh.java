@@ -1,4 +1,4 @@
-package dev.compress.bench.kernels;
+package dev.compress.bench.jmh;
 
 import dev.compress.codec.binary.CodeWords;
 import dev.compress.codec.binary.SignCodeEstimator;
@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class CodeScanBenchmark {
+public class CodeScanJmh {
 
   static final int DIMS = 384;
   static final int WORDS = DIMS / 64;

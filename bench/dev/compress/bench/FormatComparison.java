@@ -4,6 +4,7 @@ import dev.compress.codec.HnswParameters;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -61,7 +62,7 @@ import org.apache.lucene.tests.util.TestUtil;
  * graph of the open vector reader (Lucene's {@code RamUsageTester}); graphs, codes and vectors
  * themselves stay off-heap, in mmap'd files.
  */
-final class VectorFormatBenchmark {
+final class FormatComparison {
 
   static final String FIELD = "v";
   static final int K = 10;
@@ -98,7 +99,7 @@ final class VectorFormatBenchmark {
     }
   }
 
-  private VectorFormatBenchmark() {}
+  private FormatComparison() {}
 
   /**
    * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
@@ -108,13 +109,13 @@ final class VectorFormatBenchmark {
       new RamUsageTester.Accumulator() {
         @Override
         public long accumulateObject(Object o, long shallowSize, Map<java.lang.reflect.Field, Object> fieldValues, Collection<Object> queue) {
-          fieldValues.values().stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          fieldValues.values().stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
           return shallowSize;
         }
 
         @Override
         public long accumulateArray(Object array, long shallowSize, List<Object> values, Collection<Object> queue) {
-          values.stream().filter(VectorFormatBenchmark::onHeapObject).forEach(queue::add);
+          values.stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
           return shallowSize;
         }
       };
@@ -129,9 +130,9 @@ final class VectorFormatBenchmark {
 
   /** Builds every index that {@code searches} name and measures each search; one row per search. */
   static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
-    int[][] truth = ExactSearch.topK(set.corpus(), set.queries(), K);
+    int[][] truth = set.exactTopK(K);
     List<Map<String, Object>> rows = new ArrayList<>();
-    Double exactNdcg = set.judgments().isEmpty() ? null : ndcg(set, truth);
+    Double exactNdcg = set.judgments().isEmpty() ? null : set.meanNdcg(truth, K);
     for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
       BuiltIndex built = BuiltIndex.of(set, index);
       try (Directory dir = FSDirectory.open(built.path())) {
@@ -242,12 +243,12 @@ final class VectorFormatBenchmark {
     }
     double[] recalls = new double[queries.length];
     for (int q = 0; q < queries.length; q++) {
-      recalls[q] = ExactSearch.recall(truth[q], results[q]);
+      recalls[q] = BenchData.recall(truth[q], results[q]);
     }
     row.put("recall@10", Arrays.stream(recalls).average().orElse(0));
     row.put(PER_QUERY_RECALL, recalls);
     if (set.judgments().isEmpty() == false) {
-      row.put("ndcg@10", ndcg(set, results));
+      row.put("ndcg@10", set.meanNdcg(results, K));
     }
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
@@ -306,14 +307,6 @@ final class VectorFormatBenchmark {
 
   private static RescoringKnnQuery query(float[] vector, SearchSpec search) {
     return new RescoringKnnQuery(FIELD, vector, K, search.oversample(), null, search.rescore());
-  }
-
-  private static double ndcg(BenchData set, int[][] rankings) {
-    double sum = 0;
-    for (Map.Entry<Integer, Map<Integer, Integer>> judged : set.judgments().entrySet()) {
-      sum += ExactSearch.ndcg(rankings[judged.getKey()], judged.getValue(), K);
-    }
-    return sum / set.judgments().size();
   }
 
   /** Each doc's corpus id (the stored {@code id} field), by doc id. */

@@ -1,5 +1,6 @@
 package dev.compress.bench;
 
+import dev.compress.harness.BenchData;
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
@@ -27,13 +28,13 @@ import java.util.Random;
 
 /**
  * What {@code mask} costs a {@code compressed_knn} query on the in-JVM two-node cluster (not a timed
- * test: run with {@code mvn test -Dtest=MaskQueryBenchmark}): scifact's 5,183 bge-small vectors in a
+ * test: run with {@code mvn test -Dtest=MaskQueryClusterBench}): scifact's 5,183 bge-small vectors in a
  * float and a binary field (two shards), its 300 judged test queries searched without a mask and
  * with each mask type at 30% of the dimensions, interleaved, after a warm-up. The learned mask model
  * has random weights: its cost is that of a trained one (one 384 x 384 layer), its nDCG is not.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class MaskQueryBenchmark extends CompressClusterTestCase {
+public class MaskQueryClusterBench extends CompressClusterTestCase {
 
     private static final int K = 10;
     private static final int ROUNDS = 3;
@@ -106,7 +107,7 @@ public class MaskQueryBenchmark extends CompressClusterTestCase {
                             millis[m][round * judged.length + q] = elapsed;
                         }
                         if (round == 0) {
-                            ndcg[m] += ExactSearch.ndcg(found, set.judgments().get(judged[q]), K) / judged.length;
+                            ndcg[m] += set.ndcg(judged[q], found, K) / judged.length;
                         }
                         m++;
                     }

@@ -5,6 +5,7 @@ import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.floats.FloatHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.harness.BenchData;
 import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,15 +35,15 @@ import org.apache.lucene.util.IOUtils;
  * of the judged test queries and p50 latency, for the norm and DIME-PRF masks at 30% of the
  * dimensions and for the full query. Run:
  *
- * <pre>java -cp target/test-classes:target/classes:$(cat target/test.classpath) dev.compress.bench.MaskedSearchBenchmark</pre>
+ * <pre>java -cp target/test-classes:target/classes:$(cat target/test.classpath) dev.compress.bench.MaskedSearchMain</pre>
  */
-public final class MaskedSearchBenchmark {
+public final class MaskedSearchMain {
 
   private static final String FIELD = "v";
   private static final int K = 10;
   private static final double RATIO = 0.3;
 
-  private MaskedSearchBenchmark() {}
+  private MaskedSearchMain() {}
 
   public static void main(String[] args) throws IOException {
     Path data = Path.of(System.getProperty("compress.data.dir", "../shared/data"));
@@ -55,7 +56,7 @@ public final class MaskedSearchBenchmark {
     float[][] queries = Arrays.stream(judged).mapToObj(q -> set.queries()[q]).toArray(float[][]::new);
     int dim = queries[0].length;
     int keep = DimensionMasks.keep(dim, RATIO);
-    int[][] firstPass = ExactSearch.topK(set.corpus(), queries, 1);
+    int[][] firstPass = set.exactTopK(queries, 1);
     Map<String, float[][]> masks = new LinkedHashMap<>();
     masks.put("none", queries);
     masks.put("norm", Arrays.stream(queries).map(q -> DimensionMasks.apply(q, DimensionMasks.norm(q, keep))).toArray(float[][]::new));
@@ -79,11 +80,11 @@ public final class MaskedSearchBenchmark {
         try (DirectoryReader reader = DirectoryReader.open(dir)) {
           IndexSearcher searcher = new IndexSearcher(reader);
           searcher.setQueryCache(null);
-          int[] idOf = VectorFormatBenchmark.storedIds(reader);
+          int[] idOf = FormatComparison.storedIds(reader);
           boolean binary = format.getKey().startsWith("binary");
           for (Map.Entry<String, float[][]> mask : masks.entrySet()) {
             float[][] masked = mask.getValue();
-            int[][] truth = ExactSearch.topK(set.corpus(), masked, K);
+            int[][] truth = set.exactTopK(masked, K);
             double exactNdcg = ndcg(set, judged, truth);
             if (binary) {
               row(format.getKey(), mask.getKey(), 1, false, searcher, idOf, masked, truth, set, judged, exactNdcg);
@@ -117,7 +118,7 @@ public final class MaskedSearchBenchmark {
       TopDocs hits = search(searcher, queries[i], oversample, rescore);
       nanos[i] = System.nanoTime() - start;
       found[i] = Arrays.stream(hits.scoreDocs).mapToInt(h -> idOf[h.doc]).toArray();
-      recall += ExactSearch.recall(truth[i], found[i]);
+      recall += BenchData.recall(truth[i], found[i]);
     }
     Arrays.sort(nanos);
     System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f |%n", field, maskName,
@@ -132,7 +133,7 @@ public final class MaskedSearchBenchmark {
   private static double ndcg(BenchData set, int[] judged, int[][] rankings) {
     double sum = 0;
     for (int i = 0; i < judged.length; i++) {
-      sum += ExactSearch.ndcg(rankings[i], set.judgments().get(judged[i]), K);
+      sum += set.ndcg(judged[i], rankings[i], K);
     }
     return sum / judged.length;
   }

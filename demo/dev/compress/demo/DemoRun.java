@@ -5,7 +5,7 @@ import dev.compress.demo.report.HtmlReport;
 import dev.compress.demo.report.ResultRow;
 import dev.compress.demo.report.ResultsTable;
 import dev.compress.demo.report.TrainingEpoch;
-import dev.compress.realnode.RealNode;
+import dev.compress.harness.RealNode;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;

@@ -1,6 +1,6 @@
 package dev.compress.demo;
 
-import dev.compress.realnode.RealNode;
+import dev.compress.harness.RealNode;
 
 import java.io.IOException;
 import java.net.InetAddress;

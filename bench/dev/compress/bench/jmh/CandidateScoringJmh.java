@@ -1,8 +1,8 @@
-package dev.compress.bench.kernels;
+package dev.compress.bench.jmh;
 
-import dev.compress.bench.BenchData;
 import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
+import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,12 +44,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * The cost of scoring one graph candidate in situ: a flat (graph-less) single-segment index of
  * {@code docs} synthetic 384-d vectors on an mmap'd directory, scored at random ordinals by the
  * format's own query scorer, the one the HNSW walk calls. Per-candidate overheads (seek, copies,
- * corrections, score mapping) show here, not in the array kernels of {@link CodeScanBenchmark}.
+ * corrections, score mapping) show here, not in the array kernels of {@link CodeScanJmh}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class CandidateScoringBenchmark {
+public class CandidateScoringJmh {
 
   private static final String FIELD = "v";
   private static final int CANDIDATES = 1024;

@@ -1,4 +1,4 @@
-package dev.compress.realnode;
+package dev.compress.harness;
 
 import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.Request;

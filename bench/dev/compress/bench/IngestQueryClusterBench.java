@@ -26,12 +26,12 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
 /**
  * Rough figures for the ingest and query targets on the in-JVM two-node cluster (not a timed test:
- * run with {@code mvn test -Dtest=IngestQueryBenchmark}): bulk throughput through the
+ * run with {@code mvn test -Dtest=IngestQueryClusterBench}): bulk throughput through the
  * {@code compress} pipeline (384 -> 64 adapter) against the same documents sent with the 64-d
  * vectors already computed, and the p50 a query pays for {@code model_id} (cached model).
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
-public class IngestQueryBenchmark extends CompressClusterTestCase {
+public class IngestQueryClusterBench extends CompressClusterTestCase {
 
     private static final int DIM = 384;
     private static final int DOCS = Integer.getInteger("bench.docs", 20_000);
