@@ -53,11 +53,10 @@ public final class CompressSettings {
     /**
      * Largest corpus a training job may spill to its temporary file (documents x dimensions x 4
      * bytes, {@code dev.compress.plugin.train.CorpusFile}): a larger one is refused with a 400. The
-     * vectors then live on disk and in the page cache, but each document's id stays on the heap,
-     * about 120 bytes with its lookup table (measured with 9-character ids). The default, 16gb, is
-     * about 10 million 384-d vectors (4 million at 1,024-d), whose ids take some 1.2 GB of heap: as
-     * much as a default should let one request take from a node; whoever has the heap and the disk
-     * raises it.
+     * vectors then live on disk and in the page cache, but each document's id stays on the heap with
+     * its lookup table. The default, 16gb, is about 10 million 384-d vectors (4 million at 1,024-d),
+     * whose ids take on the order of a gigabyte of heap: as much as a default should let one request
+     * take from a node; whoever has the heap and the disk raises it.
      */
     public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_SIZE = Setting.byteSizeSetting(
         "compress.training.max_corpus_size",

@@ -511,8 +511,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     /**
      * The query with the dimensions the mask drops set to zero: its similarity to a document is the
-     * masked one on float fields and, on binary fields, the codes' usual estimator estimates it (measured
-     * better than restricting the estimate to the mask's bits; see the README).
+     * masked one on float fields and, on binary fields, the codes' usual estimator estimates it (it ranked
+     * better than restricting the estimate to the mask's bits: docs/benchmarks.md, "Masked search on the codec").
      */
     private float[] maskedVector(QueryShardContext context, VectorFieldConfig config) {
         int[] kept = mask.kept();

@@ -3,8 +3,8 @@ package dev.compress.training.inference;
 import dev.compress.training.model.ModelArtifact;
 
 /**
- * The encoder for serving (ingest and query) on a node's CPU, chosen by measurement (README, "CPU
- * inference"): {@link VectorApiEncoder} when the JVM has {@code jdk.incubator.vector} (OpenSearch's
+ * The encoder for serving (ingest and query) on a node's CPU, chosen by measurement (docs/benchmarks.md,
+ * "CPU inference"): {@link VectorApiEncoder} when the JVM has {@code jdk.incubator.vector} (OpenSearch's
  * jvm.options adds it), else the portable {@link JavaEncoder}. Both run inside the caller's thread, so a
  * search or bulk thread never waits on a native thread pool.
  */

@@ -23,8 +23,8 @@ import java.util.Map;
  * </ul>
  *
  * <p>{@code maxTripletsPerEpoch} (0 = all): an epoch is one pass over every judged positive pair; large
- * judgment sets (nfcorpus train: 110k pairs, about 30 s per epoch here) can cap it to a fresh random
- * subset each epoch, so that validation and early stopping happen often enough.
+ * judgment sets (nfcorpus train: 110k pairs) can cap it to a fresh random subset each epoch, so that
+ * validation and early stopping happen often enough.
  */
 public record DiveConfig(
     int dims,
@@ -57,9 +57,10 @@ public record DiveConfig(
     /**
      * The recommended recipe: the paper's plus similarity preservation (weight 1) and early stopping on
      * validation (patience 15), at lr 1e-3, with epochs of at most 16,384 triplets so that a large judgment
-     * set is validated (and can stop early) often enough within the training budget. The higher rate because a small judgment set gives few steps
-     * per epoch (scifact: 6 of 128 triplets), and at 2e-4 validation nDCG@10 was still rising after 50
-     * epochs; at 1e-3 it peaks within them (measured on scifact's validation slice, bge-small, 64-d).
+     * set is validated (and can stop early) often enough within the training budget. The higher rate because
+     * a small judgment set gives few steps per epoch, and at 2e-4 validation nDCG@10 was still rising after
+     * 50 epochs; 2e-3 ended lower on nfcorpus's validation slice. The quality section of {@code bench/run}
+     * measures the recipe.
      */
     public static DiveConfig regularised(int dims) {
         return paper(dims).withPreserve(1.0).withPatience(15).withLearningRate(1e-3).withMaxTripletsPerEpoch(16_384);

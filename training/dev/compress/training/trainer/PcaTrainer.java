@@ -17,7 +17,7 @@ import java.util.Map;
  * ordered by variance). Output rows are L2-normalised (cosine in the projected space).
  *
  * <p>{@code centred = false} projects x itself (bias 0), which keeps the component the vectors share
- * and was the better variant on the reference figures (DESIGN.md: 0.6234 at 64-d on scifact);
+ * and ranked better on scifact at 64-d (the quality section of {@code bench/run} measures both);
  * {@code centred = true} projects x - mean. The report carries the intrinsic dimensionality: the
  * number of components that explain 95% of the variance.
  *
