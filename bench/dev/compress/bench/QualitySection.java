@@ -12,14 +12,20 @@ import java.util.Map;
 /**
  * Retrieval quality of every method on held-out queries, as ratios of the frozen float baseline of
  * the same run: each method x dims x {float, binary, binary+rescore} on scifact test and nfcorpus
- * dev, both embedding models, and the query-mask table. Each cell is one run of the training CLI
- * ({@code dev.compress.training.cli.TrainCli}) in its own JVM, whose JSON report this section reads;
- * the CLI's logs and reports stay under {@code quality/}.
+ * dev, and the query-mask table. Each cell is one run of the training CLI
+ * ({@code dev.compress.training.cli.TrainCli}) in its own JVM with the method's defaults (as a user's
+ * {@code _train} with only method and dims), whose JSON report this section reads; the CLI's logs and
+ * reports stay under {@code quality/}.
  *
- * <p>Quick mode runs the training-free methods (truncation, PCA) everywhere, a 10-epoch DIVE at 64-d
- * on scifact, and the mask table on scifact with bge; full mode runs every trainer with the caps of
- * {@code bench/trainers.sh} on nfcorpus. {@code -Dbench.quality.methods=truncation,pca} runs only
- * the named methods' cells.
+ * <p>The first table sets every learned model beside PCA at the same dims: the mean over seeds of its
+ * ratio to the frozen vectors with the seeds' range, and the paired per-query differences to PCA and to
+ * the frozen vectors with a 95% interval (1.96 standard errors of the paired mean, averaged over seeds),
+ * and how many seeds shipped trained weights rather than the PCA start.
+ *
+ * <p>Quick mode: truncation and PCA everywhere, DIVE (64 and 128) and Matryoshka-Adaptor on both data
+ * sets with bge-small, seed 0, and the mask table on scifact with bge. Full mode: every trainer, both
+ * embedding models, seeds 0, 1 and 2. {@code -Dbench.quality.methods=truncation,pca} runs only the
+ * named methods' cells; {@code -Dbench.quality.seeds=0,1} sets the seeds.
  */
 final class QualitySection implements BenchSection {
 
@@ -28,10 +34,14 @@ final class QualitySection implements BenchSection {
   private static final String MASK = "query_mask";
   private static final List<String> CLOSED_FORM = List.of("truncation", "pca");
 
-  /** One CLI run: its arguments after {@code train --dataset --model}. */
-  private record Cell(String dataset, String model, String method, List<String> args) {
+  /** One CLI run: its arguments after {@code train --dataset --model --method --seed}. */
+  private record Cell(String dataset, String model, String method, long seed, List<String> args) {
     String file() {
-      return dataset + "-" + model + "-" + method;
+      return dataset + "-" + model + "-" + method + "-seed" + seed;
+    }
+
+    String key() {
+      return dataset + "/" + model + "/" + method;
     }
   }
 
@@ -40,28 +50,36 @@ final class QualitySection implements BenchSection {
     return "quality";
   }
 
+  private static List<Long> seeds(BenchMode mode) {
+    String given = System.getProperty("bench.quality.seeds");
+    if (given != null) {
+      return List.of(given.split(",")).stream().map(String::trim).map(Long::parseLong).toList();
+    }
+    return mode.full() ? List.of(0L, 1L, 2L) : List.of(0L);
+  }
+
   private static List<Cell> cells(BenchMode mode) {
     List<Cell> cells = new ArrayList<>();
     for (String dataset : DATASETS) {
-      boolean nf = dataset.equals("nfcorpus");
-      List<String> cap = nf ? List.of("--max-triplets", "4096", "--epochs", "12", "--patience", "4") : List.of();
       for (String model : MODELS) {
         for (String method : CLOSED_FORM) {
-          cells.add(new Cell(dataset, model, method, List.of("--dims", "32,64,128")));
+          cells.add(new Cell(dataset, model, method, 0, List.of("--dims", "32,64,128")));
         }
-        if (mode.full()) {
-          cells.add(new Cell(dataset, model, "dive", concat(List.of("--dims", "32,64,128"), nf ? List.of("--epochs", "6") : List.of())));
-          cells.add(new Cell(dataset, model, "matryoshka_adaptor", concat(List.of("--dims", "64,128"), cap)));
-          cells.add(new Cell(dataset, model, "temperature_mrl", concat(List.of("--dims", "64,128"), cap)));
-          cells.add(new Cell(dataset, model, "search_adaptor", concat(List.of("--dims", "64,128,384"), cap)));
-          cells.add(
-              new Cell(dataset, model, "smec", concat(List.of("--dims", "64"), nf ? List.of("--max-triplets", "4096", "--epochs", "5", "--patience", "3") : List.of("--epochs", "10"))));
-          cells.add(new Cell(dataset, model, MASK, List.of("--ratios", "0.3")));
-        } else if (dataset.equals("scifact")) {
-          cells.add(new Cell(dataset, model, "dive", List.of("--dims", "64", "--epochs", "10")));
-          if (model.startsWith("bge")) {
-            cells.add(new Cell(dataset, model, MASK, List.of("--ratios", "0.3", "--epochs", "10")));
+        if (mode.full() == false && model.startsWith("bge") == false) {
+          continue;
+        }
+        for (long seed : seeds(mode)) {
+          cells.add(new Cell(dataset, model, "dive", seed, List.of("--dims", "64,128")));
+          cells.add(new Cell(dataset, model, "matryoshka_adaptor", seed, List.of("--dims", "64,128")));
+          if (mode.full()) {
+            cells.add(new Cell(dataset, model, "temperature_mrl", seed, List.of("--dims", "64,128")));
+            cells.add(new Cell(dataset, model, "search_adaptor", seed, List.of("--dims", "64,128,384")));
+            cells.add(new Cell(dataset, model, "smec", seed, List.of("--dims", "64,128")));
+            cells.add(new Cell(dataset, model, MASK, seed, List.of("--ratios", "0.3")));
           }
+        }
+        if (mode.full() == false && dataset.equals("scifact")) {
+          cells.add(new Cell(dataset, model, MASK, 0, List.of("--ratios", "0.3", "--epochs", "10")));
         }
       }
     }
@@ -88,6 +106,14 @@ final class QualitySection implements BenchSection {
         new ResultTable(
             "Query masks at 30% of dimensions on the frozen vectors: nDCG@10 as a ratio of the full query",
             List.of("dataset", "model", "mask", "kept", "ratio_to_full", "paired_diff", "paired_stderr"));
+    ResultTable learned =
+        new ResultTable(
+            "Learned against PCA at the same dims: held-out nDCG@10 (float) as a ratio of the frozen float baseline",
+            List.of(
+                "dataset", "model", "method", "dims", "seeds", "ratio", "ratio_min", "ratio_max", "pca_ratio", "vs_pca", "vs_pca_ci95",
+                "vs_frozen", "vs_frozen_ci95", "shipped_trained", "train_s"));
+    Map<String, List<Map<?, ?>>> learnedReports = new LinkedHashMap<>();
+    Map<String, List<Double>> learnedSeconds = new LinkedHashMap<>();
     ObjectMapper json = new ObjectMapper();
     String methodsOnly = System.getProperty("bench.quality.methods");
     for (Cell cell : cells(mode)) {
@@ -112,17 +138,104 @@ final class QualitySection implements BenchSection {
           row.put("paired_stderr", r.get("pairedDiffStdErr"));
           masks.add(row);
         }
+      } else if (cell.seed() != 0) {
+        learnedReports.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(root);
+        learnedSeconds.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(seconds);
       } else {
+        if (CLOSED_FORM.contains(cell.method()) == false) {
+          learnedReports.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(root);
+          learnedSeconds.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(seconds);
+        }
         // truncation and PCA are closed-form: their single report "epoch" is a fit, not an epoch
         Double perEpoch = CLOSED_FORM.contains(cell.method()) ? null : secondsPerEpoch((List<?>) root.get("training"));
         addMethodRows(methods, cell, (List<?>) root.get("table"), perEpoch, seconds);
       }
     }
+    learnedReports.forEach((key, reports) -> addLearnedRows(learned, key, reports, learnedSeconds.get(key)));
+    learned.note(
+        "ratio: mean over seeds (ratio_min..ratio_max across them); vs_pca / vs_frozen: mean paired per-query difference of "
+            + "nDCG@10 to PCA at the same dims / to the frozen vectors, and half the width of its 95% interval; shipped_trained: "
+            + "seeds whose selection shipped trained weights rather than the PCA start; train_s: mean wall time of the CLI run "
+            + "(one model per dims for DIVE, each within the training budget).");
     methods.note(
         "float / binary / binary+rescore: the method's vectors searched exactly as float32, as centred sign bits (Hamming), "
             + "and as sign bits whose top 100 are reranked with the float query. train_s: wall time of the CLI run "
             + "(data preparation, training, evaluation); s_per_epoch: mean training time of one epoch, validation excluded.");
-    return List.of(methods, masks);
+    return List.of(learned, methods, masks);
+  }
+
+  /** One row per (method, dims): float ratios over the seeds, paired differences to PCA and to frozen. */
+  private static void addLearnedRows(ResultTable table, String key, List<Map<?, ?>> reports, List<Double> seconds) {
+    String[] parts = key.split("/");
+    Map<Integer, List<double[]>> byDims = new java.util.TreeMap<>(); // dims -> per seed {ratio, pcaRatio, dPca, sePca, dFrozen, seFrozen}
+    Map<Integer, int[]> shipped = new java.util.TreeMap<>(); // dims -> {trained, total}
+    for (Map<?, ?> root : reports) {
+      double frozen = Double.NaN;
+      for (Object o : (List<?>) root.get("table")) {
+        Map<?, ?> r = (Map<?, ?>) o;
+        if (r.get("method").equals("frozen") && r.get("encoding").equals("float")) {
+          frozen = ((Number) r.get("ndcg@10")).doubleValue();
+        }
+      }
+      for (Object o : (List<?>) root.get("learnedVsPca")) {
+        Map<?, ?> v = (Map<?, ?>) o;
+        if (v.get("encoding").equals("float") == false) {
+          continue;
+        }
+        int dims = ((Number) v.get("dims")).intValue();
+        Map<?, ?> row = floatRow((List<?>) root.get("table"), (String) v.get("method"), dims);
+        byDims.computeIfAbsent(dims, d -> new ArrayList<>()).add(new double[] {
+            ((Number) row.get("ratio_to_frozen")).doubleValue(), ((Number) v.get("pca_ndcg@10")).doubleValue() / frozen,
+            ((Number) v.get("paired_diff_to_pca")).doubleValue(), ((Number) v.get("paired_diff_stderr")).doubleValue(),
+            ((Number) row.get("paired_diff_to_frozen")).doubleValue(), ((Number) row.get("paired_diff_stderr")).doubleValue()});
+      }
+      for (Object t : (List<?>) root.get("training")) {
+        Map<?, ?> training = (Map<?, ?>) t;
+        Map<?, ?> selection = (Map<?, ?>) ((Map<?, ?>) training.get("report")).get("selection");
+        for (Object d : (List<?>) training.get("dims")) {
+          int[] count = shipped.computeIfAbsent(((Number) d).intValue(), x -> new int[2]);
+          if (selection != null && ((Number) selection.get("shippedEpoch")).intValue() != ((Number) selection.get("startEpoch")).intValue()) {
+            count[0]++;
+          }
+          count[1]++;
+        }
+      }
+    }
+    for (Map.Entry<Integer, List<double[]>> e : byDims.entrySet()) {
+      List<double[]> runs = e.getValue();
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("dataset", parts[0]);
+      row.put("model", parts[1]);
+      row.put("method", parts[2]);
+      row.put("dims", e.getKey());
+      row.put("seeds", runs.size());
+      row.put("ratio", mean(runs, 0));
+      row.put("ratio_min", runs.stream().mapToDouble(r -> r[0]).min().orElse(Double.NaN));
+      row.put("ratio_max", runs.stream().mapToDouble(r -> r[0]).max().orElse(Double.NaN));
+      row.put("pca_ratio", mean(runs, 1));
+      row.put("vs_pca", mean(runs, 2));
+      row.put("vs_pca_ci95", 1.96 * mean(runs, 3));
+      row.put("vs_frozen", mean(runs, 4));
+      row.put("vs_frozen_ci95", 1.96 * mean(runs, 5));
+      int[] count = shipped.getOrDefault(e.getKey(), new int[2]);
+      row.put("shipped_trained", count[0] + "/" + count[1]);
+      row.put("train_s", seconds.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
+      table.add(row);
+    }
+  }
+
+  private static double mean(List<double[]> runs, int column) {
+    return runs.stream().mapToDouble(r -> r[column]).average().orElse(Double.NaN);
+  }
+
+  private static Map<?, ?> floatRow(List<?> rows, String method, int dims) {
+    for (Object o : rows) {
+      Map<?, ?> r = (Map<?, ?>) o;
+      if (r.get("method").equals(method) && ((Number) r.get("dims")).intValue() == dims && r.get("encoding").equals("float")) {
+        return r;
+      }
+    }
+    throw new IllegalStateException("no float row for " + method + " at " + dims);
   }
 
   /**
@@ -208,6 +321,8 @@ final class QualitySection implements BenchSection {
             "--method",
             cell.method(),
             "--centred-bits",
+            "--seed",
+            Long.toString(cell.seed()),
             "--report",
             report.toString()));
     command.addAll(cell.args());

@@ -171,6 +171,7 @@ public final class TrainCli {
             }
         }
 
+        List<Map<String, Object>> vsPca = new ArrayList<>();
         if (method.equals(PcaTrainer.METHOD) == false && method.equals(TruncationTrainer.METHOD) == false) {
             // every learned row beside PCA at the same dims, fitted on the same corpus
             TrainedModel pca = new PcaTrainer(dims, false).train(data, TrainingListener.NONE);
@@ -187,6 +188,14 @@ public final class TrainCli {
                     if (p.method().equals(PcaTrainer.METHOD) && p.dims() == l.dims() && p.encoding() == l.encoding()) {
                         double[] diff = l.scores().pairedDifference(p.scores());
                         System.out.printf(Locale.ROOT, "%-18s %5d %-15s %+7.4f±%.4f%n", l.method(), l.dims(), l.encoding().label(), diff[0], diff[1]);
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("method", l.method());
+                        v.put("dims", l.dims());
+                        v.put("encoding", l.encoding().label());
+                        v.put("pca_ndcg@10", p.scores().ndcg());
+                        v.put("paired_diff_to_pca", diff[0]);
+                        v.put("paired_diff_stderr", diff[1]);
+                        vsPca.add(v);
                     }
                 }
             }
@@ -214,6 +223,7 @@ public final class TrainCli {
         report.put("dataPrepSeconds", prepSeconds);
         report.put("frozenValidationNdcg", frozenValidation);
         report.put("table", table);
+        report.put("learnedVsPca", vsPca);
         report.put("training", trainings);
         Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
             : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
