@@ -76,6 +76,8 @@ public final class TrainingJobs implements ClusterStateListener {
         this.models = models;
         this.sweepInterval = sweepInterval;
         this.tmpDir = tmpDir;
+        // a node starting: the corpus files of a JVM that died with its jobs would fill the disk, run after run
+        CorpusFile.removeLeftovers(tmpDir);
         clusterService.addListener(this);
     }
 
