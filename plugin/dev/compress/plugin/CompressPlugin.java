@@ -19,6 +19,7 @@ import dev.compress.plugin.model.action.TransportDeleteModelAction;
 import dev.compress.plugin.model.action.TransportGetModelAction;
 import dev.compress.plugin.model.action.TransportSearchModelsAction;
 import dev.compress.plugin.train.TrainingJobs;
+import dev.compress.plugin.train.TransportJobRunningAction;
 import dev.compress.plugin.train.TransportRunTrainingAction;
 import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
@@ -193,6 +194,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
             new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
             new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
             new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
+            new ActionHandler<>(ModelActions.JOB_RUNNING, TransportJobRunningAction.class),
             new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
             new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
             new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),

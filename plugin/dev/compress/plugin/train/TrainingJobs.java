@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
@@ -62,6 +63,7 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ThreadPool threadPool;
     private final ModelIndex models;
     private final Map<ModelIndex.Job, AtomicBoolean> running = new ConcurrentHashMap<>();
+    private final AtomicLong unreadableModelRecords = new AtomicLong();
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
@@ -83,6 +85,15 @@ public final class TrainingJobs implements ClusterStateListener {
 
     public int runningCount() {
         return running.size();
+    }
+
+    /**
+     * Whether this node runs (or has queued) a job of {@code modelId}, whichever document it was
+     * started for: a model is only ended or deleted without its job's consent when this is false on
+     * the model's node.
+     */
+    public boolean runs(String modelId) {
+        return running.keySet().stream().anyMatch(job -> job.modelId().equals(modelId));
     }
 
     /**
@@ -263,16 +274,38 @@ public final class TrainingJobs implements ClusterStateListener {
             // the nodes now, not when the sweep began: one may have joined while the search ran
             Set<String> nodes = clusterService.state().nodes().getNodes().keySet();
             for (ModelRecord model : training) {
-                String node = model.nodeId();
-                ModelIndex.Job job = model.job();
-                if (sweepOthers && nodes.contains(node) == false) {
-                    fail(job, "node [" + node + "] left the cluster while training", () -> {});
-                } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
-                    // the search may predate the job's final write; failTraining reads the model again
-                    fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
+                try {
+                    sweep(model, nodes, local, sweepOthers, ownCutoffMillis);
+                } catch (ModelRecord.UnreadableModelException e) {
+                    // one such document must not keep the sweep from every model after it
+                    unreadableModelRecords.incrementAndGet();
+                    logger.warn("the training sweep skips a model it cannot read: {}; _cancel fails it, DELETE removes it", e.getMessage());
                 }
             }
         }, e -> logger.warn("could not check models in training", e));
+    }
+
+    private void sweep(ModelRecord model, Set<String> nodes, String local, boolean sweepOthers, long ownCutoffMillis) {
+        if (model.state() != ModelState.TRAINING) {
+            return; // found by a search on the state, but read here as it is, so one that cannot be read is counted
+        }
+        String node = model.nodeId();
+        ModelIndex.Job job = model.job();
+        if (sweepOthers && nodes.contains(node) == false) {
+            fail(job, "node [" + node + "] left the cluster while training", () -> {});
+        } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
+            // the search may predate the job's final write; failTraining reads the model again
+            fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
+        }
+    }
+
+    /**
+     * Model documents in {@code training} that sweeps of this node skipped because a field they read
+     * ({@code node_id}, {@code created_at}, {@code state}) is missing or of the wrong type; counted at
+     * each skip, so a count that keeps growing means such a document is still there.
+     */
+    public long unreadableModelRecords() {
+        return unreadableModelRecords.get();
     }
 
     private static boolean modelIndexActive(ClusterState state) {

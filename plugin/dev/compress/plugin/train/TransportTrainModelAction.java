@@ -126,7 +126,13 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
 
     private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
         Map<String, Integer> busy = new HashMap<>();
-        training.forEach(m -> busy.merge(m.nodeId(), 1, Integer::sum));
+        for (ModelRecord m : training) {
+            try {
+                busy.merge(m.nodeId(), 1, Integer::sum);
+            } catch (ModelRecord.UnreadableModelException e) {
+                // names no node: it occupies none (the sweeps skip it; _cancel or DELETE ends it)
+            }
+        }
         boolean wantsGpu = "cpu".equals(spec.device()) == false;
         // device [gpu] fails on a node without one, so it may only go to nodes marked as having one
         boolean needsGpu = "gpu".equals(spec.device());
