@@ -102,8 +102,15 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     ) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
+        Settings settings = environment.settings();
         trainingJobs = new TrainingJobs(
-            client, clusterService, threadPool, models, CompressSettings.TRAINING_SWEEP_INTERVAL.get(environment.settings()), environment.tmpDir()
+            client,
+            clusterService,
+            threadPool,
+            models,
+            CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings),
+            CompressSettings.TRAINING_SWEEP_INTERVAL.get(settings),
+            environment.tmpDir()
         );
         return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }

@@ -16,13 +16,16 @@ import dev.compress.training.trainer.TrainingListener;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.cluster.ClusterChangedEvent;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.ClusterStateListener;
 import org.opensearch.cluster.routing.IndexRoutingTable;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.unit.TimeValue;
+import org.opensearch.common.lease.Releasable;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.secure_sm.AccessController;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
@@ -35,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -64,6 +68,8 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ModelIndex models;
     private final Map<ModelIndex.Job, AtomicBoolean> running = new ConcurrentHashMap<>();
     private final AtomicLong unreadableModelRecords = new AtomicLong();
+    private final int maxJobs;
+    private final Semaphore slots;
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
@@ -71,8 +77,18 @@ public final class TrainingJobs implements ClusterStateListener {
     private final Path tmpDir;
     private volatile Scheduler.Cancellable periodicSweeps;
 
-    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval, Path tmpDir) {
+    public TrainingJobs(
+        Client client,
+        ClusterService clusterService,
+        ThreadPool threadPool,
+        ModelIndex models,
+        int maxJobs,
+        TimeValue sweepInterval,
+        Path tmpDir
+    ) {
         this.client = client;
+        this.maxJobs = maxJobs;
+        this.slots = new Semaphore(maxJobs);
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.models = models;
@@ -97,14 +113,57 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
-     * Starts {@code job} (its model document exists, state {@code training}) in the background. The
-     * job counts as running until its final state is written, so no sweep takes a model whose
-     * result is being stored for an orphan.
+     * One of this node's {@code compress.training.max_jobs_per_node} training slots, taken before the
+     * model document is written and given back once: when the job's final state is written, or when
+     * the job does not start. Placement on the coordinating node counts the models in
+     * {@code training} per node, but two requests can both count a free slot before either writes
+     * its model; only this node can take its slots one at a time.
      */
-    public void start(ModelIndex.Job job, TrainSpec spec, int inputDim) {
+    public final class Slot implements Releasable {
+        private final AtomicBoolean held = new AtomicBoolean(true);
+
+        private Slot() {}
+
+        @Override
+        public void close() {
+            if (held.compareAndSet(true, false)) {
+                slots.release();
+            }
+        }
+    }
+
+    /**
+     * Takes a training slot of this node; all taken, a 429, whether the jobs that hold them run or
+     * wait for a thread, so no job beyond the limit waits in the pool's queue in {@code training}.
+     */
+    public Slot reserve() {
+        if (slots.tryAcquire() == false) {
+            throw new OpenSearchStatusException(
+                "node [" + clusterService.localNode().getName() + "] already runs " + maxJobs
+                    + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                RestStatus.TOO_MANY_REQUESTS
+            );
+        }
+        return new Slot();
+    }
+
+    /** Training slots of this node now free. */
+    public int freeSlots() {
+        return slots.availablePermits();
+    }
+
+    /**
+     * Starts {@code job} (its model document exists, state {@code training}) in the background on
+     * {@code slot}, which it gives back when it ends. The job counts as running until its final
+     * state is written, so no sweep takes a model whose result is being stored for an orphan.
+     */
+    public void start(Slot slot, ModelIndex.Job job, TrainSpec spec, int inputDim) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(job, cancelled);
-        Runnable finished = () -> running.remove(job, cancelled);
+        Runnable finished = () -> {
+            running.remove(job, cancelled);
+            slot.close();
+        };
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
                 try {
