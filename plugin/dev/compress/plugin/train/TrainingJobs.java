@@ -10,6 +10,8 @@ import dev.compress.training.job.TrainingRun;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.trainer.EpochStats;
+import dev.compress.training.trainer.QueryMaskConfig;
+import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
@@ -219,7 +221,7 @@ public final class TrainingJobs implements ClusterStateListener {
         }
         QuerySplit split = split(reader, spec, corpus, queries, judgments);
         Trainer trainer = TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
-        ProgressReporter progress = new ProgressReporter(job, cancelled);
+        ProgressReporter progress = new ProgressReporter(job, cancelled, spec);
         // DJL extracts and maps libtorch: only the plugin's own permissions may count
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
             () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
@@ -373,30 +375,70 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
+     * The trained epochs a job is set to run, from the total its trainer reports with each epoch.
+     * Trainers report that, but for the query-mask predictor, which counts in it the untrained start
+     * of each tau of its grid ({@code (epochs + 1) x taus}): so many starts, one per
+     * {@code epochs + 1}, are taken off, {@code epochs} being the request's or the predictor's
+     * default (the one {@link TrainerFactory} starts from).
+     */
+    static int plannedEpochs(TrainSpec spec, int reportedTotal) {
+        if (QueryMaskTrainer.METHOD.equals(spec.method()) == false) {
+            return reportedTotal;
+        }
+        Object epochs = spec.parameters().get("epochs");
+        int perTau = epochs instanceof Number n ? n.intValue() : QueryMaskConfig.paper(0.3).epochs();
+        return reportedTotal - reportedTotal / (perTau + 1);
+    }
+
+    /**
+     * Whether {@code stats}, reported after epochs up to {@code highestSoFar}, is an epoch trained
+     * (not an untrained start nor a repeat). Epoch 0 is the untrained start; a number not above
+     * every earlier one repeats an epoch (a tau's or a stage's summary of its best epoch, a stage
+     * starting where the previous one ended). The query-mask predictor numbers the untrained start
+     * of each later tau on from the previous tau's epochs: that one has a {@code tau} but no
+     * training loss ({@code total}).
+     */
+    static boolean trainedEpoch(EpochStats stats, int highestSoFar) {
+        if (stats.epoch() <= highestSoFar) {
+            return false;
+        }
+        Map<String, Double> losses = stats.losses();
+        return losses == null || losses.containsKey("tau") == false || losses.containsKey("total");
+    }
+
+    /**
      * Writes each epoch into the model document and polls the document for a cancel request. One
      * write is in flight at a time (epochs finishing meanwhile go out together in the next), and
      * {@link #close} waits for it, so no progress write lands after the model's final state.
+     *
+     * <p>{@code history} holds every epoch the trainer reports; {@code epochs_done} counts those
+     * trained ({@link #trainedEpoch}) and {@code total_epochs} those planned ({@link #plannedEpochs}),
+     * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too.
      */
     private final class ProgressReporter implements TrainingListener {
         private static final long CLOSE_WAIT_MILLIS = 30_000;
 
         private final ModelIndex.Job job;
         private final AtomicBoolean cancelled;
+        private final TrainSpec spec;
         private final List<Map<String, Object>> history = new ArrayList<>();
-        private volatile int totalEpochs;
+        /** Guarded by {@code history}, as the counts are read with it. */
+        private int trainedEpochs;
+        private int highestEpoch;
+        private int totalEpochs;
         private volatile long lastPoll = System.nanoTime();
         private boolean writing;
         private boolean pending;
         private boolean closed;
 
-        ProgressReporter(ModelIndex.Job job, AtomicBoolean cancelled) {
+        ProgressReporter(ModelIndex.Job job, AtomicBoolean cancelled, TrainSpec spec) {
             this.job = job;
             this.cancelled = cancelled;
+            this.spec = spec;
         }
 
         @Override
         public void onEpoch(EpochStats stats, int total) {
-            totalEpochs = total;
             Map<String, Object> epoch = new LinkedHashMap<>();
             epoch.put("epoch", stats.epoch());
             epoch.put("loss", stats.losses().get("total"));
@@ -405,6 +447,11 @@ public final class TrainingJobs implements ClusterStateListener {
             epoch.put("train_seconds", stats.trainSeconds());
             synchronized (history) {
                 history.add(epoch);
+                totalEpochs = plannedEpochs(spec, total);
+                if (trainedEpoch(stats, highestEpoch)) {
+                    trainedEpochs++;
+                }
+                highestEpoch = Math.max(highestEpoch, stats.epoch());
             }
             synchronized (this) {
                 if (closed) {
@@ -473,7 +520,7 @@ public final class TrainingJobs implements ClusterStateListener {
         Map<String, Object> snapshot(Map<String, Object> extra) {
             Map<String, Object> p = new LinkedHashMap<>(extra);
             synchronized (history) {
-                p.put("epochs_done", history.size());
+                p.put("epochs_done", trainedEpochs);
                 p.put("total_epochs", totalEpochs);
                 p.put("history", List.copyOf(history));
             }

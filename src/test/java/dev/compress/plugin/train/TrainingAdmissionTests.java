@@ -6,13 +6,10 @@ import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
 import org.opensearch.ExceptionsHelper;
-import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,10 +28,6 @@ import java.util.concurrent.TimeUnit;
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.TEST, numDataNodes = 1, numClientNodes = 0)
 public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
 
-    private static final int DIM = 32;
-    private static final int DOCS = 2000;
-    private static final int QUERIES = 100;
-
     @Override
     protected Collection<Class<? extends Plugin>> nodePlugins() {
         return List.of(CompressPlugin.class);
@@ -43,51 +36,6 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
         return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.max_jobs_per_node", 1).build();
-    }
-
-    /** A corpus of random vectors and queries near three documents each, which they judge relevant. */
-    private static void loadData(Client client, Random random) {
-        Settings one = Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0).put("index.compress", true).build();
-        String vector = "{\"type\":\"compressed_vector\",\"dimension\":" + DIM + ",\"encoding\":\"float\"}";
-        client.admin().indices().prepareCreate("corpus").setSettings(one).setMapping("{\"properties\":{\"vector\":" + vector + "}}").get();
-        client.admin().indices().prepareCreate("queries").setSettings(one)
-            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"vector\":" + vector + "}}").get();
-        client.admin().indices().prepareCreate("judgments").setSettings(one)
-            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"}}}").get();
-        float[][] docs = new float[DOCS][];
-        BulkRequestBuilder bulk = client.prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-        for (int i = 0; i < DOCS; i++) {
-            docs[i] = gaussian(random, null, 0);
-            bulk.add(client.prepareIndex("corpus").setId("d" + i).setSource(Map.of("vector", docs[i])));
-        }
-        for (int q = 0; q < QUERIES; q++) {
-            int first = random.nextInt(DOCS - 3);
-            bulk.add(client.prepareIndex("queries").setSource(Map.of("query_id", "q" + q, "vector", gaussian(random, docs[first], 0.3f))));
-            for (int j = 0; j < 3; j++) {
-                bulk.add(client.prepareIndex("judgments").setSource(Map.of("query_id", "q" + q, "doc_id", "d" + (first + j), "rating", 1 + j % 2)));
-            }
-        }
-        assertFalse(bulk.get().hasFailures());
-    }
-
-    /** Standard normal components, or {@code near} plus noise of scale {@code noise}. */
-    private static float[] gaussian(Random random, float[] near, float noise) {
-        float[] v = new float[DIM];
-        for (int j = 0; j < DIM; j++) {
-            v[j] = near == null ? (float) random.nextGaussian() : near[j] + noise * (float) random.nextGaussian();
-        }
-        return v;
-    }
-
-    private static Map<String, Object> body(String method, int dims, Map<String, Object> parameters) {
-        return Map.of(
-            "method", method,
-            "dimensions", dims,
-            "parameters", parameters,
-            "corpus", Map.of("index", "corpus", "vector_field", "vector"),
-            "queries", Map.of("index", "queries"),
-            "judgments", Map.of("index", "judgments")
-        );
     }
 
     private static MapResponse train(String modelId, Map<String, Object> body) {
@@ -99,10 +47,10 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
     }
 
     public void testRequestsSentTogetherGetOneSlotAndTheRestA429() throws Exception {
-        loadData(client(), new Random(random().nextLong()));
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
         TrainingJobs jobs = internalCluster().getInstance(TrainingJobs.class);
         // long enough to hold its slot well past the moment every request has its answer
-        Map<String, Object> slow = body("dive", 8, Map.of("epochs", 1000, "patience", 0));
+        Map<String, Object> slow = SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 1000, "patience", 0));
         int requests = 8;
         CyclicBarrier together = new CyclicBarrier(requests);
         List<Object> answers = new ArrayList<>();
@@ -153,13 +101,13 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         assertBusy(() -> assertEquals(1, jobs.freeSlots()));
 
         // and when the model cannot be written: the id exists
-        Exception exists = expectThrows(Exception.class, () -> train(running, body("pca", 8, Map.of())));
+        Exception exists = expectThrows(Exception.class, () -> train(running, SyntheticIndices.trainBody("pca", 8, Map.of())));
         assertEquals(RestStatus.CONFLICT, ExceptionsHelper.status(exists));
         assertTrue(exists.getMessage(), exists.getMessage().contains("model [" + running + "] already exists"));
         assertEquals(1, jobs.freeSlots());
         assertEquals("failed", state(running));
 
-        train("after", body("pca", 8, Map.of()));
+        train("after", SyntheticIndices.trainBody("pca", 8, Map.of()));
         assertBusy(() -> assertEquals("created", state("after")), 2, TimeUnit.MINUTES);
         assertBusy(() -> assertEquals(1, jobs.freeSlots()));
     }
