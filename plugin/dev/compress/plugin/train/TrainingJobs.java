@@ -116,8 +116,8 @@ public final class TrainingJobs implements ClusterStateListener {
 
     /**
      * One of this node's {@code compress.training.max_jobs_per_node} training slots, taken before the
-     * model document is written and given back once: when the job's final state is written, or when
-     * the job does not start. Placement on the coordinating node counts the models in
+     * model document is written and given back once: when the job's work is done, just before its
+     * final state is written, or when the job does not start. Placement on the coordinating node counts the models in
      * {@code training} per node, but two requests can both count a free slot before either writes
      * its model; only this node can take its slots one at a time.
      */
@@ -156,23 +156,26 @@ public final class TrainingJobs implements ClusterStateListener {
 
     /**
      * Starts {@code job} (its model document exists, state {@code training}) in the background on
-     * {@code slot}, which it gives back when it ends. The job counts as running until its final
-     * state is written, so no sweep takes a model whose result is being stored for an orphan.
+     * {@code slot}. The job counts as running until its final state is written, so no sweep takes a
+     * model whose result is being stored for an orphan. The slot goes back just before that write,
+     * once the job's work on this node is done: whoever sees the model's final state and sends the
+     * next request finds the slot free.
      */
     public void start(Slot slot, ModelIndex.Job job, TrainSpec spec, int inputDim) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(job, cancelled);
         Runnable finished = () -> {
             running.remove(job, cancelled);
-            slot.close();
+            slot.close(); // given back already, but for an outcome no path foresaw
         };
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
                 try {
-                    run(job, spec, inputDim, cancelled, finished);
+                    run(job, spec, inputDim, cancelled, slot, finished);
                 } catch (Throwable t) {
                     // an Error from the native engine too: the model must not stay training with its job gone
                     logger.warn("training model [" + job.modelId() + "] failed", t);
+                    slot.close();
                     fail(job, cancelled.get() ? "cancelled" : describe(t), finished);
                     if (t instanceof VirtualMachineError fatal) {
                         throw fatal;
@@ -180,11 +183,12 @@ public final class TrainingJobs implements ClusterStateListener {
                 }
             });
         } catch (RuntimeException rejected) {
+            slot.close();
             fail(job, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
         }
     }
 
-    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
+    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Slot slot, Runnable finished) throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
         // on the training node: the node that took the request cannot see this disk
         CorpusFile.requireRoom(tmpDir, spec.corpusIndex(), reader.count(spec.corpusIndex()), inputDim);
@@ -194,6 +198,7 @@ public final class TrainingJobs implements ClusterStateListener {
             reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, corpusFile::append);
             trained = train(job, spec, inputDim, reader, corpusFile.map(), cancelled);
         }
+        slot.close();
         models.completeTraining(job, trained.modelFile(), trained.done(), ActionListener.wrap(completion -> {
             switch (completion) {
                 case CREATED -> {
