@@ -36,14 +36,14 @@ public enum JobPresence {
             case RUNNING -> null;
             case NOT_RUNNING -> "node [" + model.nodeId() + "] is not running its job: it restarted, or the job never started";
             case NODE_LEFT -> "node [" + model.nodeId() + "] left the cluster while training";
-            case NO_NODE -> "the model names no node that could run its job: " + noNode(model);
+            case NO_NODE -> "the model names no node that could run its job: " + unreadableNode(model);
         };
     }
 
-    private static String noNode(ModelRecord model) {
+    /** What is wrong with {@code model}'s {@code node_id}, which {@link #NO_NODE} says cannot be read. */
+    private static String unreadableNode(ModelRecord model) {
         try {
-            model.nodeId();
-            return "";
+            return "node [" + model.nodeId() + "]";
         } catch (ModelRecord.UnreadableModelException e) {
             return e.getMessage();
         }

@@ -5,6 +5,7 @@ import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -52,7 +53,7 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
             listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
         }, e -> {
             slot.close();
-            listener.onFailure(e instanceof VersionConflictEngineException
+            listener.onFailure(ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException
                 ? new OpenSearchStatusException("model [" + modelId + "] already exists", RestStatus.CONFLICT)
                 : e);
         }));
