@@ -19,6 +19,7 @@ import dev.compress.plugin.model.action.TransportDeleteModelAction;
 import dev.compress.plugin.model.action.TransportGetModelAction;
 import dev.compress.plugin.model.action.TransportSearchModelsAction;
 import dev.compress.plugin.train.TrainingJobs;
+import dev.compress.plugin.train.TransportJobRunningAction;
 import dev.compress.plugin.train.TransportRunTrainingAction;
 import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
@@ -101,8 +102,15 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     ) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
+        Settings settings = environment.settings();
         trainingJobs = new TrainingJobs(
-            client, clusterService, threadPool, models, CompressSettings.TRAINING_SWEEP_INTERVAL.get(environment.settings()), environment.tmpDir()
+            client,
+            clusterService,
+            threadPool,
+            models,
+            CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings),
+            CompressSettings.TRAINING_SWEEP_INTERVAL.get(settings),
+            environment.tmpDir()
         );
         return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }
@@ -193,6 +201,7 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
             new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
             new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
             new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
+            new ActionHandler<>(ModelActions.JOB_RUNNING, TransportJobRunningAction.class),
             new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
             new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
             new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),

@@ -4,9 +4,11 @@ import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -92,6 +94,51 @@ public final class TrainModelRequest extends ActionRequest {
             return "must not contain [#]";
         }
         return modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes" : null;
+    }
+
+    /**
+     * Reads a user's {@code _train} body: a JSON object, whose numbers are all finite. Reading an
+     * object out of anything else would give an empty one, and the answer would be that
+     * {@code [corpus]} is required; a NaN or an infinity would reach range checks that do not all
+     * refuse it (a seed of Infinity is {@code Long.MAX_VALUE}).
+     */
+    public static Map<String, Object> readBody(XContentParser parser) throws IOException {
+        XContentParser.Token first = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
+        if (first != XContentParser.Token.START_OBJECT) {
+            String got = first == XContentParser.Token.START_ARRAY ? "the array " + parser.list()
+                : first == null ? "nothing" : "the value [" + parser.objectText() + "]";
+            throw new IllegalArgumentException("the body of _train must be a JSON object, got " + got);
+        }
+        Map<String, Object> body = parser.mapOrdered();
+        requireFinite("", body);
+        return body;
+    }
+
+    /** Throws naming the field ({@code parameters.margin}) of the first NaN or infinity within {@code value}. */
+    private static void requireFinite(String field, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((key, child) -> requireFinite(field.isEmpty() ? String.valueOf(key) : field + "." + key, child));
+        } else if (value instanceof List<?> list) {
+            for (Object element : list) {
+                if (element instanceof Map<?, ?> || element instanceof List<?>) {
+                    requireFinite(field, element);
+                } else if (finite(element) == false) {
+                    throw new IllegalArgumentException("[" + field + "] must hold finite numbers, got [" + element + "]");
+                }
+            }
+        } else if (finite(value) == false) {
+            throw new IllegalArgumentException("[" + field + "] must be a finite number, got [" + value + "]");
+        }
+    }
+
+    private static boolean finite(Object value) {
+        if (value instanceof Double d) {
+            return Double.isFinite(d);
+        }
+        if (value instanceof Float f) {
+            return Float.isFinite(f);
+        }
+        return true;
     }
 
     @Override

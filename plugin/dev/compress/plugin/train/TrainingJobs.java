@@ -10,19 +10,24 @@ import dev.compress.training.job.TrainingRun;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.trainer.EpochStats;
+import dev.compress.training.trainer.QueryMaskConfig;
+import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.cluster.ClusterChangedEvent;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.ClusterStateListener;
 import org.opensearch.cluster.routing.IndexRoutingTable;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.unit.TimeValue;
+import org.opensearch.common.lease.Releasable;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.secure_sm.AccessController;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
@@ -35,7 +40,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
@@ -62,6 +69,9 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ThreadPool threadPool;
     private final ModelIndex models;
     private final Map<ModelIndex.Job, AtomicBoolean> running = new ConcurrentHashMap<>();
+    private final AtomicLong unreadableModelRecords = new AtomicLong();
+    private final int maxJobs;
+    private final Semaphore slots;
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
     private final TimeValue sweepInterval;
@@ -69,13 +79,25 @@ public final class TrainingJobs implements ClusterStateListener {
     private final Path tmpDir;
     private volatile Scheduler.Cancellable periodicSweeps;
 
-    public TrainingJobs(Client client, ClusterService clusterService, ThreadPool threadPool, ModelIndex models, TimeValue sweepInterval, Path tmpDir) {
+    public TrainingJobs(
+        Client client,
+        ClusterService clusterService,
+        ThreadPool threadPool,
+        ModelIndex models,
+        int maxJobs,
+        TimeValue sweepInterval,
+        Path tmpDir
+    ) {
         this.client = client;
+        this.maxJobs = maxJobs;
+        this.slots = new Semaphore(maxJobs);
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.models = models;
         this.sweepInterval = sweepInterval;
         this.tmpDir = tmpDir;
+        // a node starting: the corpus files of a JVM that died with its jobs would fill the disk, run after run
+        CorpusFile.removeLeftovers(tmpDir);
         clusterService.addListener(this);
     }
 
@@ -84,21 +106,76 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
-     * Starts {@code job} (its model document exists, state {@code training}) in the background. The
-     * job counts as running until its final state is written, so no sweep takes a model whose
-     * result is being stored for an orphan.
+     * Whether this node runs (or has queued) a job of {@code modelId}, whichever document it was
+     * started for: a model is only ended or deleted without its job's consent when this is false on
+     * the model's node.
      */
-    public void start(ModelIndex.Job job, TrainSpec spec, int inputDim) {
+    public boolean runs(String modelId) {
+        return running.keySet().stream().anyMatch(job -> job.modelId().equals(modelId));
+    }
+
+    /**
+     * One of this node's {@code compress.training.max_jobs_per_node} training slots, taken before the
+     * model document is written and given back once: when the job's work is done, just before its
+     * final state is written, or when the job does not start. Placement on the coordinating node counts the models in
+     * {@code training} per node, but two requests can both count a free slot before either writes
+     * its model; only this node can take its slots one at a time.
+     */
+    public final class Slot implements Releasable {
+        private final AtomicBoolean held = new AtomicBoolean(true);
+
+        private Slot() {}
+
+        @Override
+        public void close() {
+            if (held.compareAndSet(true, false)) {
+                slots.release();
+            }
+        }
+    }
+
+    /**
+     * Takes a training slot of this node; all taken, a 429, whether the jobs that hold them run or
+     * wait for a thread, so no job beyond the limit waits in the pool's queue in {@code training}.
+     */
+    public Slot reserve() {
+        if (slots.tryAcquire() == false) {
+            throw new OpenSearchStatusException(
+                "node [" + clusterService.localNode().getName() + "] already runs " + maxJobs
+                    + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                RestStatus.TOO_MANY_REQUESTS
+            );
+        }
+        return new Slot();
+    }
+
+    /** Training slots of this node now free. */
+    public int freeSlots() {
+        return slots.availablePermits();
+    }
+
+    /**
+     * Starts {@code job} (its model document exists, state {@code training}) in the background on
+     * {@code slot}. The job counts as running until its final state is written, so no sweep takes a
+     * model whose result is being stored for an orphan. The slot goes back just before that write,
+     * once the job's work on this node is done: whoever sees the model's final state and sends the
+     * next request finds the slot free.
+     */
+    public void start(Slot slot, ModelIndex.Job job, TrainSpec spec, int inputDim) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(job, cancelled);
-        Runnable finished = () -> running.remove(job, cancelled);
+        Runnable finished = () -> {
+            running.remove(job, cancelled);
+            slot.close(); // given back already, but for an outcome no path foresaw
+        };
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
                 try {
-                    run(job, spec, inputDim, cancelled, finished);
+                    run(job, spec, inputDim, cancelled, slot, finished);
                 } catch (Throwable t) {
                     // an Error from the native engine too: the model must not stay training with its job gone
                     logger.warn("training model [" + job.modelId() + "] failed", t);
+                    slot.close();
                     fail(job, cancelled.get() ? "cancelled" : describe(t), finished);
                     if (t instanceof VirtualMachineError fatal) {
                         throw fatal;
@@ -106,11 +183,12 @@ public final class TrainingJobs implements ClusterStateListener {
                 }
             });
         } catch (RuntimeException rejected) {
+            slot.close();
             fail(job, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
         }
     }
 
-    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Runnable finished) throws Exception {
+    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Slot slot, Runnable finished) throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
         // on the training node: the node that took the request cannot see this disk
         CorpusFile.requireRoom(tmpDir, spec.corpusIndex(), reader.count(spec.corpusIndex()), inputDim);
@@ -120,6 +198,7 @@ public final class TrainingJobs implements ClusterStateListener {
             reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, corpusFile::append);
             trained = train(job, spec, inputDim, reader, corpusFile.map(), cancelled);
         }
+        slot.close();
         models.completeTraining(job, trained.modelFile(), trained.done(), ActionListener.wrap(completion -> {
             switch (completion) {
                 case CREATED -> {
@@ -147,7 +226,7 @@ public final class TrainingJobs implements ClusterStateListener {
         }
         QuerySplit split = split(reader, spec, corpus, queries, judgments);
         Trainer trainer = TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
-        ProgressReporter progress = new ProgressReporter(job, cancelled);
+        ProgressReporter progress = new ProgressReporter(job, cancelled, spec);
         // DJL extracts and maps libtorch: only the plugin's own permissions may count
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
             () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
@@ -261,16 +340,38 @@ public final class TrainingJobs implements ClusterStateListener {
             // the nodes now, not when the sweep began: one may have joined while the search ran
             Set<String> nodes = clusterService.state().nodes().getNodes().keySet();
             for (ModelRecord model : training) {
-                String node = model.nodeId();
-                ModelIndex.Job job = model.job();
-                if (sweepOthers && nodes.contains(node) == false) {
-                    fail(job, "node [" + node + "] left the cluster while training", () -> {});
-                } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
-                    // the search may predate the job's final write; failTraining reads the model again
-                    fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
+                try {
+                    sweep(model, nodes, local, sweepOthers, ownCutoffMillis);
+                } catch (ModelRecord.UnreadableModelException e) {
+                    // one such document must not keep the sweep from every model after it
+                    unreadableModelRecords.incrementAndGet();
+                    logger.warn("the training sweep skips a model it cannot read: {}; _cancel fails it, DELETE removes it", e.getMessage());
                 }
             }
         }, e -> logger.warn("could not check models in training", e));
+    }
+
+    private void sweep(ModelRecord model, Set<String> nodes, String local, boolean sweepOthers, long ownCutoffMillis) {
+        if (model.state() != ModelState.TRAINING) {
+            return; // found by a search on the state, but read here as it is, so one that cannot be read is counted
+        }
+        String node = model.nodeId();
+        ModelIndex.Job job = model.job();
+        if (sweepOthers && nodes.contains(node) == false) {
+            fail(job, "node [" + node + "] left the cluster while training", () -> {});
+        } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
+            // the search may predate the job's final write; failTraining reads the model again
+            fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
+        }
+    }
+
+    /**
+     * Model documents in {@code training} that sweeps of this node skipped because a field they read
+     * ({@code node_id}, {@code created_at}, {@code state}) is missing or of the wrong type; counted at
+     * each skip, so a count that keeps growing means such a document is still there.
+     */
+    public long unreadableModelRecords() {
+        return unreadableModelRecords.get();
     }
 
     private static boolean modelIndexActive(ClusterState state) {
@@ -279,30 +380,70 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
+     * The trained epochs a job is set to run, from the total its trainer reports with each epoch.
+     * Trainers report that, but for the query-mask predictor, which counts in it the untrained start
+     * of each tau of its grid ({@code (epochs + 1) x taus}): so many starts, one per
+     * {@code epochs + 1}, are taken off, {@code epochs} being the request's or the predictor's
+     * default (the one {@link TrainerFactory} starts from).
+     */
+    static int plannedEpochs(TrainSpec spec, int reportedTotal) {
+        if (QueryMaskTrainer.METHOD.equals(spec.method()) == false) {
+            return reportedTotal;
+        }
+        Object epochs = spec.parameters().get("epochs");
+        int perTau = epochs instanceof Number n ? n.intValue() : QueryMaskConfig.paper(0.3).epochs();
+        return reportedTotal - reportedTotal / (perTau + 1);
+    }
+
+    /**
+     * Whether {@code stats}, reported after epochs up to {@code highestSoFar}, is an epoch trained
+     * (not an untrained start nor a repeat). Epoch 0 is the untrained start; a number not above
+     * every earlier one repeats an epoch (a tau's or a stage's summary of its best epoch, a stage
+     * starting where the previous one ended). The query-mask predictor numbers the untrained start
+     * of each later tau on from the previous tau's epochs: that one has a {@code tau} but no
+     * training loss ({@code total}).
+     */
+    static boolean trainedEpoch(EpochStats stats, int highestSoFar) {
+        if (stats.epoch() <= highestSoFar) {
+            return false;
+        }
+        Map<String, Double> losses = stats.losses();
+        return losses == null || losses.containsKey("tau") == false || losses.containsKey("total");
+    }
+
+    /**
      * Writes each epoch into the model document and polls the document for a cancel request. One
      * write is in flight at a time (epochs finishing meanwhile go out together in the next), and
      * {@link #close} waits for it, so no progress write lands after the model's final state.
+     *
+     * <p>{@code history} holds every epoch the trainer reports; {@code epochs_done} counts those
+     * trained ({@link #trainedEpoch}) and {@code total_epochs} those planned ({@link #plannedEpochs}),
+     * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too.
      */
     private final class ProgressReporter implements TrainingListener {
         private static final long CLOSE_WAIT_MILLIS = 30_000;
 
         private final ModelIndex.Job job;
         private final AtomicBoolean cancelled;
+        private final TrainSpec spec;
         private final List<Map<String, Object>> history = new ArrayList<>();
-        private volatile int totalEpochs;
+        /** Guarded by {@code history}, as the counts are read with it. */
+        private int trainedEpochs;
+        private int highestEpoch;
+        private int totalEpochs;
         private volatile long lastPoll = System.nanoTime();
         private boolean writing;
         private boolean pending;
         private boolean closed;
 
-        ProgressReporter(ModelIndex.Job job, AtomicBoolean cancelled) {
+        ProgressReporter(ModelIndex.Job job, AtomicBoolean cancelled, TrainSpec spec) {
             this.job = job;
             this.cancelled = cancelled;
+            this.spec = spec;
         }
 
         @Override
         public void onEpoch(EpochStats stats, int total) {
-            totalEpochs = total;
             Map<String, Object> epoch = new LinkedHashMap<>();
             epoch.put("epoch", stats.epoch());
             epoch.put("loss", stats.losses().get("total"));
@@ -311,6 +452,11 @@ public final class TrainingJobs implements ClusterStateListener {
             epoch.put("train_seconds", stats.trainSeconds());
             synchronized (history) {
                 history.add(epoch);
+                totalEpochs = plannedEpochs(spec, total);
+                if (trainedEpoch(stats, highestEpoch)) {
+                    trainedEpochs++;
+                }
+                highestEpoch = Math.max(highestEpoch, stats.epoch());
             }
             synchronized (this) {
                 if (closed) {
@@ -379,7 +525,7 @@ public final class TrainingJobs implements ClusterStateListener {
         Map<String, Object> snapshot(Map<String, Object> extra) {
             Map<String, Object> p = new LinkedHashMap<>(extra);
             synchronized (history) {
-                p.put("epochs_done", history.size());
+                p.put("epochs_done", trainedEpochs);
                 p.put("total_epochs", totalEpochs);
                 p.put("history", List.copyOf(history));
             }

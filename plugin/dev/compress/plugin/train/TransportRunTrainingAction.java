@@ -1,33 +1,80 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.cluster.node.DiscoveryNode;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** On the node chosen for a job: starts it in the background and acknowledges. */
+/**
+ * On the node chosen for a job: takes a training slot (429 when none is free), writes the model
+ * document in state {@code training}, starts the job in the background and acknowledges. The slot
+ * comes first so that a node never has more models in {@code training} by its own jobs than slots
+ * ({@link TrainingJobs.Slot}); it is given back when the document cannot be written.
+ */
 public final class TransportRunTrainingAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
 
     private final TrainingJobs jobs;
+    private final ModelIndex models;
+    private final ClusterService clusterService;
 
     @Inject
-    public TransportRunTrainingAction(TransportService transportService, ActionFilters actionFilters, TrainingJobs jobs) {
+    public TransportRunTrainingAction(TransportService transportService, ActionFilters actionFilters, TrainingJobs jobs, ModelIndex models, ClusterService clusterService) {
         super(ModelActions.RUN_TRAINING.name(), transportService, actionFilters, TrainModelRequest::new);
         this.jobs = jobs;
+        this.models = models;
+        this.clusterService = clusterService;
     }
 
     @Override
     protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
-        jobs.start(new ModelIndex.Job(request.modelId(), request.createdAtMillis()), request.spec(), request.inputDim());
-        listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
+        TrainSpec spec = request.spec();
+        TrainingJobs.Slot slot = jobs.reserve();
+        String modelId = request.modelId();
+        ModelIndex.Job job = new ModelIndex.Job(modelId, request.createdAtMillis());
+        models.create(modelId, document(request, spec, clusterService.localNode()), ActionListener.wrap(created -> {
+            jobs.start(slot, job, spec, request.inputDim());
+            listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
+        }, e -> {
+            slot.close();
+            listener.onFailure(ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException
+                ? new OpenSearchStatusException("model [" + modelId + "] already exists", RestStatus.CONFLICT)
+                : e);
+        }));
+    }
+
+    /** The model document a placed request starts with. */
+    private static Map<String, Object> document(TrainModelRequest request, TrainSpec spec, DiscoveryNode node) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("doc_type", "model");
+        doc.put("model_id", request.modelId());
+        doc.put("state", ModelState.TRAINING.jsonName());
+        doc.put("method", spec.method());
+        doc.put("description", spec.description());
+        doc.put("input_dimension", request.inputDim());
+        // a mask predictor scores every input dimension
+        doc.put("dimensions", spec.dimensions().isEmpty() ? List.of(request.inputDim()) : spec.dimensions());
+        doc.put("node_id", node.getId());
+        doc.put("node_name", node.getName());
+        doc.put("created_at", request.createdAtMillis());
+        doc.put("updated_at", request.createdAtMillis());
+        doc.put("request", request.body());
+        return doc;
     }
 }

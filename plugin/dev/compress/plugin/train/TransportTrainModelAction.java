@@ -3,10 +3,10 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.CompressSettings;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
-import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.ActionListenerResponseHandler;
 import org.opensearch.action.support.ActionFilters;
@@ -26,17 +26,19 @@ import org.opensearch.transport.client.Client;
 
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code POST _plugins/compress/_train}: validates everything, places the job on a node, writes
- * the model document in state {@code training} and answers at once with the model id.
+ * {@code POST _plugins/compress/_train}: validates everything, places the job on a node, which
+ * takes a training slot and writes the model document in state {@code training}
+ * ({@link TransportRunTrainingAction}), and answers at once with the model id.
  *
- * <p>Placement: data nodes with a free training slot ({@code compress.training.max_jobs_per_node}),
- * those marked {@code node.attr.compress_gpu: true} first unless the request asks for the CPU
- * (only those when it asks for the GPU), then the least busy.
+ * <p>Placement: data nodes with a free training slot ({@code compress.training.max_jobs_per_node})
+ * by the models in {@code training}, those marked {@code node.attr.compress_gpu: true} first unless
+ * the request asks for the CPU (only those when it asks for the GPU), then the least busy. That
+ * count is read before this request's model is written, so concurrent requests can agree on one
+ * free slot: the node itself admits them one at a time, and one it refuses goes to the next node.
  */
 public final class TransportTrainModelAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
 
@@ -126,7 +128,13 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
 
     private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
         Map<String, Integer> busy = new HashMap<>();
-        training.forEach(m -> busy.merge(m.nodeId(), 1, Integer::sum));
+        for (ModelRecord m : training) {
+            try {
+                busy.merge(m.nodeId(), 1, Integer::sum);
+            } catch (ModelRecord.UnreadableModelException e) {
+                // names no node: it occupies none (the sweeps skip it; _cancel or DELETE ends it)
+            }
+        }
         boolean wantsGpu = "cpu".equals(spec.device()) == false;
         // device [gpu] fails on a node without one, so it may only go to nodes marked as having one
         boolean needsGpu = "gpu".equals(spec.device());
@@ -143,46 +151,53 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             ));
             return;
         }
-        DiscoveryNode node = eligible.stream()
+        List<DiscoveryNode> candidates = eligible.stream()
             .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
-            .min(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
+            .sorted(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
                 .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
                 .thenComparing(DiscoveryNode::getId))
-            .orElse(null);
-        if (node == null) {
-            listener.onFailure(new OpenSearchStatusException(
-                "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
-                RestStatus.TOO_MANY_REQUESTS
-            ));
+            .toList();
+        if (candidates.isEmpty()) {
+            listener.onFailure(allBusy(needsGpu));
             return;
         }
         String modelId = request.modelId() != null ? request.modelId() : UUIDs.randomBase64UUID();
-        long now = System.currentTimeMillis();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("doc_type", "model");
-        doc.put("model_id", modelId);
-        doc.put("state", ModelState.TRAINING.jsonName());
-        doc.put("method", spec.method());
-        doc.put("description", spec.description());
-        doc.put("input_dimension", inputDim);
-        // a mask predictor scores every input dimension
-        doc.put("dimensions", spec.dimensions().isEmpty() ? List.of(inputDim) : spec.dimensions());
-        doc.put("node_id", node.getId());
-        doc.put("node_name", node.getName());
-        doc.put("created_at", now);
-        doc.put("updated_at", now);
-        doc.put("request", request.body());
-        models.create(modelId, doc, ActionListener.wrap(created -> transportService.sendRequest(
-            node,
-            ModelActions.RUN_TRAINING.name(),
-            new TrainModelRequest(modelId, request.body(), inputDim, now),
-            new ActionListenerResponseHandler<>(ActionListener.wrap(
-                started -> listener.onResponse(new MapResponse(Map.of("model_id", modelId, "state", "training", "node", node.getName()), RestStatus.OK)),
-                e -> models.failTraining(new ModelIndex.Job(modelId, now), "could not start on node [" + node.getName() + "]: " + e.getMessage(),
-                    ActionListener.wrap(ok -> listener.onFailure(e), ignored -> listener.onFailure(e)))
-            ), MapResponse::new)
-        ), e -> listener.onFailure(e instanceof org.opensearch.index.engine.VersionConflictEngineException
-            ? new OpenSearchStatusException("model [" + modelId + "] already exists", RestStatus.CONFLICT)
-            : e)));
+        startOn(candidates, 0, new TrainModelRequest(modelId, request.body(), inputDim, System.currentTimeMillis()), needsGpu, listener);
+    }
+
+    private OpenSearchStatusException allBusy(boolean needsGpu) {
+        return new OpenSearchStatusException(
+            "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+            RestStatus.TOO_MANY_REQUESTS
+        );
+    }
+
+    /**
+     * Asks {@code candidates[i]} to run the job; the node takes a slot and writes the model document
+     * itself ({@link TransportRunTrainingAction}). A node whose slots were all taken meanwhile
+     * answers 429 and the next candidate is asked. Any other failure fails the job's document, if
+     * the node wrote it (the write is conditional on this job's creation time, so a model that
+     * already existed is untouched), and is the answer.
+     */
+    private void startOn(List<DiscoveryNode> candidates, int i, TrainModelRequest placed, boolean needsGpu, ActionListener<MapResponse> listener) {
+        DiscoveryNode node = candidates.get(i);
+        String modelId = placed.modelId();
+        transportService.sendRequest(node, ModelActions.RUN_TRAINING.name(), placed, new ActionListenerResponseHandler<>(ActionListener.wrap(
+            started -> listener.onResponse(new MapResponse(Map.of("model_id", modelId, "state", "training", "node", node.getName()), RestStatus.OK)),
+            e -> {
+                Throwable cause = ExceptionsHelper.unwrapCause(e);
+                Exception answer = cause instanceof Exception unwrapped ? unwrapped : e;
+                if (ExceptionsHelper.status(cause) == RestStatus.TOO_MANY_REQUESTS) {
+                    if (i + 1 < candidates.size()) {
+                        startOn(candidates, i + 1, placed, needsGpu, listener);
+                    } else {
+                        listener.onFailure(candidates.size() == 1 ? answer : allBusy(needsGpu));
+                    }
+                    return;
+                }
+                models.failTraining(new ModelIndex.Job(modelId, placed.createdAtMillis()), "could not start on node [" + node.getName() + "]: " + cause.getMessage(),
+                    ActionListener.wrap(ok -> listener.onFailure(answer), ignored -> listener.onFailure(answer)));
+            }
+        ), MapResponse::new));
     }
 }

@@ -2,6 +2,15 @@ package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.train.TrainModelRequest;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+
+import org.opensearch.common.xcontent.LoggingDeprecationHandler;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.common.xcontent.json.JsonXContentParser;
+import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestStatusToXContentListener;
@@ -21,6 +30,12 @@ import static org.opensearch.rest.RestRequest.Method.POST;
 public final class RestModelActions extends BaseRestHandler {
 
     static final String BASE = "/_plugins/compress";
+    /** As the node's JSON parser reads, but with NaN and Infinity as numbers (see {@link #trainBodyParser}). */
+    private static final JsonFactory NON_NUMERIC_JSON = JsonFactory.builder()
+        .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+        .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .build();
 
     @Override
     public String getName() {
@@ -45,7 +60,10 @@ public final class RestModelActions extends BaseRestHandler {
         String modelId = request.param("model_id");
         // dispatch by method and route shape, never by the id: a model id may itself end like a route
         if (request.method() == POST && request.path().endsWith("/_train")) {
-            Map<String, Object> body = request.contentParser().map();
+            Map<String, Object> body;
+            try (XContentParser parser = trainBodyParser(request)) {
+                body = TrainModelRequest.readBody(parser);
+            }
             return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body), new RestStatusToXContentListener<>(channel));
         }
         if (modelId == null) {
@@ -63,5 +81,19 @@ public final class RestModelActions extends BaseRestHandler {
         }
         boolean weights = request.paramAsBoolean("include_weights", false);
         return channel -> client.execute(ModelActions.GET, new ModelIdRequest(modelId, weights), new RestStatusToXContentListener<>(channel));
+    }
+
+    /**
+     * JSON has no NaN or Infinity, and its parser refuses them in its own words, naming neither the
+     * field nor the value: a {@code _train} body in JSON is read with them let through, so
+     * {@link TrainModelRequest#readBody} can name the field that holds one. Other content types are
+     * read by the node's own parsers.
+     */
+    private static XContentParser trainBodyParser(RestRequest request) throws IOException {
+        if (request.hasContent() && request.getMediaType() == XContentType.JSON) {
+            JsonParser json = NON_NUMERIC_JSON.createParser(request.content().streamInput());
+            return new JsonXContentParser(request.getXContentRegistry(), LoggingDeprecationHandler.INSTANCE, json);
+        }
+        return request.contentParser();
     }
 }

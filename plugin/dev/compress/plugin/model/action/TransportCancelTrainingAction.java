@@ -1,54 +1,131 @@
 package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
+import dev.compress.plugin.train.JobPresence;
 
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code POST _plugins/compress/models/{id}/_cancel}: flags the model; the job, wherever it runs,
  * sees the flag within seconds, stops, and leaves the model {@code failed} with reason "cancelled".
  * A job that cannot stop early (PCA, truncation) runs to its end and is then refused {@code created}.
+ *
+ * <p>A flag needs a job to act on it: when the model's node runs no job of it (the node left or
+ * restarted, the job never started) or the document names no node, nothing would ever read the
+ * flag, so the model is failed at once instead (200, {@code state: failed}). This is also how a
+ * model whose document the sweeps cannot read is ended.
  */
 public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
 
+    /** Times the model is read and judged again when it changed between the judgment and the write. */
+    private static final int ATTEMPTS = 3;
+
     private final ModelIndex models;
+    private final ClusterService clusterService;
+    private final TransportService transportService;
 
     @Inject
-    public TransportCancelTrainingAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models) {
+    public TransportCancelTrainingAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models, ClusterService clusterService) {
         super(ModelActions.CANCEL.name(), transportService, actionFilters, ModelIdRequest::new);
         this.models = models;
+        this.clusterService = clusterService;
+        this.transportService = transportService;
     }
 
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
-        String id = request.modelId();
+        cancel(request.modelId(), ATTEMPTS, listener);
+    }
+
+    private void cancel(String id, int attemptsLeft, ActionListener<MapResponse> listener) {
+        models.get(id, ActionListener.wrap(model -> {
+            if (model.mayBeTraining() == false) {
+                listener.onFailure(notTraining(id, model.state()));
+                return;
+            }
+            JobPresence.of(model, clusterService, transportService, ActionListener.wrap(presence -> {
+                if (presence == JobPresence.RUNNING) {
+                    requestCancel(id, listener);
+                } else {
+                    failNow(model, presence, attemptsLeft, listener);
+                }
+            }, listener::onFailure));
+        }, listener::onFailure));
+    }
+
+    private void requestCancel(String id, ActionListener<MapResponse> listener) {
         // the flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409;
         // the answer is the state that refused the flag, or TRAINING once it is written
         models.updateUnlessRefused(
             id,
-            model -> model.state() == ModelState.TRAINING ? null : model.state(),
+            model -> model.mayBeTraining() ? null : model.state(),
             Map.of("cancel_requested", true),
             ModelState.TRAINING,
             ActionListener.wrap(state -> {
                 if (state == ModelState.TRAINING) {
                     listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED));
                 } else {
-                    listener.onFailure(new OpenSearchStatusException("model [" + id + "] is [" + state.jsonName() + "], not [training]", RestStatus.CONFLICT));
+                    listener.onFailure(notTraining(id, state));
                 }
-            }, e -> listener.onFailure(ModelIndex.isVersionConflict(e)
-                // still training, but written to faster than we could read it: not the user's conflict
-                ? new OpenSearchStatusException("model [" + id + "] kept changing while the cancel was being written; retry", RestStatus.SERVICE_UNAVAILABLE)
-                : e))
+            }, e -> listener.onFailure(kindOf(id, e)))
         );
+    }
+
+    /**
+     * Fails {@code judged} if the document is still the one judged to have no job (same state, node
+     * and creation time as read, whether or not they can be read); one that changed meanwhile is
+     * judged again, since its job may have ended or a new job of the id begun.
+     */
+    private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<MapResponse> listener) {
+        String id = judged.id();
+        String reason = "cancelled: " + presence.reason(judged);
+        Map<String, Object> fields = Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis());
+        models.updateUnlessRefused(id, current -> sameJob(current, judged) ? null : false, fields, true, ActionListener.wrap(failed -> {
+            if (failed) {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("model_id", id);
+                body.put("state", ModelState.FAILED.jsonName());
+                body.put("error", reason);
+                listener.onResponse(new MapResponse(body, RestStatus.OK));
+            } else if (attemptsLeft > 1) {
+                cancel(id, attemptsLeft - 1, listener);
+            } else {
+                listener.onFailure(new OpenSearchStatusException("model [" + id + "] kept changing while it was being cancelled; retry", RestStatus.SERVICE_UNAVAILABLE));
+            }
+        }, e -> listener.onFailure(kindOf(id, e))));
+    }
+
+    private static boolean sameJob(ModelRecord current, ModelRecord judged) {
+        for (String field : new String[] { "state", "node_id", "created_at" }) {
+            if (Objects.equals(current.source().get(field), judged.source().get(field)) == false) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static OpenSearchStatusException notTraining(String id, ModelState state) {
+        return new OpenSearchStatusException("model [" + id + "] is [" + state.jsonName() + "], not [training]", RestStatus.CONFLICT);
+    }
+
+    private static Exception kindOf(String id, Exception e) {
+        return ModelIndex.isVersionConflict(e)
+            // still training, but written to faster than we could read it: not the user's conflict
+            ? new OpenSearchStatusException("model [" + id + "] kept changing while the cancel was being written; retry", RestStatus.SERVICE_UNAVAILABLE)
+            : e;
     }
 }

@@ -5,7 +5,8 @@ import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.EvictModelResponse;
 import dev.compress.plugin.model.ModelIndex;
-import dev.compress.plugin.model.ModelState;
+import dev.compress.plugin.model.ModelRecord;
+import dev.compress.plugin.train.JobPresence;
 
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
@@ -26,15 +27,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model trains or while an
+ * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model's job runs or while an
  * ingest pipeline's {@code compress} processor names it; otherwise removes it and its chunks and
- * evicts it from every node's model cache.
+ * evicts it from every node's model cache. A model left {@code training} with no job behind it
+ * (its node left or restarted, or its document names none) is deleted like any other.
  */
 public final class TransportDeleteModelAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
 
     private final ModelIndex models;
     private final ClusterService clusterService;
     private final Client client;
+    private final TransportService transportService;
 
     @Inject
     public TransportDeleteModelAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models, ClusterService clusterService, Client client) {
@@ -42,27 +45,40 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
         this.models = models;
         this.clusterService = clusterService;
         this.client = client;
+        this.transportService = transportService;
     }
 
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
         String id = request.modelId();
         models.get(id, ActionListener.wrap(model -> {
-            if (model.state() == ModelState.TRAINING) {
-                listener.onFailure(new OpenSearchStatusException("model [" + id + "] is training; cancel it first with POST _plugins/compress/models/" + id + "/_cancel", RestStatus.CONFLICT));
+            if (model.mayBeTraining() == false) {
+                delete(model, listener);
                 return;
             }
-            List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
-            if (pipelines.isEmpty() == false) {
-                listener.onFailure(new OpenSearchStatusException("model [" + id + "] is used by ingest pipeline(s) " + pipelines + "; remove them first", RestStatus.CONFLICT));
-                return;
-            }
-            models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
-                evicted -> listener.onResponse(new MapResponse(deleted(id, failures(evicted)), RestStatus.OK)),
-                // the model is deleted all the same: a failed broadcast is an eviction failure, not a failed DELETE
-                e -> listener.onResponse(new MapResponse(deleted(id, List.of(Map.of("node_id", "_all", "reason", String.valueOf(e.getMessage())))), RestStatus.OK))
-            )), listener::onFailure));
+            // a model in training whose node runs no job of it (or that names no node) would wait forever for a cancel
+            JobPresence.of(model, clusterService, transportService, ActionListener.wrap(presence -> {
+                if (presence == JobPresence.RUNNING) {
+                    listener.onFailure(new OpenSearchStatusException("model [" + id + "] is training; cancel it first with POST _plugins/compress/models/" + id + "/_cancel", RestStatus.CONFLICT));
+                } else {
+                    delete(model, listener);
+                }
+            }, listener::onFailure));
         }, listener::onFailure));
+    }
+
+    private void delete(ModelRecord model, ActionListener<MapResponse> listener) {
+        String id = model.id();
+        List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
+        if (pipelines.isEmpty() == false) {
+            listener.onFailure(new OpenSearchStatusException("model [" + id + "] is used by ingest pipeline(s) " + pipelines + "; remove them first", RestStatus.CONFLICT));
+            return;
+        }
+        models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
+            evicted -> listener.onResponse(new MapResponse(deleted(id, failures(evicted)), RestStatus.OK)),
+            // the model is deleted all the same: a failed broadcast is an eviction failure, not a failed DELETE
+            e -> listener.onResponse(new MapResponse(deleted(id, List.of(Map.of("node_id", "_all", "reason", String.valueOf(e.getMessage())))), RestStatus.OK))
+        )), listener::onFailure));
     }
 
     /**

@@ -7,13 +7,18 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A training job's corpus file on a real file system: rows come back from the mapping bit for bit
- * and in order, closing deletes the file whether it was mapped or not, and a corpus the directory
- * cannot hold is refused before anything is written.
+ * and in order, closing deletes the file whether it was mapped or not, a corpus the directory
+ * cannot hold is refused before anything is written, and a starting node removes only the files of
+ * processes that are gone.
  */
 public class CorpusFileTests extends OpenSearchTestCase {
 
@@ -86,5 +91,56 @@ public class CorpusFileTests extends OpenSearchTestCase {
             "[corpus.index] [huge] holds 1000000000000 documents of 384 dimensions: training spills them to a 1.3pb file in [" + dir + "], which has "
         ));
         assertTrue(e.getMessage(), e.getMessage().endsWith(" usable"));
+    }
+
+    /**
+     * A crashed JVM's file goes; this JVM's (a job of another node of it may be running), a running
+     * process's, and files this code did not name stay. Pid 1 stands for a live process; a file
+     * "written" before it started is one whose pid was reused.
+     */
+    public void testStartupRemovesOnlyFilesOfProcessesThatAreGone() throws IOException {
+        Path dir = createTempDir();
+        long self = ProcessHandle.current().pid();
+        long gone = deadPid();
+        Path crashed = Files.createFile(dir.resolve(CorpusFile.PREFIX + gone + "-8123.f32"));
+        Path reused = Files.createFile(dir.resolve(CorpusFile.PREFIX + "1-77.f32"));
+        Files.setLastModifiedTime(reused, FileTime.from(Instant.parse("1971-01-01T00:00:00Z")));
+        Path running = Files.createFile(dir.resolve(CorpusFile.PREFIX + "1-78.f32"));
+        Path ours = Files.createFile(dir.resolve(CorpusFile.PREFIX + self + "-99.f32"));
+        Files.setLastModifiedTime(ours, FileTime.from(Instant.parse("1971-01-01T00:00:00Z")));
+        Path legacy = Files.createFile(dir.resolve(CorpusFile.PREFIX + "4409811872512235.f32"));
+        Path otherSuffix = Files.createFile(dir.resolve(CorpusFile.PREFIX + gone + "-1.tmp"));
+        Path otherPrefix = Files.createFile(dir.resolve("corpus-" + gone + "-1.f32"));
+        Path garbled = Files.createFile(dir.resolve(CorpusFile.PREFIX + "x-1.f32"));
+        Path directory = Files.createDirectory(dir.resolve(CorpusFile.PREFIX + gone + "-2.f32"));
+        try (CorpusFile live = CorpusFile.create(dir, 4)) {
+            live.append("a", new float[] { 1, 2, 3, 4 });
+            assertTrue(live.path().getFileName().toString(), live.path().getFileName().toString().startsWith(CorpusFile.PREFIX + self + "-"));
+
+            assertEquals(2, CorpusFile.removeLeftovers(dir));
+            Set<Path> left;
+            try (var listed = Files.list(dir)) {
+                left = listed.collect(Collectors.toSet());
+            }
+            assertEquals(Set.of(running, ours, legacy, otherSuffix, otherPrefix, garbled, directory, live.path()), left);
+            assertFalse(Files.exists(crashed));
+            assertFalse(Files.exists(reused));
+            assertEquals("a job of this JVM still maps its file", List.of("a"), live.map().ids());
+        }
+        assertEquals(0, CorpusFile.removeLeftovers(dir.resolve("missing")));
+    }
+
+    /** The id of a process that has exited (a child, waited for, whose id the system has not handed out again). */
+    private static long deadPid() throws IOException {
+        try {
+            Process child = new ProcessBuilder("true").start();
+            child.waitFor();
+            long pid = child.pid();
+            assumeTrue("the id of the exited child is free", ProcessHandle.of(pid).isEmpty());
+            return pid;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }

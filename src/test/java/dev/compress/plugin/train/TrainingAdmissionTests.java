@@ -1,0 +1,114 @@
+package dev.compress.plugin.train;
+
+import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.model.action.MapResponse;
+import dev.compress.plugin.model.action.ModelActions;
+import dev.compress.plugin.model.action.ModelIdRequest;
+
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.OpenSearchIntegTestCase;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code compress.training.max_jobs_per_node} holds for requests that arrive together: the node
+ * admits jobs one slot at a time, so of requests sent at the same instant to a node with one slot
+ * exactly one is accepted and the rest get 429, none waits in the pool's queue as {@code training};
+ * the slot comes back when the job ends and when its model cannot be written.
+ */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.TEST, numDataNodes = 1, numClientNodes = 0)
+public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(CompressPlugin.class);
+    }
+
+    @Override
+    protected Settings nodeSettings(int nodeOrdinal) {
+        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.max_jobs_per_node", 1).build();
+    }
+
+    private static MapResponse train(String modelId, Map<String, Object> body) {
+        return client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body)).actionGet();
+    }
+
+    private static Object state(String modelId) {
+        return client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().body().get("state");
+    }
+
+    public void testRequestsSentTogetherGetOneSlotAndTheRestA429() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        TrainingJobs jobs = internalCluster().getInstance(TrainingJobs.class);
+        // long enough to hold its slot well past the moment every request has its answer
+        Map<String, Object> slow = SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 1000, "patience", 0));
+        int requests = 8;
+        CyclicBarrier together = new CyclicBarrier(requests);
+        List<Object> answers = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            String id = "burst-" + i;
+            Thread thread = new Thread(() -> {
+                Object answer;
+                try {
+                    together.await(30, TimeUnit.SECONDS);
+                    answer = train(id, slow);
+                } catch (Exception e) {
+                    answer = e;
+                }
+                synchronized (answers) {
+                    answers.add(answer);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+        List<String> accepted = new ArrayList<>();
+        for (Object answer : answers) {
+            if (answer instanceof MapResponse started) {
+                accepted.add((String) started.body().get("model_id"));
+            } else {
+                Exception e = (Exception) answer;
+                assertEquals(ExceptionsHelper.stackTrace(e), RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(e));
+                assertTrue(e.getMessage(), e.getMessage().contains("training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes"));
+            }
+        }
+        assertEquals(requests, answers.size());
+        assertEquals("accepted: " + accepted, 1, accepted.size());
+        for (int i = 0; i < requests; i++) {
+            String id = "burst-" + i;
+            if (accepted.contains(id) == false) {
+                expectThrows(org.opensearch.ResourceNotFoundException.class, () -> state(id));
+            }
+        }
+
+        // the slot comes back when the job ends, before its final state shows: a request sent on seeing it finds the slot free
+        String running = accepted.get(0);
+        client().execute(ModelActions.CANCEL, new ModelIdRequest(running, false)).actionGet();
+        assertBusy(() -> assertEquals("failed", state(running)), 2, TimeUnit.MINUTES);
+        assertEquals(1, jobs.freeSlots());
+
+        // and when the model cannot be written: the id exists
+        Exception exists = expectThrows(Exception.class, () -> train(running, SyntheticIndices.trainBody("pca", 8, Map.of())));
+        assertEquals(RestStatus.CONFLICT, ExceptionsHelper.status(exists));
+        assertTrue(exists.getMessage(), exists.getMessage().contains("model [" + running + "] already exists"));
+        assertEquals(1, jobs.freeSlots());
+        assertEquals("failed", state(running));
+
+        train("after", SyntheticIndices.trainBody("pca", 8, Map.of()));
+        assertBusy(() -> assertEquals("created", state("after")), 2, TimeUnit.MINUTES);
+        assertEquals(1, jobs.freeSlots());
+    }
+}
