@@ -22,8 +22,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (Yoon et al., EMNLP 2024; the DIVE paper's appendix F and SMEC's baseline;
- * Yoon et al. 2024) and Search-Adaptor (Yoon et al. 2023).
+ * Residual adaptors on frozen embeddings: Matryoshka-Adaptor (<a href="https://aclanthology.org/2024.emnlp-main.576/">Matryoshka-Adaptor: Unsupervised and Supervised Tuning for Smaller Embedding Dimensions</a>, Yoon et al., EMNLP 2024; the DIVE paper's appendix F and SMEC's baseline;
+ * Yoon et al. 2024) and Search-Adaptor (<a href="https://arxiv.org/abs/2310.08750">Search-Adaptor: Embedding Customization for
+ * Information Retrieval</a>, Yoon et al., ACL 2024).
  *
  * <p>Network: f(e) = P e + W2 relu(W1 e + b1) + b2 with P the corpus PCA rotation ({@link PcaStart}, fixed)
  * and W2, b2 = 0 at the start, so training starts where PCA is (epoch 0 = PCA at every served dimension).

@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * DIVE (DIVE: Embedding Compression via Self-Limiting Gradient Updates, arXiv:2605.20689): a 3-layer MLP with H L2-normalised heads of k dims, trained with
+ * DIVE (<a href="https://arxiv.org/abs/2605.20689">DIVE: Embedding Compression via Self-Limiting Gradient Updates</a>, Zhao, arXiv:2605.20689): a 3-layer MLP with H L2-normalised heads of k dims, trained with
  * triplet(head 1) + lambda * mean over {q, p, n} of head-wise NT-Xent, plus the optional
  * similarity-preservation term of {@link DiveConfig}. Each epoch visits every positive pair once
  * with one sampled negative; a final batch of fewer than 2 triplets is skipped (batch norm needs 2).

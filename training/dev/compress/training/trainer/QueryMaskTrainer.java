@@ -34,7 +34,8 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Query-aware dimension-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval). For each training query q with embedding e_q:
+ * Query-aware dimension-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense
+ * Retrieval, an anonymous ACL submission with no public link; docs/papers.md summarises it). For each training query q with embedding e_q:
  * <pre>
  *   p = sum_d g_d e_d / sum_d g_d            over judged relevant documents d (gain g = 2^rating - 1)
  *   n = mean of M documents sampled uniformly without replacement from the top K non-relevant

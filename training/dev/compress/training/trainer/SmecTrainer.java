@@ -35,7 +35,8 @@ import java.util.Random;
 import java.util.TreeSet;
 
 /**
- * SMEC (SMEC: Rethinking Matryoshka Representation Learning for Retrieval Embedding Compression) on frozen embeddings.
+ * SMEC (<a href="https://arxiv.org/abs/2510.12474">SMEC: Rethinking Matryoshka Representation Learning for Retrieval
+ * Embedding Compression</a>, Zhang et al., EMNLP 2025) on frozen embeddings.
  *
  * <p><b>SMRL</b> (sequential stages). The dimension halves stage by stage, D -> D/2 -> D/4 -> ..., and a
  * requested dimension between two halvings becomes a stage of its own (D = 384, dims 64: 384 -> 192 ->

@@ -33,7 +33,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Temperature-aggregated (Matryoshka) contrastive training (Dinu et al., Effective Post-Training Embedding Compression via Temperature Control in Contrastive Training) of a residual adapter
+ * Temperature-aggregated (Matryoshka) contrastive training (<a href="https://openreview.net/forum?id=szRmEM8Kx5">Effective Post-Training Embedding Compression via Temperature Control
+ * in Contrastive Training</a>, Dinu et al., ICLR 2025) of a residual adapter
  * f(e) = e + MLP(e) (identity at the start) on frozen embeddings.
  * <pre>
  *   InfoNCE(m, tau) = mean_i -log( exp(cos(f(q_i)[:m], f(p_i)[:m]) / tau)
