@@ -76,11 +76,12 @@ public record MaskSpec(
             if (kept != null) {
                 throw new IllegalArgumentException("[mask.kept] is only for type [explicit], not [" + type.jsonName() + "]");
             }
-            if (ratio != null && dimensions != null) {
-                throw new IllegalArgumentException("[mask] type [" + type.jsonName() + "] takes one of [ratio] and [dimensions], not both");
-            }
-            if (ratio == null && dimensions == null && type != MaskType.LEARNED) {
-                // a learned mask without either keeps the share its model chose on validation
+            if (type == MaskType.LEARNED) {
+                // a learned mask may give neither: it then keeps the share its model chose on validation
+                if (ratio != null && dimensions != null) {
+                    throw new IllegalArgumentException("[mask] type [learned] takes one of [ratio] and [dimensions], not both");
+                }
+            } else if ((ratio == null) == (dimensions == null)) {
                 throw new IllegalArgumentException("[mask] type [" + type.jsonName() + "] needs exactly one of [ratio] and [dimensions]");
             }
             if (ratio != null && !(ratio > 0 && ratio <= 1)) {

@@ -142,10 +142,18 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         Map<String, Object> evaluation = (Map<String, Object>) model.get("evaluation");
         assertEquals(300, evaluation.get("held_out_queries"));
         Map<String, Map<String, Object>> byMask = new java.util.HashMap<>();
+        List<Integer> learnedKept = new java.util.ArrayList<>();
         for (Map<String, Object> row : (List<Map<String, Object>>) evaluation.get("rows")) {
-            byMask.put((String) row.get("mask"), row);
+            byMask.putIfAbsent((String) row.get("mask"), row); // the first table is at the ratio trained for
+            if (row.get("mask").equals("learned")) {
+                learnedKept.add(((Number) row.get("kept_dimensions")).intValue());
+            }
         }
         assertEquals(java.util.Set.of("full", "cutoff", "norm", "dime_prf", "eclipse_prf", "learned"), byMask.keySet());
+        // the ratio served by default, chosen on validation: its table follows unless it is the trained one or no mask
+        double validated = ((Number) evaluation.get("validated_ratio")).doubleValue();
+        assertTrue("validated ratio " + validated, validated >= 0.1 && validated <= 1.0);
+        assertEquals(validated == 0.3 || validated == 1.0 ? List.of(115) : List.of(115, (int) Math.round(384 * validated)), learnedKept);
         assertEquals(0.7127, ((Number) byMask.get("full").get("ndcg@10")).doubleValue(), 0.001);
         assertEquals(115, byMask.get("learned").get("kept_dimensions"));
         double learned = ((Number) byMask.get("learned").get("ratio_to_frozen")).doubleValue();
