@@ -7,6 +7,7 @@ import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
+import dev.compress.training.model.ModelMetadata;
 
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.core.action.ActionListener;
@@ -31,27 +32,55 @@ public final class IndexModelLoader implements ModelLoader {
     @Override
     public void load(String modelId, ActionListener<LoadedModel> listener) {
         modelIndex.get(modelId, ActionListener.wrap(record -> {
-            if (record.state() != ModelState.CREATED) {
-                listener.onFailure(notCreated(record));
+            try {
+                if (record.state() != ModelState.CREATED) {
+                    listener.onFailure(notCreated(record));
+                    return;
+                }
+            } catch (RuntimeException e) {
+                listener.onFailure(unusable(modelId, e));
                 return;
             }
             modelIndex.getModelFile(record, ActionListener.wrap(bytes -> executor.execute(() -> {
                 LoadedModel model;
                 try {
-                    model = parse(modelId, bytes);
+                    model = parse(record, bytes);
                 } catch (RuntimeException e) {
-                    listener.onFailure(new IllegalStateException("model [" + modelId + "] cannot be loaded: " + e.getMessage(), e));
+                    listener.onFailure(unusable(modelId, e));
                     return;
                 }
                 listener.onResponse(model);
-            }), listener::onFailure));
+            }), e -> listener.onFailure(e instanceof OpenSearchStatusException ? e : unusable(modelId, e))));
         }, listener::onFailure));
     }
 
-    static LoadedModel parse(String modelId, byte[] bytes) {
+    /**
+     * Parses a model file (magic, format version, checksum, every tensor's shape) and checks it against its
+     * state document: a file that is not what the document says it is, e.g. written into the model index by
+     * hand, is refused before it serves anything.
+     */
+    static LoadedModel parse(ModelRecord record, byte[] bytes) {
         ModelArtifact artifact = ModelFile.fromBytes(bytes);
+        if (artifact.metadata().inputDim() != record.inputDimension()) {
+            throw new IllegalStateException("its file reads " + artifact.metadata().inputDim() + "-d vectors, its document says "
+                + record.inputDimension());
+        }
+        boolean maskModel = ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(artifact.metadata().output());
+        if (maskModel == false && artifact.metadata().outputDims().equals(record.dimensions()) == false) {
+            throw new IllegalStateException("its file serves dimensions " + artifact.metadata().outputDims() + ", its document says "
+                + record.dimensions());
+        }
         Encoder encoder = CpuEncoders.forServing(artifact, artifact.metadata().maxOutputDim());
-        return new LoadedModel(modelId, artifact.metadata(), encoder, bytes.length);
+        return new LoadedModel(record.id(), artifact.metadata(), encoder, bytes.length);
+    }
+
+    /** A model whose document or file cannot serve: a 409 naming the model and the reason, never a 500. */
+    private static OpenSearchStatusException unusable(String modelId, Exception e) {
+        return new OpenSearchStatusException(
+            "model [" + modelId + "] cannot be used: " + e.getMessage() + "; delete it and train it again",
+            RestStatus.CONFLICT,
+            e
+        );
     }
 
     private static OpenSearchStatusException notCreated(ModelRecord record) {

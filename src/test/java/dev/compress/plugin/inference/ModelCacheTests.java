@@ -33,7 +33,9 @@ public class ModelCacheTests extends OpenSearchTestCase {
         }
 
         LoadedModel model(String id) {
-            LoadedModel loaded = IndexModelLoader.parse(id, dev.compress.training.model.ModelFile.toBytes(ARTIFACT));
+            dev.compress.plugin.model.ModelRecord record = new dev.compress.plugin.model.ModelRecord(
+                id, Map.of("input_dimension", ARTIFACT.metadata().inputDim(), "dimensions", ARTIFACT.metadata().outputDims()));
+            LoadedModel loaded = IndexModelLoader.parse(record, dev.compress.training.model.ModelFile.toBytes(ARTIFACT));
             return new LoadedModel(id, loaded.metadata(), loaded.encoder(), weights.getOrDefault(id, 100L));
         }
 

@@ -18,6 +18,14 @@ public final class StoredModels {
     private StoredModels() {}
 
     public static void store(ModelIndex index, String id, ModelArtifact artifact, ModelState state) {
+        store(index, id, artifact, state, ModelFile.toBytes(artifact));
+    }
+
+    /**
+     * As above, but the model's file holds {@code file}, whatever the document says: a model written into the
+     * model index by hand (forged or damaged).
+     */
+    public static void store(ModelIndex index, String id, ModelArtifact artifact, ModelState state, byte[] file) {
         ModelMetadata meta = artifact.metadata();
         Map<String, Object> document = Map.of(
             "doc_type", "model",
@@ -41,7 +49,7 @@ public final class StoredModels {
             return;
         }
         PlainActionFuture<ModelIndex.Completion> stored = PlainActionFuture.newFuture();
-        index.completeTraining(new ModelIndex.Job(id, CREATED_AT), ModelFile.toBytes(artifact), Map.of("state", state.jsonName()), stored);
+        index.completeTraining(new ModelIndex.Job(id, CREATED_AT), file, Map.of("state", state.jsonName()), stored);
         if (stored.actionGet() != ModelIndex.Completion.CREATED) {
             throw new AssertionError("model [" + id + "] was not stored: " + stored.actionGet());
         }

@@ -1,5 +1,8 @@
 package dev.compress.plugin.query;
 
+import dev.compress.training.model.ModelFile;
+import dev.compress.plugin.model.ModelIndex;
+import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
@@ -123,5 +126,26 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"model_dimension\":12,\"vector\":" + q32 + "}", 400, "model [qa] serves output dimensions [8, 16], not [12]");
         assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_dimension\":8,\"vector\":" + q32 + "}", 400, "[model_dimension] requires [model_id]");
         assertSearchError("{\"field\":\"emb8\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}", 400, "[vector] has 16 dimensions but field [emb8] has 8");
+    }
+
+    /** A model file written into the model index by hand is checked before it serves: a 409 naming the model, never a 500. */
+    public void testForgedModelFilesAreRefused() throws IOException {
+        setUpModelAndIndex(new Random(randomLong()));
+        ModelIndex index = internalCluster().getInstance(ModelIndex.class);
+        ModelArtifact sample = ModelFileTests.sampleModel(3, INPUT_DIM, 8, 16);
+        byte[] file = ModelFile.toBytes(sample);
+        StoredModels.store(index, "truncated", sample, ModelState.CREATED, Arrays.copyOf(file, 20));
+        byte[] flipped = file.clone();
+        flipped[flipped.length / 2] ^= 1;
+        StoredModels.store(index, "flipped", sample, ModelState.CREATED, flipped);
+        // a valid file whose shapes are not the ones its document states
+        StoredModels.store(index, "mismatched", sample, ModelState.CREATED, ModelFile.toBytes(ModelFileTests.sampleModel(3, INPUT_DIM, 8, 12)));
+        String q32 = Arrays.toString(gaussian(new Random(1), 1, INPUT_DIM)[0]);
+        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"truncated\",\"vector\":" + q32 + "}", 409,
+            "model [truncated] cannot be used: model file truncated");
+        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"flipped\",\"vector\":" + q32 + "}", 409,
+            "model [flipped] cannot be used: model file corrupted or truncated");
+        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"mismatched\",\"vector\":" + q32 + "}", 409,
+            "model [mismatched] cannot be used: its file serves dimensions [6, 12], its document says [8, 16]");
     }
 }
