@@ -1,6 +1,13 @@
 package dev.compress.realnode;
 
 import dev.compress.harness.RealNode;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -9,6 +16,8 @@ import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -18,6 +27,7 @@ import java.util.Random;
 import java.util.stream.IntStream;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -201,6 +211,52 @@ public class KnnCoexistenceOnRealNodeIT {
             List<String> expected = exactTopK(q, TRUNCATE_TO);
             String query = "{\"compressed_knn\":{\"field\":\"v_small\",\"k\":" + K + ",\"num_candidates\":" + DOCS + ",\"vector\":" + Arrays.toString(q) + "}}";
             assertEquals(expected, searchIds("compressed-from-knn", query));
+        }
+    }
+
+    /** The one shard's Lucene directory of a flushed one-shard index. */
+    private static Path shardDirectory(String index) throws Exception {
+        call("POST", "/" + index + "/_flush", null);
+        String uuid = call("GET", "/" + index + "/_settings?filter_path=*.settings.index.uuid", null).replaceAll(".*\"uuid\":\"([^\"]+)\".*", "$1");
+        List<Path> shards = node.shardIndexDirectories(uuid);
+        assertEquals(1, shards.size());
+        return shards.get(0);
+    }
+
+    /** The latest commit point's bytes, which name each segment's codec. */
+    private static String lastCommit(Path shard) throws Exception {
+        try (Directory dir = FSDirectory.open(shard)) {
+            String segments = SegmentInfos.getLastCommitSegmentsFileName(dir.listAll());
+            return new String(Files.readAllBytes(shard.resolve(segments)), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * Each plugin's codec writes the segments of its own indexes only: the k-NN index's segments name
+     * k-NN's codec, ours name Lucene's codec with our vector formats per field, and the segments are
+     * read while the node runs (after a flush, from its data directory).
+     */
+    @Test
+    public void eachPluginsCodecWritesItsOwnIndexOnly() throws Exception {
+        call("PUT", "/knn-codec", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
+            + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"l2\"}}}}}");
+        bulk("knn-codec", null, "v", Arrays.copyOf(vectors, 10));
+        call("PUT", "/ours-codec", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
+            + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"}}}}");
+        bulk("ours-codec", null, "c", Arrays.copyOf(vectors, 10));
+
+        String knnCommit = lastCommit(shardDirectory("knn-codec"));
+        assertTrue("k-NN's codec wrote the k-NN index", knnCommit.contains("KNN") && knnCommit.contains("Codec"));
+
+        Path ours = shardDirectory("ours-codec");
+        assertFalse("k-NN's codec did not write ours", lastCommit(ours).contains("KNN"));
+        try (Directory dir = FSDirectory.open(ours); DirectoryReader reader = DirectoryReader.open(dir)) {
+            assertFalse(reader.leaves().isEmpty());
+            for (LeafReaderContext leaf : reader.leaves()) {
+                FieldInfo field = leaf.reader().getFieldInfos().fieldInfo("c");
+                String format = field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY);
+                assertTrue("our vector format wrote field [c], not " + format, format != null && format.startsWith("Compress"));
+            }
         }
     }
 
