@@ -5,7 +5,6 @@ import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.AfterClass;
@@ -16,7 +15,6 @@ import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -214,23 +212,6 @@ public class KnnCoexistenceOnRealNodeIT {
         }
     }
 
-    /** The one shard's Lucene directory of a flushed one-shard index. */
-    private static Path shardDirectory(String index) throws Exception {
-        call("POST", "/" + index + "/_flush", null);
-        String uuid = call("GET", "/" + index + "/_settings?filter_path=*.settings.index.uuid", null).replaceAll(".*\"uuid\":\"([^\"]+)\".*", "$1");
-        List<Path> shards = node.shardIndexDirectories(uuid);
-        assertEquals(1, shards.size());
-        return shards.get(0);
-    }
-
-    /** The latest commit point's bytes, which name each segment's codec. */
-    private static String lastCommit(Path shard) throws Exception {
-        try (Directory dir = FSDirectory.open(shard)) {
-            String segments = SegmentInfos.getLastCommitSegmentsFileName(dir.listAll());
-            return new String(Files.readAllBytes(shard.resolve(segments)), StandardCharsets.ISO_8859_1);
-        }
-    }
-
     /**
      * Each plugin's codec writes the segments of its own indexes only: the k-NN index's segments name
      * k-NN's codec, ours name Lucene's codec with our vector formats per field, and the segments are
@@ -245,11 +226,11 @@ public class KnnCoexistenceOnRealNodeIT {
             + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"}}}}");
         bulk("ours-codec", null, "c", Arrays.copyOf(vectors, 10));
 
-        String knnCommit = lastCommit(shardDirectory("knn-codec"));
+        String knnCommit = ShardFiles.lastCommit(ShardFiles.shardDirectory(node, "knn-codec"));
         assertTrue("k-NN's codec wrote the k-NN index", knnCommit.contains("KNN") && knnCommit.contains("Codec"));
 
-        Path ours = shardDirectory("ours-codec");
-        assertFalse("k-NN's codec did not write ours", lastCommit(ours).contains("KNN"));
+        Path ours = ShardFiles.shardDirectory(node, "ours-codec");
+        assertFalse("k-NN's codec did not write ours", ShardFiles.lastCommit(ours).contains("KNN"));
         try (Directory dir = FSDirectory.open(ours); DirectoryReader reader = DirectoryReader.open(dir)) {
             assertFalse(reader.leaves().isEmpty());
             for (LeafReaderContext leaf : reader.leaves()) {

@@ -68,7 +68,7 @@ public class NeuralSearchNeighboursIT {
     public void sparseIndexCreatesAndIndexesBesideOurs() throws Exception {
         call("PUT", "/sparse1", "{\"settings\":{\"index.sparse\":true},\"mappings\":{\"properties\":{\"sv\":{\"type\":\"sparse_vector\",\"method\":{\"name\":\"seismic\","
             + "\"parameters\":{\"n_postings\":300,\"cluster_ratio\":0.1,\"summary_prune_ratio\":0.4,\"approximate_threshold\":10}}}}}}");
-        call("PUT", "/ours", "{\"settings\":{\"index.compress\":true},\"mappings\":{\"properties\":{"
+        call("PUT", "/ours", "{\"settings\":{\"number_of_shards\":1,\"index.compress\":true},\"mappings\":{\"properties\":{"
             + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"float\"}}}}");
 
         Random random = new Random(3);
@@ -91,6 +91,8 @@ public class NeuralSearchNeighboursIT {
         call("POST", "/sparse1,ours/_flush", null);
 
         assertEquals("{\"count\":" + DOCS + "}", call("GET", "/sparse1/_count?filter_path=count", null));
+        String sparseCommit = ShardFiles.lastCommit(ShardFiles.shardDirectory(node, "sparse1"));
+        assertTrue("neural-search's codec wrote the sparse index", sparseCommit.contains("Sparse") && sparseCommit.contains("Codec"));
         assertEquals("{\"count\":" + DOCS + "}", call("GET", "/ours/_count?filter_path=count", null));
         String hits = call("POST", "/ours/_search?filter_path=hits.hits._id", "{\"size\":3,\"query\":{\"compressed_knn\":{\"field\":\"floats\",\"k\":3,"
             + "\"vector\":[1,0,0,0,0,0,0,0]}}}");
