@@ -269,4 +269,21 @@ public class KnnCoexistenceOnRealNodeIT {
         String exists = call("GET", "/_cat/indices/knn-with-*?h=index", null);
         assertEquals("", exists.trim());
     }
+
+    /**
+     * One index cannot set both settings: each hands the index's codec to a different plugin, and
+     * OpenSearch refuses to create an index that two plugins claim. Nothing is left behind.
+     */
+    @Test
+    public void anIndexWithBothSettingsIsRefused() throws Exception {
+        try {
+            call("PUT", "/knn-and-compress", "{\"settings\":{\"index.knn\":true,\"index.compress\":true}}");
+            fail("an index with both index.knn and index.compress was created");
+        } catch (ResponseException e) {
+            String body = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(body, body.contains("codec service factory already overridden"));
+        }
+        assertEquals("", call("GET", "/_cat/indices/knn-and-*?h=index", null).trim());
+        assertTrue(call("GET", "/_cluster/health", null).matches(".*\"status\":\"(green|yellow)\".*"));
+    }
 }
