@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real OpenSearch node from the distribution on Maven Central, with the built plugin installed,
- * bound to 127.0.0.1. The build unpacks the distribution and reserves the ports; this class copies
+ * A real OpenSearch node from the distribution on Maven Central, with the built plugin installed
+ * (and, for tests of plugin combinations, other plugins' zips before it), bound to 127.0.0.1. The build unpacks the distribution and reserves the ports; this class copies
  * the distribution, installs the plugin, and starts and stops the node by its PID. OpenSearch
  * refuses to run as root, so when the tests run as root the node runs as a system user
  * ({@value #NODE_USER}) created on first use.
@@ -83,13 +83,42 @@ public final class RealNode implements AutoCloseable {
     }
 
     /**
+     * A fresh node of its own (not started) with other plugins installed before ours, in the order
+     * given (a plugin that extends another comes after it), for tests of plugin combinations. It has
+     * its own directory under the work directory ({@code name}) and its own ports, the ones the build
+     * reserves as {@code realnode.neighbours.http.port} and {@code realnode.neighbours.transport.port},
+     * so it can run beside {@link #shared()}; two such nodes must not run at once.
+     */
+    public static RealNode withPluginsBefore(String name, List<Path> pluginsBefore, String heap) throws IOException, InterruptedException {
+        Path workdir = Path.of(required("realnode.workdir"));
+        Path home = workdir.resolve(name);
+        RealNode node = new RealNode(home, Integer.parseInt(required("realnode.neighbours.http.port")), Integer.parseInt(required("realnode.neighbours.transport.port")), heap);
+        node.install(Path.of(required("realnode.distribution")), pluginsBefore, Path.of(required("realnode.plugin.zip")), home.resolve("djl-cache"));
+        return node;
+    }
+
+    /**
+     * The path of a plugin zip the build copied for the tests, from the system property that names it
+     * (such as {@code realnode.knn.zip}); fails with the build command to use when the property is unset
+     * or the file is missing.
+     */
+    public static Path pluginZip(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank() || Files.isRegularFile(Path.of(value)) == false) {
+            throw new IllegalStateException("plugin zip [" + property + "] not found (" + value + "): run the real-node tests through 'mvn verify'"
+                + " (the *NeighboursIT tests through 'mvn verify -Pneighbours')");
+        }
+        return Path.of(value);
+    }
+
+    /**
      * A fresh node in {@code home} (deleted first), for programs that run outside failsafe such as the
      * main job. {@code djlCache} may lie outside {@code home} so that libtorch is extracted only once.
      */
     public static RealNode install(Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
         throws IOException, InterruptedException {
         RealNode node = new RealNode(home, httpPort, transportPort, heap);
-        node.install(distribution, pluginZip, djlCache);
+        node.install(distribution, List.of(), pluginZip, djlCache);
         return node;
     }
 
@@ -101,14 +130,17 @@ public final class RealNode implements AutoCloseable {
         return value;
     }
 
-    private void install(Path distribution, Path pluginZip, Path djlCache) throws IOException, InterruptedException {
+    private void install(Path distribution, List<Path> pluginsBefore, Path pluginZip, Path djlCache) throws IOException, InterruptedException {
         if (Files.isDirectory(distribution) == false) {
             throw new IllegalStateException("OpenSearch distribution not unpacked at " + distribution);
         }
         deleteRecursively(home);
         copyRecursively(distribution, home);
         Files.createDirectories(tmpDir());
-        run(List.of(home.resolve("bin/opensearch-plugin").toString(), "install", "--batch", pluginZip.toUri().toString()), Map.of());
+        for (Path other : pluginsBefore) {
+            installPlugin(other);
+        }
+        installPlugin(pluginZip);
         Files.writeString(
             home.resolve("config/opensearch.yml"),
             String.join(
@@ -131,6 +163,10 @@ public final class RealNode implements AutoCloseable {
             Files.createDirectories(djlCache);
             run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString(), djlCache.toString()), Map.of());
         }
+    }
+
+    private void installPlugin(Path zip) throws IOException, InterruptedException {
+        run(List.of(home.resolve("bin/opensearch-plugin").toString(), "install", "--batch", zip.toUri().toString()), Map.of());
     }
 
     private static void ensureNodeUser() throws IOException, InterruptedException {
