@@ -1,5 +1,6 @@
 package dev.compress.plugin.model.action;
 
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
@@ -17,7 +18,6 @@ import org.opensearch.transport.TransportService;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * {@code POST _plugins/compress/models/{id}/_cancel}: flags the model; the job, wherever it runs,
@@ -73,7 +73,7 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
         models.updateUnlessRefused(
             id,
             model -> model.mayBeTraining() ? null : model.state(),
-            Map.of("cancel_requested", true),
+            Map.of(ModelFields.CANCEL_REQUESTED, true),
             ModelState.TRAINING,
             ActionListener.wrap(state -> {
                 if (state == ModelState.TRAINING) {
@@ -93,8 +93,7 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
     private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<MapResponse> listener) {
         String id = judged.id();
         String reason = "cancelled: " + presence.reason(judged);
-        Map<String, Object> fields = Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis());
-        models.updateUnlessRefused(id, current -> sameJob(current, judged) ? null : false, fields, true, ActionListener.wrap(failed -> {
+        models.updateUnlessRefused(id, current -> current.sameJobAndState(judged) ? null : false, ModelIndex.failedFields(reason), true, ActionListener.wrap(failed -> {
             if (failed) {
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("model_id", id);
@@ -107,15 +106,6 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
                 listener.onFailure(new OpenSearchStatusException("model [" + id + "] kept changing while it was being cancelled; retry", RestStatus.SERVICE_UNAVAILABLE));
             }
         }, e -> listener.onFailure(kindOf(id, e))));
-    }
-
-    private static boolean sameJob(ModelRecord current, ModelRecord judged) {
-        for (String field : new String[] { "state", "node_id", "created_at" }) {
-            if (Objects.equals(current.source().get(field), judged.source().get(field)) == false) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static OpenSearchStatusException notTraining(String id, ModelState state) {

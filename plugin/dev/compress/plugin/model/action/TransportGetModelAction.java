@@ -1,5 +1,6 @@
 package dev.compress.plugin.model.action;
 
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 
 import org.opensearch.action.support.ActionFilters;
@@ -29,7 +30,7 @@ public final class TransportGetModelAction extends HandledTransportAction<ModelI
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
         models.get(request.modelId(), ActionListener.wrap(model -> {
             Map<String, Object> body = new LinkedHashMap<>(model.source());
-            body.remove("doc_type");
+            body.remove(ModelFields.DOC_TYPE);
             if (request.includeWeights() == false) {
                 listener.onResponse(new MapResponse(body, RestStatus.OK));
                 return;

@@ -76,10 +76,10 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
         assertBusy(() -> {
             ModelRecord gone = get("of-a-gone-node");
             assertEquals(ModelState.FAILED, gone.state());
-            assertEquals("node [gone-node] left the cluster while training", gone.source().get("error"));
+            assertEquals("node [gone-node] left the cluster while training", gone.error());
             ModelRecord orphan = get("never-started");
             assertEquals(ModelState.FAILED, orphan.state());
-            assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.source().get("error"));
+            assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.error());
         }, 30, TimeUnit.SECONDS);
         // let several more sweeps run: a model inside its minute to start is left training
         Thread.sleep(3_000);
@@ -134,7 +134,7 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
             assertEquals(id, Map.of("model_id", id, "state", "failed", "error", expected.getValue()), cancelled.body());
             ModelRecord model = get(id);
             assertEquals(id, ModelState.FAILED, model.state());
-            assertEquals(id, expected.getValue(), model.source().get("error"));
+            assertEquals(id, expected.getValue(), model.error());
             OpenSearchStatusException again = expectThrows(OpenSearchStatusException.class, () -> cancel(id));
             assertEquals(RestStatus.CONFLICT, again.status());
             assertEquals("model [" + id + "] is [failed], not [training]", again.getMessage());
