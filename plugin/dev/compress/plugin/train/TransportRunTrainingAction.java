@@ -3,13 +3,13 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.action.support.clustermanager.AcknowledgedResponse;
 import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
@@ -29,7 +29,7 @@ import java.util.Map;
  * comes first so that a node never has more models in {@code training} by its own jobs than slots
  * ({@link TrainingJobs.Slot}); it is given back when the document cannot be written.
  */
-public final class TransportRunTrainingAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
+public final class TransportRunTrainingAction extends HandledTransportAction<TrainModelRequest, AcknowledgedResponse> {
 
     private final TrainingJobs jobs;
     private final ModelIndex models;
@@ -44,14 +44,14 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
     }
 
     @Override
-    protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, TrainModelRequest request, ActionListener<AcknowledgedResponse> listener) {
         TrainSpec spec = request.spec();
         TrainingJobs.Slot slot = jobs.reserve();
         String modelId = request.modelId();
         ModelIndex.Job job = new ModelIndex.Job(modelId, request.createdAtMillis());
         models.create(modelId, document(request, spec, clusterService.localNode()), ActionListener.wrap(created -> {
             jobs.start(slot, job, spec, request.inputDim());
-            listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
+            listener.onResponse(new AcknowledgedResponse(true));
         }, e -> {
             slot.close();
             listener.onFailure(ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException

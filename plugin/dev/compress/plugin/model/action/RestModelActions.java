@@ -64,7 +64,7 @@ public final class RestModelActions extends BaseRestHandler {
             try (XContentParser parser = trainBodyParser(request)) {
                 body = TrainModelRequest.readBody(parser);
             }
-            return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body), new RestStatusToXContentListener<>(channel));
+            return channel -> client.execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body), new RestToXContentListener<>(channel));
         }
         if (modelId == null) {
             SearchSourceBuilder source = new SearchSourceBuilder();
@@ -77,10 +77,10 @@ public final class RestModelActions extends BaseRestHandler {
             return channel -> client.execute(ModelActions.CANCEL, new ModelIdRequest(modelId, false), new RestStatusToXContentListener<>(channel));
         }
         if (request.method() == DELETE) {
-            return channel -> client.execute(ModelActions.DELETE, new ModelIdRequest(modelId, false), new RestStatusToXContentListener<>(channel));
+            return channel -> client.execute(ModelActions.DELETE, new ModelIdRequest(modelId, false), new RestToXContentListener<>(channel));
         }
         boolean weights = request.paramAsBoolean("include_weights", false);
-        return channel -> client.execute(ModelActions.GET, new ModelIdRequest(modelId, weights), new RestStatusToXContentListener<>(channel));
+        return channel -> client.execute(ModelActions.GET, new ModelIdRequest(modelId, weights), new RestToXContentListener<>(channel));
     }
 
     /**

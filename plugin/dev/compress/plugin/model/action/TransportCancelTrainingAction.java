@@ -16,7 +16,6 @@ import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -29,7 +28,7 @@ import java.util.Map;
  * flag, so the model is failed at once instead (200, {@code state: failed}). This is also how a
  * model whose document the sweeps cannot read is ended.
  */
-public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, CancelTrainingResponse> {
 
     /** Times the model is read and judged again when it changed between the judgment and the write. */
     private static final int ATTEMPTS = 3;
@@ -47,11 +46,11 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
     }
 
     @Override
-    protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, ModelIdRequest request, ActionListener<CancelTrainingResponse> listener) {
         cancel(request.modelId(), ATTEMPTS, listener);
     }
 
-    private void cancel(String id, int attemptsLeft, ActionListener<MapResponse> listener) {
+    private void cancel(String id, int attemptsLeft, ActionListener<CancelTrainingResponse> listener) {
         models.get(id, ActionListener.wrap(model -> {
             if (model.mayBeTraining() == false) {
                 listener.onFailure(notTraining(id, model.state()));
@@ -67,7 +66,7 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
         }, listener::onFailure));
     }
 
-    private void requestCancel(String id, ActionListener<MapResponse> listener) {
+    private void requestCancel(String id, ActionListener<CancelTrainingResponse> listener) {
         // the flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409;
         // the answer is the state that refused the flag, or TRAINING once it is written
         models.updateUnlessRefused(
@@ -77,7 +76,7 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
             ModelState.TRAINING,
             ActionListener.wrap(state -> {
                 if (state == ModelState.TRAINING) {
-                    listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED));
+                    listener.onResponse(CancelTrainingResponse.requested(id));
                 } else {
                     listener.onFailure(notTraining(id, state));
                 }
@@ -90,16 +89,12 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
      * and creation time as read, whether or not they can be read); one that changed meanwhile is
      * judged again, since its job may have ended or a new job of the id begun.
      */
-    private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<MapResponse> listener) {
+    private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<CancelTrainingResponse> listener) {
         String id = judged.id();
         String reason = "cancelled: " + presence.reason(judged);
         models.updateUnlessRefused(id, current -> current.sameJobAndState(judged) ? null : false, ModelIndex.failedFields(reason), true, ActionListener.wrap(failed -> {
             if (failed) {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("model_id", id);
-                body.put("state", ModelState.FAILED.jsonName());
-                body.put("error", reason);
-                listener.onResponse(new MapResponse(body, RestStatus.OK));
+                listener.onResponse(CancelTrainingResponse.failed(id, reason));
             } else if (attemptsLeft > 1) {
                 cancel(id, attemptsLeft - 1, listener);
             } else {
