@@ -154,7 +154,7 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
             .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
             .get();
         SearchResponse found = client().prepareSearch("idx")
-            .setQuery(new CompressedKnnQueryBuilder("v", new float[] { 0, 1, 0 }, 10, null, null, null, false))
+            .setQuery(CompressedKnnQueryBuilder.builder().field("v").vector(new float[] { 0, 1, 0 }).k(10).build())
             .get();
         assertEquals(1, found.getHits().getHits().length);
         assertEquals("one", found.getHits().getAt(0).getId());
