@@ -120,8 +120,8 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
         for (int i = 0; i < QUERIES; i++) {
             float[] q = raw[random.nextInt(DOCS)].clone();
             q[i % DIM] += 1f;
-            byHand.add(new CompressedKnnQueryBuilder("emb", encoder.encode(q), 10, null, null, null, false));
-            withModel.add(new CompressedKnnQueryBuilder("emb", q, 10, null, null, null, false, "bench", null));
+            byHand.add(CompressedKnnQueryBuilder.builder().field("emb").vector(encoder.encode(q)).k(10).build());
+            withModel.add(CompressedKnnQueryBuilder.builder().field("emb").vector(q).k(10).modelId("bench").build());
         }
         // interleaved, after a warm-up of both kinds, so drift and JIT affect both alike
         double[] hand = new double[QUERIES];

@@ -99,7 +99,7 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
                 for (int q = 0; q < judged.length; q++) {
                     int m = 0;
                     for (MaskSpec mask : masks.values()) {
-                        CompressedKnnQueryBuilder query = new CompressedKnnQueryBuilder(field, set.queries()[judged[q]], K, null, null, null, false, null, null, mask);
+                        CompressedKnnQueryBuilder query = CompressedKnnQueryBuilder.builder().field(field).vector(set.queries()[judged[q]]).k(K).mask(mask).build();
                         long start = System.nanoTime();
                         int[] found = ids(query);
                         double elapsed = (System.nanoTime() - start) / 1e6;

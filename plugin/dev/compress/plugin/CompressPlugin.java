@@ -13,11 +13,15 @@ import dev.compress.plugin.ingest.CompressProcessorFactory;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
-import dev.compress.plugin.model.action.RestModelActions;
+import dev.compress.plugin.model.action.RestCancelTrainingHandler;
+import dev.compress.plugin.model.action.RestDeleteModelHandler;
+import dev.compress.plugin.model.action.RestGetModelHandler;
+import dev.compress.plugin.model.action.RestSearchModelsHandler;
 import dev.compress.plugin.model.action.TransportCancelTrainingAction;
 import dev.compress.plugin.model.action.TransportDeleteModelAction;
 import dev.compress.plugin.model.action.TransportGetModelAction;
 import dev.compress.plugin.model.action.TransportSearchModelsAction;
+import dev.compress.plugin.train.RestTrainModelHandler;
 import dev.compress.plugin.train.TrainingJobs;
 import dev.compress.plugin.train.TransportJobRunningAction;
 import dev.compress.plugin.train.TransportRunTrainingAction;
@@ -221,6 +225,13 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestInfoAction(), new RestModelActions());
+        return List.of(
+            new RestInfoAction(),
+            new RestTrainModelHandler(),
+            new RestGetModelHandler(),
+            new RestSearchModelsHandler(),
+            new RestDeleteModelHandler(),
+            new RestCancelTrainingHandler()
+        );
     }
 }

@@ -15,7 +15,7 @@ final class FieldFormats {
     private FieldFormats() {}
 
     static KnnVectorsFormat forField(VectorFieldConfig config) {
-        HnswParameters hnsw = new HnswParameters(config.hnsw().m(), config.hnsw().efConstruction());
+        HnswParameters hnsw = config.hnsw().toCodec();
         if (config.encoding() == VectorEncoding.FLOAT) {
             return new FloatHnswVectorsFormat(hnsw);
         }

@@ -70,13 +70,13 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
             VectorSimilarity.COSINE.jsonName(),
             VectorSimilarity.DOT_PRODUCT.jsonName()
         );
-        private final Parameter<HnswParameters> hnsw = new Parameter<>(
+        private final Parameter<HnswMappingParameters> hnsw = new Parameter<>(
             "hnsw",
             false,
-            () -> HnswParameters.DEFAULT,
-            (n, c, o) -> HnswParameters.parse(o),
+            () -> HnswMappingParameters.DEFAULT,
+            (n, c, o) -> HnswMappingParameters.parse(o),
             m -> toType(m).config.hnsw()
-        ).setSerializer((b, n, v) -> b.field(n, v), HnswParameters::toString);
+        ).setSerializer((b, n, v) -> b.field(n, v), HnswMappingParameters::toString);
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
 
         public Builder(String name) {

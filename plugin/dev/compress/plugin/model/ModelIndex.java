@@ -19,7 +19,6 @@ import org.opensearch.action.update.UpdateRequest;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.util.concurrent.ThreadContext;
-import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.engine.VersionConflictEngineException;
@@ -32,10 +31,34 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+
+import static dev.compress.plugin.model.ModelFields.CANCEL_REQUESTED;
+import static dev.compress.plugin.model.ModelFields.CHUNK;
+import static dev.compress.plugin.model.ModelFields.CHUNK_COUNT;
+import static dev.compress.plugin.model.ModelFields.CHUNK_DOC;
+import static dev.compress.plugin.model.ModelFields.CREATED_AT;
+import static dev.compress.plugin.model.ModelFields.DATA;
+import static dev.compress.plugin.model.ModelFields.DESCRIPTION;
+import static dev.compress.plugin.model.ModelFields.DIMENSIONS;
+import static dev.compress.plugin.model.ModelFields.DOC_TYPE;
+import static dev.compress.plugin.model.ModelFields.ERROR;
+import static dev.compress.plugin.model.ModelFields.EVALUATION;
+import static dev.compress.plugin.model.ModelFields.INPUT_DIMENSION;
+import static dev.compress.plugin.model.ModelFields.METHOD;
+import static dev.compress.plugin.model.ModelFields.MODEL_DOC;
+import static dev.compress.plugin.model.ModelFields.MODEL_ID;
+import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
+import static dev.compress.plugin.model.ModelFields.NODE_ID;
+import static dev.compress.plugin.model.ModelFields.NODE_NAME;
+import static dev.compress.plugin.model.ModelFields.PROGRESS;
+import static dev.compress.plugin.model.ModelFields.REQUEST;
+import static dev.compress.plugin.model.ModelFields.STATE;
+import static dev.compress.plugin.model.ModelFields.UPDATED_AT;
 
 /**
  * The {@value #NAME} system index: one state document per model ({@code doc_type: model}, id = the
@@ -54,16 +77,29 @@ public final class ModelIndex {
     /** Conditional writes retried this often when another write got in between the read and the write. */
     private static final int COMMIT_ATTEMPTS = 10;
 
-    private static final String MAPPING = """
-        {"dynamic":"strict","properties":{
-          "doc_type":{"type":"keyword"},"model_id":{"type":"keyword"},"state":{"type":"keyword"},
-          "method":{"type":"keyword"},"description":{"type":"text"},"input_dimension":{"type":"integer"},
-          "dimensions":{"type":"integer"},"node_id":{"type":"keyword"},"created_at":{"type":"date"},
-          "updated_at":{"type":"date"},"error":{"type":"text"},"chunk_count":{"type":"integer"},
-          "model_size_bytes":{"type":"long"},"chunk":{"type":"integer"},"data":{"type":"binary"},
-          "request":{"type":"object","enabled":false},"progress":{"type":"object","enabled":false},
-          "evaluation":{"type":"object","enabled":false},"node_name":{"type":"keyword"},
-          "cancel_requested":{"type":"boolean"}}}""";
+    /** Strict: a field no writer knows is refused, not added. Disabled objects are stored, never indexed. */
+    static Map<String, Object> mapping() {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        for (String keyword : List.of(DOC_TYPE, MODEL_ID, STATE, METHOD, NODE_ID, NODE_NAME)) {
+            properties.put(keyword, Map.of("type", "keyword"));
+        }
+        for (String text : List.of(DESCRIPTION, ERROR)) {
+            properties.put(text, Map.of("type", "text"));
+        }
+        for (String integer : List.of(INPUT_DIMENSION, DIMENSIONS, CHUNK_COUNT, CHUNK)) {
+            properties.put(integer, Map.of("type", "integer"));
+        }
+        for (String date : List.of(CREATED_AT, UPDATED_AT)) {
+            properties.put(date, Map.of("type", "date"));
+        }
+        for (String object : List.of(REQUEST, PROGRESS, EVALUATION)) {
+            properties.put(object, Map.of("type", "object", "enabled", false));
+        }
+        properties.put(MODEL_SIZE_BYTES, Map.of("type", "long"));
+        properties.put(DATA, Map.of("type", "binary"));
+        properties.put(CANCEL_REQUESTED, Map.of("type", "boolean"));
+        return Map.of("dynamic", "strict", "properties", properties);
+    }
 
     private final Client client;
     private final ClusterService clusterService;
@@ -92,7 +128,7 @@ public final class ModelIndex {
             restoring.onResponse(null);
             return;
         }
-        CreateIndexRequest request = new CreateIndexRequest(NAME).mapping(MAPPING, XContentType.JSON)
+        CreateIndexRequest request = new CreateIndexRequest(NAME).mapping(mapping())
             .settings(Settings.builder().put("index.number_of_shards", 1).put("index.auto_expand_replicas", "0-1").put("index.hidden", true));
         asPlugin(() -> client.admin().indices().create(request, ActionListener.wrap(r -> restoring.onResponse(null), e -> {
             if (e instanceof ResourceAlreadyExistsException) {
@@ -145,11 +181,11 @@ public final class ModelIndex {
         int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
             byte[] part = Arrays.copyOfRange(file, i * CHUNK_BYTES, Math.min(file.length, (i + 1) * CHUNK_BYTES));
-            bulk.add(new IndexRequest(NAME).id(chunkId(job, i)).source(Map.of("doc_type", "chunk", "model_id", modelId, "chunk", i, "data", part)));
+            bulk.add(new IndexRequest(NAME).id(chunkId(job, i)).source(Map.of(DOC_TYPE, CHUNK_DOC, MODEL_ID, modelId, CHUNK, i, DATA, part)));
         }
         Map<String, Object> fields = new HashMap<>(finalFields);
-        fields.put("chunk_count", chunks);
-        fields.put("model_size_bytes", (long) file.length);
+        fields.put(CHUNK_COUNT, chunks);
+        fields.put(MODEL_SIZE_BYTES, (long) file.length);
         ActionListener<Completion> cleaning = ActionListener.wrap(completion -> {
             if (completion == Completion.CREATED) {
                 restoring.onResponse(completion);
@@ -246,7 +282,12 @@ public final class ModelIndex {
 
     /** {@link #updateTraining} to {@code failed} with {@code reason}. */
     public void failTraining(Job job, String reason, ActionListener<Boolean> listener) {
-        updateTraining(job, Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis()), listener);
+        updateTraining(job, failedFields(reason), listener);
+    }
+
+    /** The fields that leave a model {@code failed} with {@code reason}. */
+    public static Map<String, Object> failedFields(String reason) {
+        return Map.of(STATE, ModelState.FAILED.jsonName(), ERROR, reason, UPDATED_AT, System.currentTimeMillis());
     }
 
     private void deleteChunks(Job job, int chunks, ActionListener<Void> listener) {
@@ -279,7 +320,7 @@ public final class ModelIndex {
     void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
         asPlugin(() -> client.get(new GetRequest(NAME, modelId), ActionListener.wrap(r -> {
-            if (r.isExists() == false || "model".equals(r.getSource().get("doc_type")) == false) {
+            if (r.isExists() == false || MODEL_DOC.equals(r.getSource().get(DOC_TYPE)) == false) {
                 restoring.onFailure(new ResourceNotFoundException("model [" + modelId + "] does not exist"));
             } else {
                 restoring.onResponse(new Versioned(new ModelRecord(modelId, r.getSource()), r.getSeqNo(), r.getPrimaryTerm()));
@@ -337,9 +378,9 @@ public final class ModelIndex {
                     return;
                 }
                 Map<String, Object> source = item.getResponse().getSource();
-                int n = ((Number) source.get("chunk")).intValue();
+                int n = ((Number) source.get(CHUNK)).intValue();
                 // binary fields come back as base64 text from JSON sources and as bytes from binary ones
-                Object data = source.get("data");
+                Object data = source.get(DATA);
                 byte[] part = data instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) data);
                 System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
             }
@@ -354,7 +395,7 @@ public final class ModelIndex {
     public void delete(ModelRecord model, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
         SearchSourceBuilder chunks = new SearchSourceBuilder().query(
-            QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("doc_type", "chunk")).filter(QueryBuilders.termQuery("model_id", model.id()))
+            QueryBuilders.boolQuery().filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC)).filter(QueryBuilders.termQuery(MODEL_ID, model.id()))
         ).fetchSource(false).size(MAX_CHUNKS);
         asPlugin(() -> client.search(new SearchRequest(NAME).source(chunks), ActionListener.wrap(found -> {
             BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
@@ -367,15 +408,15 @@ public final class ModelIndex {
     /** Searches state documents only; {@code query} may be null for all. */
     public void search(SearchSourceBuilder source, ActionListener<SearchResponse> listener) {
         ActionListener<SearchResponse> restoring = restoring(listener);
-        QueryBuilder models = QueryBuilders.termQuery("doc_type", "model");
+        QueryBuilder models = QueryBuilders.termQuery(DOC_TYPE, MODEL_DOC);
         source.query(source.query() == null ? models : QueryBuilders.boolQuery().filter(models).must(source.query()));
-        source.fetchSource(null, new String[] { "data" });
+        source.fetchSource(null, new String[] { DATA });
         asPlugin(() -> client.search(new SearchRequest(NAME).source(source).indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()), restoring));
     }
 
     /** Ids of models in state {@code training}, with the node running each. */
     public void trainingModels(Consumer<List<ModelRecord>> onResult, Consumer<Exception> onFailure) {
-        search(new SearchSourceBuilder().query(QueryBuilders.termQuery("state", ModelState.TRAINING.jsonName())).size(1000), ActionListener.wrap(r -> {
+        search(new SearchSourceBuilder().query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName())).size(1000), ActionListener.wrap(r -> {
             List<ModelRecord> models = new ArrayList<>();
             r.getHits().forEach(hit -> models.add(new ModelRecord(hit.getId(), hit.getSourceAsMap())));
             onResult.accept(models);

@@ -2,6 +2,18 @@ package dev.compress.plugin.model;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+
+import static dev.compress.plugin.model.ModelFields.CANCEL_REQUESTED;
+import static dev.compress.plugin.model.ModelFields.CHUNK_COUNT;
+import static dev.compress.plugin.model.ModelFields.CREATED_AT;
+import static dev.compress.plugin.model.ModelFields.DIMENSIONS;
+import static dev.compress.plugin.model.ModelFields.ERROR;
+import static dev.compress.plugin.model.ModelFields.INPUT_DIMENSION;
+import static dev.compress.plugin.model.ModelFields.METHOD;
+import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
+import static dev.compress.plugin.model.ModelFields.NODE_ID;
+import static dev.compress.plugin.model.ModelFields.STATE;
 
 /**
  * A model's state document as stored in the model index. The index is a document store, and a
@@ -9,6 +21,7 @@ import java.util.Map;
  * earlier version): the fields the plugin acts on ({@code state}, {@code node_id},
  * {@code created_at}) are checked when read and throw {@link UnreadableModelException} naming the
  * field and what it holds, so a caller can tell such a document from a failure of its own.
+ * Field names are {@link ModelFields}'.
  */
 public record ModelRecord(String id, Map<String, Object> source) {
 
@@ -20,11 +33,11 @@ public record ModelRecord(String id, Map<String, Object> source) {
     }
 
     public ModelState state() {
-        String state = required("state", String.class, "a string");
+        String state = required(STATE, String.class, "a string");
         try {
             return ModelState.fromJson(state);
         } catch (IllegalArgumentException e) {
-            throw new UnreadableModelException(id, "state", state, "one of [training, created, failed]");
+            throw new UnreadableModelException(id, STATE, state, "one of [training, created, failed]");
         }
     }
 
@@ -41,15 +54,15 @@ public record ModelRecord(String id, Map<String, Object> source) {
     }
 
     public String method() {
-        return (String) source.get("method");
+        return (String) source.get(METHOD);
     }
 
     public String nodeId() {
-        return required("node_id", String.class, "a string");
+        return required(NODE_ID, String.class, "a string");
     }
 
     public long createdAtMillis() {
-        return required("created_at", Number.class, "a number").longValue();
+        return required(CREATED_AT, Number.class, "a number").longValue();
     }
 
     /** The training job this document was created for. */
@@ -58,26 +71,46 @@ public record ModelRecord(String id, Map<String, Object> source) {
     }
 
     public int inputDimension() {
-        return ((Number) source.get("input_dimension")).intValue();
+        return ((Number) source.get(INPUT_DIMENSION)).intValue();
     }
 
     @SuppressWarnings("unchecked")
     public List<Integer> dimensions() {
-        return ((List<Number>) source.get("dimensions")).stream().map(Number::intValue).toList();
+        return ((List<Number>) source.get(DIMENSIONS)).stream().map(Number::intValue).toList();
+    }
+
+    /** Why a {@code failed} model failed; null when the document has no reason. */
+    public String error() {
+        Object error = source.get(ERROR);
+        return error == null ? null : String.valueOf(error);
     }
 
     public boolean cancelRequested() {
-        return Boolean.TRUE.equals(source.get("cancel_requested"));
+        return Boolean.TRUE.equals(source.get(CANCEL_REQUESTED));
     }
 
     public int chunkCount() {
-        Object n = source.get("chunk_count");
+        Object n = source.get(CHUNK_COUNT);
         return n == null ? 0 : ((Number) n).intValue();
     }
 
     public long modelSizeBytes() {
-        Object n = source.get("model_size_bytes");
+        Object n = source.get(MODEL_SIZE_BYTES);
         return n == null ? 0 : ((Number) n).longValue();
+    }
+
+    /**
+     * Whether {@code other} is the document of the same training job in the same state: the same
+     * {@code state}, {@code node_id} and {@code created_at}, compared as stored, so that documents
+     * whose fields cannot be read compare too.
+     */
+    public boolean sameJobAndState(ModelRecord other) {
+        for (String field : new String[] { STATE, NODE_ID, CREATED_AT }) {
+            if (Objects.equals(source.get(field), other.source.get(field)) == false) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private <T> T required(String field, Class<T> type, String expected) {

@@ -53,6 +53,8 @@ import java.util.function.Supplier;
  * <p>With {@code mask} ({@link MaskSpec}), the rewrite then turns the mask into an explicit list of kept
  * dimensions of the (adapted) vector, once per request on the coordinating node; shards zero the other
  * dimensions and search with that vector, so scores are those of the masked query.
+ *
+ * <p>Built in Java with {@link #builder()}, which checks the parameters together, as parsing does.
  */
 public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<CompressedKnnQueryBuilder> {
 
@@ -75,96 +77,166 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
     private final Supplier<int[]> pendingMask;
 
-    public CompressedKnnQueryBuilder(String field, float[] vector, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter, boolean ignoreUnmapped) {
-        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, null, null);
+    /** A query to be given its parameters: {@code field}, {@code vector} and {@code k} are required. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
-     * @param modelId        when set, {@code vector} is a raw vector that the rewrite passes through this model
-     * @param modelDimension which of the model's output dimensions to keep (default: its largest)
+     * The parameters of a {@code compressed_knn} query, as in its JSON; {@link #build} checks them
+     * together (e.g. {@code num_candidates} against {@code k}), so a query is never half valid.
+     * Boost and name are set on the query built, as on any query.
      */
-    public CompressedKnnQueryBuilder(
-        String field,
-        float[] vector,
-        int k,
-        Integer numCandidates,
-        RescoreOptions rescore,
-        QueryBuilder filter,
-        boolean ignoreUnmapped,
-        String modelId,
-        Integer modelDimension
-    ) {
-        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, null);
+    public static final class Builder {
+        private String field;
+        private float[] vector;
+        private Integer k;
+        private Integer numCandidates;
+        private RescoreOptions rescore;
+        private QueryBuilder filter;
+        private boolean ignoreUnmapped;
+        private String modelId;
+        private Integer modelDimension;
+        private MaskSpec mask;
+        /** Rewrite state: only the query itself sets these, on the copies its rewrite returns. */
+        private Supplier<float[]> adaptedVector;
+        private Supplier<int[]> pendingMask;
+
+        private Builder() {}
+
+        /** The {@code compressed_vector} field to search. */
+        public Builder field(String field) {
+            this.field = field;
+            return this;
+        }
+
+        /** The query vector: of the field's dimension, or with {@link #modelId} of the model's input dimension. */
+        public Builder vector(float[] vector) {
+            this.vector = vector;
+            return this;
+        }
+
+        /** Hits per shard, in [1, {@value CompressedKnnQueryBuilder#MAX_K}]. */
+        public Builder k(int k) {
+            this.k = k;
+            return this;
+        }
+
+        /** The search beam per segment, in [k, {@value CompressedKnnQueryBuilder#MAX_K}]; null for the field's default. */
+        public Builder numCandidates(Integer numCandidates) {
+            this.numCandidates = numCandidates;
+            return this;
+        }
+
+        /** Binary fields only: oversampling and rescoring; null for {@link RescoreOptions#DEFAULT}. */
+        public Builder rescore(RescoreOptions rescore) {
+            this.rescore = rescore;
+            return this;
+        }
+
+        /** Documents the neighbours must match, or null. */
+        public Builder filter(QueryBuilder filter) {
+            this.filter = filter;
+            return this;
+        }
+
+        /** Whether a shard without the field matches nothing instead of failing. */
+        public Builder ignoreUnmapped(boolean ignoreUnmapped) {
+            this.ignoreUnmapped = ignoreUnmapped;
+            return this;
+        }
+
+        /** When set, {@code vector} is a raw vector that the rewrite passes through this model. */
+        public Builder modelId(String modelId) {
+            this.modelId = modelId;
+            return this;
+        }
+
+        /** Which of the model's output dimensions to keep (default: its largest); needs {@link #modelId}. */
+        public Builder modelDimension(Integer modelDimension) {
+            this.modelDimension = modelDimension;
+            return this;
+        }
+
+        /** Which of the (adapted) query's dimensions to keep, or null for all. */
+        public Builder mask(MaskSpec mask) {
+            this.mask = mask;
+            return this;
+        }
+
+        private Builder adaptedVector(Supplier<float[]> adaptedVector) {
+            this.adaptedVector = adaptedVector;
+            return this;
+        }
+
+        private Builder pendingMask(Supplier<int[]> pendingMask) {
+            this.pendingMask = pendingMask;
+            return this;
+        }
+
+        /** The query; an {@link IllegalArgumentException} naming the parameter when one is missing or out of range. */
+        public CompressedKnnQueryBuilder build() {
+            return new CompressedKnnQueryBuilder(this);
+        }
     }
 
-    /** @param mask which of the (adapted) query's dimensions to keep, or null for all */
-    public CompressedKnnQueryBuilder(
-        String field,
-        float[] vector,
-        int k,
-        Integer numCandidates,
-        RescoreOptions rescore,
-        QueryBuilder filter,
-        boolean ignoreUnmapped,
-        String modelId,
-        Integer modelDimension,
-        MaskSpec mask
-    ) {
-        this(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask, null, null);
-    }
-
-    private CompressedKnnQueryBuilder(
-        String field,
-        float[] vector,
-        int k,
-        Integer numCandidates,
-        RescoreOptions rescore,
-        QueryBuilder filter,
-        boolean ignoreUnmapped,
-        String modelId,
-        Integer modelDimension,
-        MaskSpec mask,
-        Supplier<float[]> adaptedVector,
-        Supplier<int[]> pendingMask
-    ) {
-        if (field == null || field.isEmpty()) {
+    private CompressedKnnQueryBuilder(Builder b) {
+        if (b.field == null || b.field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires [field]");
         }
-        if (vector == null || vector.length == 0) {
+        if (b.vector == null || b.vector.length == 0) {
             throw new IllegalArgumentException("[" + NAME + "] requires a non-empty [vector]");
         }
-        for (int i = 0; i < vector.length; i++) {
-            if (Float.isFinite(vector[i]) == false) {
-                throw new IllegalArgumentException("[" + NAME + "] [vector] has a non-finite value [" + vector[i] + "] at position " + i);
+        for (int i = 0; i < b.vector.length; i++) {
+            if (Float.isFinite(b.vector[i]) == false) {
+                throw new IllegalArgumentException("[" + NAME + "] [vector] has a non-finite value [" + b.vector[i] + "] at position " + i);
             }
         }
+        if (b.k == null) {
+            throw new IllegalArgumentException("[" + NAME + "] requires [k]");
+        }
+        int k = b.k;
         if (k < 1 || k > MAX_K) {
             throw new IllegalArgumentException("[" + NAME + "] [k] must be in [1, " + MAX_K + "], got [" + k + "]");
         }
-        if (numCandidates != null && (numCandidates < k || numCandidates > MAX_K)) {
-            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K + "], got [" + numCandidates + "]");
+        if (b.numCandidates != null && (b.numCandidates < k || b.numCandidates > MAX_K)) {
+            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K + "], got [" + b.numCandidates + "]");
         }
-        this.field = field;
-        this.vector = vector;
-        this.k = k;
-        this.numCandidates = numCandidates;
-        this.rescore = rescore;
-        this.filter = filter;
-        this.ignoreUnmapped = ignoreUnmapped;
-        if (modelId != null && modelId.isBlank()) {
+        if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
         }
-        if (modelDimension != null && modelId == null) {
+        if (b.modelDimension != null && b.modelId == null) {
             throw new IllegalArgumentException("[" + NAME + "] [model_dimension] requires [model_id]");
         }
-        if (modelDimension != null && modelDimension < 1) {
-            throw new IllegalArgumentException("[" + NAME + "] [model_dimension] must be positive, got [" + modelDimension + "]");
+        if (b.modelDimension != null && b.modelDimension < 1) {
+            throw new IllegalArgumentException("[" + NAME + "] [model_dimension] must be positive, got [" + b.modelDimension + "]");
         }
-        this.modelId = modelId;
-        this.modelDimension = modelDimension;
-        this.mask = mask;
-        this.adaptedVector = adaptedVector;
-        this.pendingMask = pendingMask;
+        this.field = b.field;
+        this.vector = b.vector;
+        this.k = k;
+        this.numCandidates = b.numCandidates;
+        this.rescore = b.rescore;
+        this.filter = b.filter;
+        this.ignoreUnmapped = b.ignoreUnmapped;
+        this.modelId = b.modelId;
+        this.modelDimension = b.modelDimension;
+        this.mask = b.mask;
+        this.adaptedVector = b.adaptedVector;
+        this.pendingMask = b.pendingMask;
+    }
+
+    /** A builder holding this query's parameters (not its rewrite state, boost or name). */
+    public Builder toBuilder() {
+        return builder().field(field)
+            .vector(vector)
+            .k(k)
+            .numCandidates(numCandidates)
+            .rescore(rescore)
+            .filter(filter)
+            .ignoreUnmapped(ignoreUnmapped)
+            .modelId(modelId)
+            .modelDimension(modelDimension)
+            .mask(mask);
     }
 
     public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
@@ -212,8 +284,28 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         return k;
     }
 
+    public Integer numCandidates() {
+        return numCandidates;
+    }
+
+    public RescoreOptions rescore() {
+        return rescore;
+    }
+
+    public QueryBuilder filter() {
+        return filter;
+    }
+
+    public boolean ignoreUnmapped() {
+        return ignoreUnmapped;
+    }
+
     public String modelId() {
         return modelId;
+    }
+
+    public Integer modelDimension() {
+        return modelDimension;
     }
 
     public MaskSpec mask() {
@@ -300,7 +392,17 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
         }
         try {
-            return new CompressedKnnQueryBuilder(field, vector, k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask)
+            return builder().field(field)
+                .vector(vector)
+                .k(k)
+                .numCandidates(numCandidates)
+                .rescore(rescore)
+                .filter(filter)
+                .ignoreUnmapped(ignoreUnmapped)
+                .modelId(modelId)
+                .modelDimension(modelDimension)
+                .mask(mask)
+                .build()
                 .boost(boost)
                 .queryName(queryName);
         } catch (IllegalArgumentException e) {
@@ -323,33 +425,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (rewrittenFilter == filter) {
             return this;
         }
-        return copy(vector, rewrittenFilter, null, null, mask, null, null);
+        return rebuilt(toBuilder().filter(rewrittenFilter));
     }
 
-    /** A copy with the given state and this query's other parameters, boost and name. */
-    private CompressedKnnQueryBuilder copy(
-        float[] newVector,
-        QueryBuilder newFilter,
-        String newModelId,
-        Integer newModelDimension,
-        MaskSpec newMask,
-        Supplier<float[]> newAdaptedVector,
-        Supplier<int[]> newPendingMask
-    ) {
-        return new CompressedKnnQueryBuilder(
-            field,
-            newVector,
-            k,
-            numCandidates,
-            rescore,
-            newFilter,
-            ignoreUnmapped,
-            newModelId,
-            newModelDimension,
-            newMask,
-            newAdaptedVector,
-            newPendingMask
-        ).boost(boost).queryName(queryName);
+    /** The query {@code changed} describes, with this query's boost and name. */
+    private CompressedKnnQueryBuilder rebuilt(Builder changed) {
+        return changed.build().boost(boost).queryName(queryName);
     }
 
     /**
@@ -371,13 +452,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     }, listener::onFailure)
                 )
             );
-            return copy(vector, filter, modelId, modelDimension, mask, adapted::get, null);
+            return rebuilt(toBuilder().adaptedVector(adapted::get));
         }
         float[] adapted = adaptedVector.get();
         if (adapted == null) {
             return this;
         }
-        return copy(adapted, filter, null, null, mask, null, null);
+        return rebuilt(toBuilder().vector(adapted).modelId(null).modelDimension(null));
     }
 
     /**
@@ -389,15 +470,15 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private QueryBuilder resolveMask(QueryRewriteContext context) {
         if (pendingMask != null) {
             int[] kept = pendingMask.get();
-            return kept == null ? this : copy(vector, filter, null, null, MaskSpec.explicit(kept), null, null);
+            return kept == null ? this : rebuilt(toBuilder().mask(MaskSpec.explicit(kept)));
         }
         switch (mask.type()) {
             case NORM -> {
-                return copy(vector, filter, null, null, MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length))), null, null);
+                return rebuilt(toBuilder().mask(MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length)))));
             }
             case CUTOFF -> {
                 int dim = vector.length;
-                return copy(vector, filter, null, null, MaskSpec.explicit(DimensionMasks.cutoff(dim, mask.keep(dim))), null, null);
+                return rebuilt(toBuilder().mask(MaskSpec.explicit(DimensionMasks.cutoff(dim, mask.keep(dim)))));
             }
             case LEARNED -> {
                 SetOnce<int[]> kept = new SetOnce<>();
@@ -408,7 +489,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         listener.onResponse(null);
                     }, listener::onFailure))
                 );
-                return copy(vector, filter, null, null, mask, null, kept::get);
+                return rebuilt(toBuilder().pendingMask(kept::get));
             }
             case DIME_PRF, ECLIPSE_PRF -> {
                 QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
@@ -427,7 +508,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 // at least as deep as this query: its top hits are the feedback, not those of a narrower search
                 int firstPassK = Math.max(FeedbackMask.depth(mask), k);
                 Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
-                QueryBuilder firstPass = new CompressedKnnQueryBuilder(field, vector, firstPassK, firstPassCandidates, rescore, filter, ignoreUnmapped);
+                QueryBuilder firstPass = builder().field(field)
+                    .vector(vector)
+                    .k(firstPassK)
+                    .numCandidates(firstPassCandidates)
+                    .rescore(rescore)
+                    .filter(filter)
+                    .ignoreUnmapped(ignoreUnmapped)
+                    .build();
                 SetOnce<int[]> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
                 context.registerAsyncAction(
@@ -436,7 +524,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         listener.onResponse(null);
                     }, listener::onFailure))
                 );
-                return copy(vector, filter, null, null, mask, null, kept::get);
+                return rebuilt(toBuilder().pendingMask(kept::get));
             }
             default -> throw new IllegalStateException("unresolved mask type " + mask.type());
         }

@@ -1,7 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.model.ModelRecord;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
@@ -68,8 +67,8 @@ public enum JobPresence {
             ModelActions.JOB_RUNNING.name(),
             new ModelIdRequest(model.id(), false),
             new ActionListenerResponseHandler<>(
-                ActionListener.map(listener, answer -> Boolean.TRUE.equals(answer.body().get("running")) ? RUNNING : NOT_RUNNING),
-                MapResponse::new
+                ActionListener.map(listener, answer -> answer.running() ? RUNNING : NOT_RUNNING),
+                JobRunningResponse::new
             )
         );
     }

@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
@@ -236,13 +237,13 @@ public final class TrainingJobs implements ClusterStateListener {
             throw new IllegalStateException("cancelled");
         }
         Map<String, Object> done = new LinkedHashMap<>();
-        done.put("state", ModelState.CREATED.jsonName());
-        done.put("evaluation", outcome.evaluation());
-        done.put("progress", progress.snapshot(Map.of(
+        done.put(ModelFields.STATE, ModelState.CREATED.jsonName());
+        done.put(ModelFields.EVALUATION, outcome.evaluation());
+        done.put(ModelFields.PROGRESS, progress.snapshot(Map.of(
             "train_queries", split.train().size(), "validation_queries", split.validation().size(), "test_queries", split.test().size(),
             "corpus_documents", corpus.size(), "device", String.valueOf(outcome.report().device())
         )));
-        done.put("updated_at", System.currentTimeMillis());
+        done.put(ModelFields.UPDATED_AT, System.currentTimeMillis());
         return new Trained(ModelFile.toBytes(outcome.artifact()), done);
     }
 
@@ -472,7 +473,7 @@ public final class TrainingJobs implements ClusterStateListener {
         }
 
         private void write() {
-            models.updateTraining(job, Map.of("progress", snapshot(Map.of()), "updated_at", System.currentTimeMillis()), ActionListener.wrap(
+            models.updateTraining(job, Map.of(ModelFields.PROGRESS, snapshot(Map.of()), ModelFields.UPDATED_AT, System.currentTimeMillis()), ActionListener.wrap(
                 owned -> {
                     if (owned == false) {
                         cancelled.set(true); // the model ended or was replaced: stop at the next epoch

@@ -1,6 +1,5 @@
 package dev.compress.plugin.train;
 
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
@@ -8,14 +7,11 @@ import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-import java.util.Map;
-
 /** On the node a model names: whether a job of the model runs (or waits to) here ({@link JobPresence}). */
-public final class TransportJobRunningAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+public final class TransportJobRunningAction extends HandledTransportAction<ModelIdRequest, JobRunningResponse> {
 
     private final TrainingJobs jobs;
 
@@ -26,7 +22,7 @@ public final class TransportJobRunningAction extends HandledTransportAction<Mode
     }
 
     @Override
-    protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
-        listener.onResponse(new MapResponse(Map.of("running", jobs.runs(request.modelId())), RestStatus.OK));
+    protected void doExecute(Task task, ModelIdRequest request, ActionListener<JobRunningResponse> listener) {
+        listener.onResponse(new JobRunningResponse(jobs.runs(request.modelId())));
     }
 }

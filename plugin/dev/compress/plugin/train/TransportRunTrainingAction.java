@@ -1,14 +1,15 @@
 package dev.compress.plugin.train;
 
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.action.support.clustermanager.AcknowledgedResponse;
 import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
@@ -28,7 +29,7 @@ import java.util.Map;
  * comes first so that a node never has more models in {@code training} by its own jobs than slots
  * ({@link TrainingJobs.Slot}); it is given back when the document cannot be written.
  */
-public final class TransportRunTrainingAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
+public final class TransportRunTrainingAction extends HandledTransportAction<TrainModelRequest, AcknowledgedResponse> {
 
     private final TrainingJobs jobs;
     private final ModelIndex models;
@@ -43,14 +44,14 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
     }
 
     @Override
-    protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, TrainModelRequest request, ActionListener<AcknowledgedResponse> listener) {
         TrainSpec spec = request.spec();
         TrainingJobs.Slot slot = jobs.reserve();
         String modelId = request.modelId();
         ModelIndex.Job job = new ModelIndex.Job(modelId, request.createdAtMillis());
         models.create(modelId, document(request, spec, clusterService.localNode()), ActionListener.wrap(created -> {
             jobs.start(slot, job, spec, request.inputDim());
-            listener.onResponse(new MapResponse(Map.of("acknowledged", true), RestStatus.OK));
+            listener.onResponse(new AcknowledgedResponse(true));
         }, e -> {
             slot.close();
             listener.onFailure(ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException
@@ -62,19 +63,19 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
     /** The model document a placed request starts with. */
     private static Map<String, Object> document(TrainModelRequest request, TrainSpec spec, DiscoveryNode node) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("doc_type", "model");
-        doc.put("model_id", request.modelId());
-        doc.put("state", ModelState.TRAINING.jsonName());
-        doc.put("method", spec.method());
-        doc.put("description", spec.description());
-        doc.put("input_dimension", request.inputDim());
+        doc.put(ModelFields.DOC_TYPE, ModelFields.MODEL_DOC);
+        doc.put(ModelFields.MODEL_ID, request.modelId());
+        doc.put(ModelFields.STATE, ModelState.TRAINING.jsonName());
+        doc.put(ModelFields.METHOD, spec.method());
+        doc.put(ModelFields.DESCRIPTION, spec.description());
+        doc.put(ModelFields.INPUT_DIMENSION, request.inputDim());
         // a mask predictor scores every input dimension
-        doc.put("dimensions", spec.dimensions().isEmpty() ? List.of(request.inputDim()) : spec.dimensions());
-        doc.put("node_id", node.getId());
-        doc.put("node_name", node.getName());
-        doc.put("created_at", request.createdAtMillis());
-        doc.put("updated_at", request.createdAtMillis());
-        doc.put("request", request.body());
+        doc.put(ModelFields.DIMENSIONS, spec.dimensions().isEmpty() ? List.of(request.inputDim()) : spec.dimensions());
+        doc.put(ModelFields.NODE_ID, node.getId());
+        doc.put(ModelFields.NODE_NAME, node.getName());
+        doc.put(ModelFields.CREATED_AT, request.createdAtMillis());
+        doc.put(ModelFields.UPDATED_AT, request.createdAtMillis());
+        doc.put(ModelFields.REQUEST, request.body());
         return doc;
     }
 }

@@ -3,7 +3,6 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.CompressSettings;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 
 import org.opensearch.ExceptionsHelper;
@@ -11,6 +10,7 @@ import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.ActionListenerResponseHandler;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.action.support.clustermanager.AcknowledgedResponse;
 import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.UUIDs;
@@ -40,7 +40,7 @@ import java.util.Map;
  * count is read before this request's model is written, so concurrent requests can agree on one
  * free slot: the node itself admits them one at a time, and one it refuses goes to the next node.
  */
-public final class TransportTrainModelAction extends HandledTransportAction<TrainModelRequest, MapResponse> {
+public final class TransportTrainModelAction extends HandledTransportAction<TrainModelRequest, TrainModelResponse> {
 
     static final String GPU_ATTRIBUTE = "compress_gpu";
 
@@ -65,7 +65,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     }
 
     @Override
-    protected void doExecute(Task task, TrainModelRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, TrainModelRequest request, ActionListener<TrainModelResponse> listener) {
         TrainSpec spec;
         int inputDim;
         try {
@@ -126,7 +126,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         return "true".equals(node.getAttributes().get(GPU_ATTRIBUTE));
     }
 
-    private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<MapResponse> listener) {
+    private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<TrainModelResponse> listener) {
         Map<String, Integer> busy = new HashMap<>();
         for (ModelRecord m : training) {
             try {
@@ -179,11 +179,11 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
      * the node wrote it (the write is conditional on this job's creation time, so a model that
      * already existed is untouched), and is the answer.
      */
-    private void startOn(List<DiscoveryNode> candidates, int i, TrainModelRequest placed, boolean needsGpu, ActionListener<MapResponse> listener) {
+    private void startOn(List<DiscoveryNode> candidates, int i, TrainModelRequest placed, boolean needsGpu, ActionListener<TrainModelResponse> listener) {
         DiscoveryNode node = candidates.get(i);
         String modelId = placed.modelId();
         transportService.sendRequest(node, ModelActions.RUN_TRAINING.name(), placed, new ActionListenerResponseHandler<>(ActionListener.wrap(
-            started -> listener.onResponse(new MapResponse(Map.of("model_id", modelId, "state", "training", "node", node.getName()), RestStatus.OK)),
+            started -> listener.onResponse(new TrainModelResponse(modelId, node.getName())),
             e -> {
                 Throwable cause = ExceptionsHelper.unwrapCause(e);
                 Exception answer = cause instanceof Exception unwrapped ? unwrapped : e;
@@ -198,6 +198,6 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                 models.failTraining(new ModelIndex.Job(modelId, placed.createdAtMillis()), "could not start on node [" + node.getName() + "]: " + cause.getMessage(),
                     ActionListener.wrap(ok -> listener.onFailure(answer), ignored -> listener.onFailure(answer)));
             }
-        ), MapResponse::new));
+        ), AcknowledgedResponse::new));
     }
 }

@@ -1,5 +1,6 @@
 package dev.compress.plugin.model.action;
 
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
@@ -15,9 +16,7 @@ import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * {@code POST _plugins/compress/models/{id}/_cancel}: flags the model; the job, wherever it runs,
@@ -29,7 +28,7 @@ import java.util.Objects;
  * flag, so the model is failed at once instead (200, {@code state: failed}). This is also how a
  * model whose document the sweeps cannot read is ended.
  */
-public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+public final class TransportCancelTrainingAction extends HandledTransportAction<ModelIdRequest, CancelTrainingResponse> {
 
     /** Times the model is read and judged again when it changed between the judgment and the write. */
     private static final int ATTEMPTS = 3;
@@ -47,11 +46,11 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
     }
 
     @Override
-    protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, ModelIdRequest request, ActionListener<CancelTrainingResponse> listener) {
         cancel(request.modelId(), ATTEMPTS, listener);
     }
 
-    private void cancel(String id, int attemptsLeft, ActionListener<MapResponse> listener) {
+    private void cancel(String id, int attemptsLeft, ActionListener<CancelTrainingResponse> listener) {
         models.get(id, ActionListener.wrap(model -> {
             if (model.mayBeTraining() == false) {
                 listener.onFailure(notTraining(id, model.state()));
@@ -67,17 +66,17 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
         }, listener::onFailure));
     }
 
-    private void requestCancel(String id, ActionListener<MapResponse> listener) {
+    private void requestCancel(String id, ActionListener<CancelTrainingResponse> listener) {
         // the flag is written only on the version whose state was read, so a job that ends meanwhile makes it a 409;
         // the answer is the state that refused the flag, or TRAINING once it is written
         models.updateUnlessRefused(
             id,
             model -> model.mayBeTraining() ? null : model.state(),
-            Map.of("cancel_requested", true),
+            Map.of(ModelFields.CANCEL_REQUESTED, true),
             ModelState.TRAINING,
             ActionListener.wrap(state -> {
                 if (state == ModelState.TRAINING) {
-                    listener.onResponse(new MapResponse(Map.of("model_id", id, "cancel_requested", true), RestStatus.ACCEPTED));
+                    listener.onResponse(CancelTrainingResponse.requested(id));
                 } else {
                     listener.onFailure(notTraining(id, state));
                 }
@@ -90,32 +89,18 @@ public final class TransportCancelTrainingAction extends HandledTransportAction<
      * and creation time as read, whether or not they can be read); one that changed meanwhile is
      * judged again, since its job may have ended or a new job of the id begun.
      */
-    private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<MapResponse> listener) {
+    private void failNow(ModelRecord judged, JobPresence presence, int attemptsLeft, ActionListener<CancelTrainingResponse> listener) {
         String id = judged.id();
         String reason = "cancelled: " + presence.reason(judged);
-        Map<String, Object> fields = Map.of("state", ModelState.FAILED.jsonName(), "error", reason, "updated_at", System.currentTimeMillis());
-        models.updateUnlessRefused(id, current -> sameJob(current, judged) ? null : false, fields, true, ActionListener.wrap(failed -> {
+        models.updateUnlessRefused(id, current -> current.sameJobAndState(judged) ? null : false, ModelIndex.failedFields(reason), true, ActionListener.wrap(failed -> {
             if (failed) {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("model_id", id);
-                body.put("state", ModelState.FAILED.jsonName());
-                body.put("error", reason);
-                listener.onResponse(new MapResponse(body, RestStatus.OK));
+                listener.onResponse(CancelTrainingResponse.failed(id, reason));
             } else if (attemptsLeft > 1) {
                 cancel(id, attemptsLeft - 1, listener);
             } else {
                 listener.onFailure(new OpenSearchStatusException("model [" + id + "] kept changing while it was being cancelled; retry", RestStatus.SERVICE_UNAVAILABLE));
             }
         }, e -> listener.onFailure(kindOf(id, e))));
-    }
-
-    private static boolean sameJob(ModelRecord current, ModelRecord judged) {
-        for (String field : new String[] { "state", "node_id", "created_at" }) {
-            if (Objects.equals(current.source().get(field), judged.source().get(field)) == false) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static OpenSearchStatusException notTraining(String id, ModelState state) {

@@ -6,6 +6,7 @@ import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.EvictModelResponse;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
+import dev.compress.plugin.model.action.DeleteModelResponse.EvictionFailure;
 import dev.compress.plugin.train.JobPresence;
 
 import org.opensearch.ExceptionsHelper;
@@ -22,9 +23,7 @@ import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model's job runs or while an
@@ -32,7 +31,7 @@ import java.util.Map;
  * evicts it from every node's model cache. A model left {@code training} with no job behind it
  * (its node left or restarted, or its document names none) is deleted like any other.
  */
-public final class TransportDeleteModelAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+public final class TransportDeleteModelAction extends HandledTransportAction<ModelIdRequest, DeleteModelResponse> {
 
     private final ModelIndex models;
     private final ClusterService clusterService;
@@ -49,7 +48,7 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
     }
 
     @Override
-    protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, ModelIdRequest request, ActionListener<DeleteModelResponse> listener) {
         String id = request.modelId();
         models.get(id, ActionListener.wrap(model -> {
             if (model.mayBeTraining() == false) {
@@ -67,7 +66,7 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
         }, listener::onFailure));
     }
 
-    private void delete(ModelRecord model, ActionListener<MapResponse> listener) {
+    private void delete(ModelRecord model, ActionListener<DeleteModelResponse> listener) {
         String id = model.id();
         List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
         if (pipelines.isEmpty() == false) {
@@ -75,32 +74,19 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
             return;
         }
         models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
-            evicted -> listener.onResponse(new MapResponse(deleted(id, failures(evicted)), RestStatus.OK)),
+            evicted -> listener.onResponse(new DeleteModelResponse(id, failures(evicted))),
             // the model is deleted all the same: a failed broadcast is an eviction failure, not a failed DELETE
-            e -> listener.onResponse(new MapResponse(deleted(id, List.of(Map.of("node_id", "_all", "reason", String.valueOf(e.getMessage())))), RestStatus.OK))
+            e -> listener.onResponse(new DeleteModelResponse(id, List.of(new EvictionFailure("_all", String.valueOf(e.getMessage())))))
         )), listener::onFailure));
     }
 
-    /**
-     * The model is gone from the index either way; a node that did not confirm the eviction may still
-     * serve its cached copy to {@code model_id} queries, so the answer names it.
-     */
-    private static Map<String, Object> deleted(String id, List<Map<String, Object>> evictionFailures) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("model_id", id);
-        body.put("result", "deleted");
-        if (evictionFailures.isEmpty() == false) {
-            body.put("eviction_failures", evictionFailures);
-        }
-        return body;
-    }
-
-    private static List<Map<String, Object>> failures(EvictModelResponse evicted) {
-        List<Map<String, Object>> failures = new ArrayList<>();
+    /** The nodes that did not confirm the eviction: they may still serve their cached copy ({@link DeleteModelResponse}). */
+    private static List<EvictionFailure> failures(EvictModelResponse evicted) {
+        List<EvictionFailure> failures = new ArrayList<>();
         for (FailedNodeException failure : evicted.failures()) {
             // below the node failure sits the transport's wrapper, and below that what the node said
             Throwable cause = failure.getCause() == null ? failure : ExceptionsHelper.unwrapCause(failure.getCause());
-            failures.add(Map.of("node_id", failure.nodeId(), "reason", String.valueOf(cause.getMessage())));
+            failures.add(new EvictionFailure(failure.nodeId(), String.valueOf(cause.getMessage())));
         }
         return failures;
     }

@@ -6,16 +6,11 @@ import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code GET _plugins/compress/models/{id}}: state, method, dimensions, progress, evaluation; the model file only on request. */
-public final class TransportGetModelAction extends HandledTransportAction<ModelIdRequest, MapResponse> {
+public final class TransportGetModelAction extends HandledTransportAction<ModelIdRequest, GetModelResponse> {
 
     private final ModelIndex models;
 
@@ -26,18 +21,13 @@ public final class TransportGetModelAction extends HandledTransportAction<ModelI
     }
 
     @Override
-    protected void doExecute(Task task, ModelIdRequest request, ActionListener<MapResponse> listener) {
+    protected void doExecute(Task task, ModelIdRequest request, ActionListener<GetModelResponse> listener) {
         models.get(request.modelId(), ActionListener.wrap(model -> {
-            Map<String, Object> body = new LinkedHashMap<>(model.source());
-            body.remove("doc_type");
             if (request.includeWeights() == false) {
-                listener.onResponse(new MapResponse(body, RestStatus.OK));
+                listener.onResponse(new GetModelResponse(model, null));
                 return;
             }
-            models.getModelFile(model, ActionListener.wrap(file -> {
-                body.put("model_file", Base64.getEncoder().encodeToString(file));
-                listener.onResponse(new MapResponse(body, RestStatus.OK));
-            }, listener::onFailure));
+            models.getModelFile(model, ActionListener.map(listener, file -> new GetModelResponse(model, file)));
         }, listener::onFailure));
     }
 }

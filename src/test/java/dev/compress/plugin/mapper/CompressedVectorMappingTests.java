@@ -97,6 +97,22 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertEquals("binary", v.get("encoding"));
     }
 
+    /** {@code hnsw} keeps its JSON form through the mapping, and a change of it is refused naming both values in that form. */
+    @SuppressWarnings("unchecked")
+    public void testHnswRoundTripsAndCannotBeChanged() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":8}}}}");
+        Map<String, Object> mapping = client().admin().indices().prepareGetMappings("idx").get().mappings().get("idx").sourceAsMap();
+        Map<String, Object> v = (Map<String, Object>) ((Map<String, Object>) mapping.get("properties")).get("v");
+        assertEquals(Map.of("m", 8, "ef_construction", 100), v.get("hnsw"));
+        Exception e = expectThrows(
+            Exception.class,
+            () -> client().admin().indices().preparePutMapping("idx")
+                .setSource("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":32}}}}", XContentType.JSON)
+                .get()
+        );
+        assertTrue(rootMessage(e), rootMessage(e).contains("Cannot update parameter [hnsw] from [{\"m\":8,\"ef_construction\":100}] to [{\"m\":32,\"ef_construction\":100}]"));
+    }
+
     private String documentError(String source) {
         Exception e = expectThrows(MapperParsingException.class, () -> client().prepareIndex("idx").setId("bad").setSource(source, XContentType.JSON).get());
         return rootMessage(e);
@@ -138,7 +154,7 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
             .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
             .get();
         SearchResponse found = client().prepareSearch("idx")
-            .setQuery(new CompressedKnnQueryBuilder("v", new float[] { 0, 1, 0 }, 10, null, null, null, false))
+            .setQuery(CompressedKnnQueryBuilder.builder().field("v").vector(new float[] { 0, 1, 0 }).k(10).build())
             .get();
         assertEquals(1, found.getHits().getHits().length);
         assertEquals("one", found.getHits().getAt(0).getId());

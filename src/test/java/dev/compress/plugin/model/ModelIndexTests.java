@@ -112,7 +112,7 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete(job, file()));
         ModelRecord model = get("swept");
         assertEquals(ModelState.FAILED, model.state());
-        assertEquals("node [x] left the cluster while training", model.source().get("error"));
+        assertEquals("node [x] left the cluster while training", model.error());
         assertEquals(0, chunksOf("swept"));
     }
 
@@ -153,7 +153,7 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         assertEquals(ModelState.CREATED, get("finished-later").state());
         assertTrue(fail(job, "a sweep, in time"));
         assertEquals(ModelState.FAILED, get("finished").state());
-        assertEquals("a sweep, in time", get("finished").source().get("error"));
+        assertEquals("a sweep, in time", get("finished").error());
     }
 
     private static boolean fail(ModelIndex.Job job, String reason) {

@@ -170,7 +170,16 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private static CompressedKnnQueryBuilder query(String field, float[] q, String modelId, MaskSpec mask, QueryBuilder filter) {
         boolean binary = field.equals("embb");
         RescoreOptions rescore = binary ? new RescoreOptions(true, (float) DOCS / K) : null;
-        return new CompressedKnnQueryBuilder(field, q, K, binary ? null : DOCS, rescore, filter, false, modelId, null, mask);
+        return CompressedKnnQueryBuilder.builder()
+            .field(field)
+            .vector(q)
+            .k(K)
+            .numCandidates(binary ? null : DOCS)
+            .rescore(rescore)
+            .filter(filter)
+            .modelId(modelId)
+            .mask(mask)
+            .build();
     }
 
     public void testLocalMasksMatchBruteForceOnFloatAndBinaryFields() {

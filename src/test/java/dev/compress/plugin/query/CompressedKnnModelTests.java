@@ -83,15 +83,15 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
             // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before and after
             // C2 intrinsifies it (a deterministic fold cost 15% to 20% of serving speed), so one input can encode an ulp apart
             assertArrayEquals(encoder16.encode(q), adapted, 1e-6f);
-            List<Hit> byHand = search(node, new CompressedKnnQueryBuilder("emb", encoder16.encode(q), 10, DOCS, null, null, false));
-            List<Hit> withModel = search(node, new CompressedKnnQueryBuilder("emb", q, 10, DOCS, null, null, false, "qa", null));
+            List<Hit> byHand = search(node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build());
+            List<Hit> withModel = search(node, knn("emb", q).numCandidates(DOCS).modelId("qa").build());
             assertEquals(10, byHand.size());
             assertSameHits(byHand, withModel);
 
             RescoreOptions rescore = new RescoreOptions(true, 20f);
             assertSameHits(
-                search(node, new CompressedKnnQueryBuilder("emb8", encoder8.encode(q), 10, null, rescore, null, false)),
-                search(node, new CompressedKnnQueryBuilder("emb8", q, 10, null, rescore, null, false, "qa", 8))
+                search(node, knn("emb8", encoder8.encode(q)).rescore(rescore).build()),
+                search(node, knn("emb8", q).rescore(rescore).modelId("qa").modelDimension(8).build())
             );
         }
         assertTrue("the coordinating node keeps the model", cache.cachedModelIds().contains("qa"));
@@ -105,9 +105,14 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> hitList = (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
         List<String> restIds = hitList.stream().map(hit -> (String) hit.get("_id")).toList();
-        List<String> expected = search(node, new CompressedKnnQueryBuilder("emb", encoder16.encode(q), 10, DOCS, null, null, false))
+        List<String> expected = search(node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build())
             .stream().map(Hit::id).toList();
         assertEquals(expected, restIds);
+    }
+
+    /** The 10 nearest neighbours of {@code q} on {@code field}, to be given the rest. */
+    private static CompressedKnnQueryBuilder.Builder knn(String field, float[] q) {
+        return CompressedKnnQueryBuilder.builder().field(field).vector(q).k(10);
     }
 
     private void assertSearchError(String knnBody, int status, String message) throws IOException {

@@ -21,7 +21,15 @@ import java.util.List;
 public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestCase {
 
     private static CompressedKnnQueryBuilder withModel() {
-        return new CompressedKnnQueryBuilder("emb", new float[] { 0.5f, -1f, 2f }, 5, 50, RescoreOptions.DEFAULT, null, false, "m-1", 8);
+        return CompressedKnnQueryBuilder.builder()
+            .field("emb")
+            .vector(new float[] { 0.5f, -1f, 2f })
+            .k(5)
+            .numCandidates(50)
+            .rescore(RescoreOptions.DEFAULT)
+            .modelId("m-1")
+            .modelDimension(8)
+            .build();
     }
 
     public void testWireRoundTrip() throws IOException {
@@ -34,7 +42,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
                 assertEquals("m-1", read.modelId());
             }
         }
-        assertNotEquals(original, new CompressedKnnQueryBuilder("emb", new float[] { 0.5f, -1f, 2f }, 5, 50, RescoreOptions.DEFAULT, null, false));
+        assertNotEquals(original, original.toBuilder().modelId(null).modelDimension(null).build());
     }
 
     public void testXContentRoundTrip() throws IOException {
@@ -54,23 +62,44 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
     public void testModelParametersAreValidated() {
         IllegalArgumentException dimensionAlone = expectThrows(
             IllegalArgumentException.class,
-            () -> new CompressedKnnQueryBuilder("emb", new float[] { 1f }, 5, null, null, null, false, null, 8)
+            () -> CompressedKnnQueryBuilder.builder().field("emb").vector(new float[] { 1f }).k(5).modelDimension(8).build()
         );
         assertEquals("[compressed_knn] [model_dimension] requires [model_id]", dimensionAlone.getMessage());
         IllegalArgumentException empty = expectThrows(
             IllegalArgumentException.class,
-            () -> new CompressedKnnQueryBuilder("emb", new float[] { 1f }, 5, null, null, null, false, "", null)
+            () -> CompressedKnnQueryBuilder.builder().field("emb").vector(new float[] { 1f }).k(5).modelId("").build()
         );
         assertEquals("[compressed_knn] [model_id] must not be empty", empty.getMessage());
         IllegalArgumentException zero = expectThrows(
             IllegalArgumentException.class,
-            () -> new CompressedKnnQueryBuilder("emb", new float[] { 1f }, 5, null, null, null, false, "m", 0)
+            () -> CompressedKnnQueryBuilder.builder().field("emb").vector(new float[] { 1f }).k(5).modelId("m").modelDimension(0).build()
         );
         assertEquals("[compressed_knn] [model_dimension] must be positive, got [0]", zero.getMessage());
     }
 
+    public void testBuilderNamesWhatIsMissingAndCopiesAQuery() {
+        float[] v = { 1f };
+        IllegalArgumentException noK = expectThrows(IllegalArgumentException.class, () -> CompressedKnnQueryBuilder.builder().field("emb").vector(v).build());
+        assertEquals("[compressed_knn] requires [k]", noK.getMessage());
+        IllegalArgumentException noField = expectThrows(IllegalArgumentException.class, () -> CompressedKnnQueryBuilder.builder().vector(v).k(1).build());
+        assertEquals("[compressed_knn] requires [field]", noField.getMessage());
+        IllegalArgumentException noVector = expectThrows(IllegalArgumentException.class, () -> CompressedKnnQueryBuilder.builder().field("emb").k(1).build());
+        assertEquals("[compressed_knn] requires a non-empty [vector]", noVector.getMessage());
+        IllegalArgumentException beam = expectThrows(
+            IllegalArgumentException.class,
+            () -> CompressedKnnQueryBuilder.builder().field("emb").vector(v).k(10).numCandidates(5).build()
+        );
+        assertEquals("[compressed_knn] [num_candidates] must be in [k=10, 10000], got [5]", beam.getMessage());
+
+        CompressedKnnQueryBuilder masked = withMask(MaskSpec.explicit(new int[] { 0, 2 }));
+        assertEquals(masked, masked.toBuilder().build());
+        assertEquals(5, masked.k());
+        assertEquals(Integer.valueOf(50), masked.numCandidates());
+        assertEquals(RescoreOptions.DEFAULT, masked.rescore());
+    }
+
     private static CompressedKnnQueryBuilder withMask(MaskSpec mask) {
-        return new CompressedKnnQueryBuilder("emb", new float[] { 0.5f, -1f, 2f }, 5, 50, RescoreOptions.DEFAULT, null, false, "m-1", null, mask);
+        return withModel().toBuilder().modelDimension(null).mask(mask).build();
     }
 
     private static CompressedKnnQueryBuilder parse(String json) throws IOException {

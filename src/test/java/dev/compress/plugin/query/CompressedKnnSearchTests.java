@@ -98,7 +98,7 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     }
 
     private static CompressedKnnQueryBuilder knn(float[] q, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter) {
-        return new CompressedKnnQueryBuilder("v", q, k, numCandidates, rescore, filter, false);
+        return CompressedKnnQueryBuilder.builder().field("v").vector(q).k(k).numCandidates(numCandidates).rescore(rescore).filter(filter).build();
     }
 
     public void testFloatFieldEqualsBruteForceWithFullBeam() {

@@ -1,7 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
@@ -38,12 +37,12 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.max_jobs_per_node", 1).build();
     }
 
-    private static MapResponse train(String modelId, Map<String, Object> body) {
+    private static TrainModelResponse train(String modelId, Map<String, Object> body) {
         return client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body)).actionGet();
     }
 
     private static Object state(String modelId) {
-        return client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().body().get("state");
+        return client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().model().state().jsonName();
     }
 
     public void testRequestsSentTogetherGetOneSlotAndTheRestA429() throws Exception {
@@ -77,8 +76,8 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         }
         List<String> accepted = new ArrayList<>();
         for (Object answer : answers) {
-            if (answer instanceof MapResponse started) {
-                accepted.add((String) started.body().get("model_id"));
+            if (answer instanceof TrainModelResponse started) {
+                accepted.add(started.modelId());
             } else {
                 Exception e = (Exception) answer;
                 assertEquals(ExceptionsHelper.stackTrace(e), RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(e));

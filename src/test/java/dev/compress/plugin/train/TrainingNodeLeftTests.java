@@ -1,7 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.model.action.MapResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
@@ -24,8 +23,7 @@ public class TrainingNodeLeftTests extends OpenSearchIntegTestCase {
     }
 
     private Map<String, Object> model(String id) {
-        MapResponse response = client().execute(ModelActions.GET, new ModelIdRequest(id, false)).actionGet();
-        return response.body();
+        return client().execute(ModelActions.GET, new ModelIdRequest(id, false)).actionGet().model().source();
     }
 
     public void testModelOfANodeThatLeftIsFailed() throws Exception {

@@ -31,7 +31,7 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
         client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body)).actionGet();
         Map<String, Object>[] model = new Map[1];
         assertBusy(() -> {
-            model[0] = client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().body();
+            model[0] = client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().model().source();
             assertEquals(String.valueOf(model[0]), "created", model[0].get("state"));
         }, 3, TimeUnit.MINUTES);
         return (Map<String, Object>) model[0].get("progress");

@@ -4,7 +4,8 @@ import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
-import dev.compress.plugin.model.action.MapResponse;
+import dev.compress.plugin.model.action.CancelTrainingResponse;
+import dev.compress.plugin.model.action.DeleteModelResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 
@@ -13,10 +14,14 @@ import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentHelper;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,17 +81,22 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
         assertBusy(() -> {
             ModelRecord gone = get("of-a-gone-node");
             assertEquals(ModelState.FAILED, gone.state());
-            assertEquals("node [gone-node] left the cluster while training", gone.source().get("error"));
+            assertEquals("node [gone-node] left the cluster while training", gone.error());
             ModelRecord orphan = get("never-started");
             assertEquals(ModelState.FAILED, orphan.state());
-            assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.source().get("error"));
+            assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.error());
         }, 30, TimeUnit.SECONDS);
         // let several more sweeps run: a model inside its minute to start is left training
         Thread.sleep(3_000);
         assertEquals(ModelState.TRAINING, get("fresh").state());
     }
 
-    private static MapResponse cancel(String id) {
+    /** The JSON body the REST layer sends for {@code response}. */
+    private static Map<String, Object> json(ToXContentObject response) throws IOException {
+        return XContentHelper.convertToMap(XContentHelper.toXContent(response, XContentType.JSON, false), false, XContentType.JSON).v2();
+    }
+
+    private static CancelTrainingResponse cancel(String id) {
         return client().execute(ModelActions.CANCEL, new ModelIdRequest(id, false)).actionGet();
     }
 
@@ -129,19 +139,19 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
         reasons.put("fresh-cancelled", "cancelled: " + noJob);
         for (Map.Entry<String, String> expected : reasons.entrySet()) {
             String id = expected.getKey();
-            MapResponse cancelled = cancel(id);
+            CancelTrainingResponse cancelled = cancel(id);
             assertEquals(id, RestStatus.OK, cancelled.status());
-            assertEquals(id, Map.of("model_id", id, "state", "failed", "error", expected.getValue()), cancelled.body());
+            assertEquals(id, Map.of("model_id", id, "state", "failed", "error", expected.getValue()), json(cancelled));
             ModelRecord model = get(id);
             assertEquals(id, ModelState.FAILED, model.state());
-            assertEquals(id, expected.getValue(), model.source().get("error"));
+            assertEquals(id, expected.getValue(), model.error());
             OpenSearchStatusException again = expectThrows(OpenSearchStatusException.class, () -> cancel(id));
             assertEquals(RestStatus.CONFLICT, again.status());
             assertEquals("model [" + id + "] is [failed], not [training]", again.getMessage());
         }
         for (String id : List.of("state-list", "fresh-deleted")) {
-            MapResponse deleted = client().execute(ModelActions.DELETE, new ModelIdRequest(id, false)).actionGet();
-            assertEquals(id, "deleted", deleted.body().get("result"));
+            DeleteModelResponse deleted = client().execute(ModelActions.DELETE, new ModelIdRequest(id, false)).actionGet();
+            assertEquals(id, Map.of("model_id", id, "result", "deleted"), json(deleted));
             expectThrows(ResourceNotFoundException.class, () -> get(id));
         }
     }
