@@ -8,12 +8,13 @@ package dev.compress.bench;
  */
 record BenchMode(String name, boolean full, int threads) {
 
-  static BenchMode of(String name) {
-    int threads = Integer.getInteger("bench.threads", Math.max(2, Runtime.getRuntime().availableProcessors()));
-    return switch (name) {
-      case "quick" -> new BenchMode(name, false, threads);
-      case "full" -> new BenchMode(name, true, threads);
-      default -> throw new IllegalArgumentException("mode must be quick or full, not [" + name + "]");
-    };
-  }
+    static BenchMode of(String name) {
+        int threads = Integer.getInteger(
+                "bench.threads", Math.max(2, Runtime.getRuntime().availableProcessors()));
+        return switch (name) {
+            case "quick" -> new BenchMode(name, false, threads);
+            case "full" -> new BenchMode(name, true, threads);
+            default -> throw new IllegalArgumentException("mode must be quick or full, not [" + name + "]");
+        };
+    }
 }

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 /** Where the harness writes its results: {@code -Dbench.out}, else target/bench. */
 final class BenchPaths {
 
-  private BenchPaths() {}
+    private BenchPaths() {}
 
-  static Path output() {
-    return Path.of(System.getProperty("bench.out", "target/bench"));
-  }
+    static Path output() {
+        return Path.of(System.getProperty("bench.out", "target/bench"));
+    }
 }

@@ -20,66 +20,68 @@ import org.apache.lucene.util.IOUtils;
  */
 final class BuiltIndex implements AutoCloseable {
 
-  private static final String KEEP_DIR = System.getProperty("bench.index.dir");
+    private static final String KEEP_DIR = System.getProperty("bench.index.dir");
 
-  private final Path path;
-  private final Path marker;
+    private final Path path;
+    private final Path marker;
 
-  private BuiltIndex(Path path, Path marker) {
-    this.path = path;
-    this.marker = marker;
-  }
-
-  static BuiltIndex of(BenchData set, String index) throws IOException {
-    if (KEEP_DIR == null) {
-      return new BuiltIndex(Files.createTempDirectory("bench-"), null);
+    private BuiltIndex(Path path, Path marker) {
+        this.path = path;
+        this.marker = marker;
     }
-    Path parent = Path.of(KEEP_DIR, slug(set.name()));
-    Path marker = parent.resolve(slug(index) + ".built");
-    Path path = parent.resolve(slug(index));
-    if (Files.exists(marker) == false) {
-      IOUtils.rm(path);
-      Files.createDirectories(path);
-    }
-    return new BuiltIndex(path, marker);
-  }
 
-  Path path() {
-    return path;
-  }
-
-  /** Build and merge seconds of a kept index built earlier, or null when it must be built. */
-  double[] seconds() throws IOException {
-    if (marker == null || Files.exists(marker) == false) {
-      return null;
+    static BuiltIndex of(BenchData set, String index) throws IOException {
+        if (KEEP_DIR == null) {
+            return new BuiltIndex(Files.createTempDirectory("bench-"), null);
+        }
+        Path parent = Path.of(KEEP_DIR, slug(set.name()));
+        Path marker = parent.resolve(slug(index) + ".built");
+        Path path = parent.resolve(slug(index));
+        if (Files.exists(marker) == false) {
+            IOUtils.rm(path);
+            Files.createDirectories(path);
+        }
+        return new BuiltIndex(path, marker);
     }
-    Properties built = new Properties();
-    try (Reader in = Files.newBufferedReader(marker)) {
-      built.load(in);
-    }
-    return new double[] {Double.parseDouble(built.getProperty("index_s")), Double.parseDouble(built.getProperty("merge_s"))};
-  }
 
-  void markBuilt(double[] seconds) throws IOException {
-    if (marker != null) {
-      Properties built = new Properties();
-      built.setProperty("index_s", Double.toString(seconds[0]));
-      built.setProperty("merge_s", Double.toString(seconds[1]));
-      try (Writer out = Files.newBufferedWriter(marker)) {
-        built.store(out, "built by FormatComparison");
-      }
+    Path path() {
+        return path;
     }
-  }
 
-  /** Removes a temporary index; a kept one stays. */
-  @Override
-  public void close() throws IOException {
-    if (marker == null) {
-      IOUtils.rm(path);
+    /** Build and merge seconds of a kept index built earlier, or null when it must be built. */
+    double[] seconds() throws IOException {
+        if (marker == null || Files.exists(marker) == false) {
+            return null;
+        }
+        Properties built = new Properties();
+        try (Reader in = Files.newBufferedReader(marker)) {
+            built.load(in);
+        }
+        return new double[] {
+            Double.parseDouble(built.getProperty("index_s")), Double.parseDouble(built.getProperty("merge_s"))
+        };
     }
-  }
 
-  private static String slug(String name) {
-    return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
-  }
+    void markBuilt(double[] seconds) throws IOException {
+        if (marker != null) {
+            Properties built = new Properties();
+            built.setProperty("index_s", Double.toString(seconds[0]));
+            built.setProperty("merge_s", Double.toString(seconds[1]));
+            try (Writer out = Files.newBufferedWriter(marker)) {
+                built.store(out, "built by FormatComparison");
+            }
+        }
+    }
+
+    /** Removes a temporary index; a kept one stays. */
+    @Override
+    public void close() throws IOException {
+        if (marker == null) {
+            IOUtils.rm(path);
+        }
+    }
+
+    private static String slug(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+    }
 }

@@ -64,285 +64,312 @@ import org.apache.lucene.tests.util.TestUtil;
  */
 final class FormatComparison {
 
-  static final String FIELD = "v";
-  static final int K = 10;
-  private static final int WARMUP_ROUNDS = 3;
-  private static final HnswParameters GRAPH = new HnswParameters(16, 100);
-  private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
+    static final String FIELD = "v";
+    static final int K = 10;
+    private static final int WARMUP_ROUNDS = 3;
+    private static final HnswParameters GRAPH = new HnswParameters(16, 100);
+    private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
 
-  /** Row key of the per-query recalls (a double[]), for paired comparisons; not a table column. */
-  static final String PER_QUERY_RECALL = "recall_per_query";
+    /** Row key of the per-query recalls (a double[]), for paired comparisons; not a table column. */
+    static final String PER_QUERY_RECALL = "recall_per_query";
 
-  static final String LUCENE_FLOAT = "Lucene float32 HNSW";
-  static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
-  static final String OURS_BINARY = "ours binary";
-  static final String OURS_CODES_ONLY = "ours binary codes-only";
+    static final String LUCENE_FLOAT = "Lucene float32 HNSW";
+    static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
+    static final String OURS_BINARY = "ours binary";
+    static final String OURS_CODES_ONLY = "ours binary codes-only";
 
-  /** An index to build. */
-  record IndexSpec(String name, Supplier<KnnVectorsFormat> format) {}
+    /** An index to build. */
+    record IndexSpec(String name, Supplier<KnnVectorsFormat> format) {}
 
-  /** A way to search an index: {@code k x oversample} candidates, rescored with floats or not. */
-  record SearchSpec(String index, float oversample, boolean rescore) {}
+    /** A way to search an index: {@code k x oversample} candidates, rescored with floats or not. */
+    record SearchSpec(String index, float oversample, boolean rescore) {}
 
-  static final Map<String, IndexSpec> INDEXES = new LinkedHashMap<>();
+    static final Map<String, IndexSpec> INDEXES = new LinkedHashMap<>();
 
-  static {
-    for (IndexSpec spec :
-        List.of(
-            new IndexSpec(LUCENE_FLOAT, () -> new Lucene99HnswVectorsFormat(GRAPH.m(), GRAPH.beamWidth())),
-            new IndexSpec(
-                LUCENE_OSQ,
-                () -> new Lucene104HnswScalarQuantizedVectorsFormat(ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, GRAPH.m(), GRAPH.beamWidth())),
-            new IndexSpec(OURS_BINARY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, true))),
-            new IndexSpec(OURS_CODES_ONLY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(false, true))))) {
-      INDEXES.put(spec.name(), spec);
+    static {
+        for (IndexSpec spec : List.of(
+                new IndexSpec(LUCENE_FLOAT, () -> new Lucene99HnswVectorsFormat(GRAPH.m(), GRAPH.beamWidth())),
+                new IndexSpec(
+                        LUCENE_OSQ,
+                        () -> new Lucene104HnswScalarQuantizedVectorsFormat(
+                                ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, GRAPH.m(), GRAPH.beamWidth())),
+                new IndexSpec(OURS_BINARY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, true))),
+                new IndexSpec(
+                        OURS_CODES_ONLY,
+                        () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(false, true))))) {
+            INDEXES.put(spec.name(), spec);
+        }
     }
-  }
 
-  private FormatComparison() {}
+    private FormatComparison() {}
 
-  /**
-   * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
-   * files are off-heap (and their classes closed to reflection).
-   */
-  private static final RamUsageTester.Accumulator ON_HEAP_ONLY =
-      new RamUsageTester.Accumulator() {
+    /**
+     * Walks a reader's heap objects but not into the JDK's memory-mapping internals: the mapped
+     * files are off-heap (and their classes closed to reflection).
+     */
+    private static final RamUsageTester.Accumulator ON_HEAP_ONLY = new RamUsageTester.Accumulator() {
         @Override
-        public long accumulateObject(Object o, long shallowSize, Map<java.lang.reflect.Field, Object> fieldValues, Collection<Object> queue) {
-          fieldValues.values().stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
-          return shallowSize;
+        public long accumulateObject(
+                Object o,
+                long shallowSize,
+                Map<java.lang.reflect.Field, Object> fieldValues,
+                Collection<Object> queue) {
+            fieldValues.values().stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
+            return shallowSize;
         }
 
         @Override
         public long accumulateArray(Object array, long shallowSize, List<Object> values, Collection<Object> queue) {
-          values.stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
-          return shallowSize;
+            values.stream().filter(FormatComparison::onHeapObject).forEach(queue::add);
+            return shallowSize;
         }
-      };
+    };
 
-  private static boolean onHeapObject(Object value) {
-    if (value == null) {
-      return false;
+    private static boolean onHeapObject(Object value) {
+        if (value == null) {
+            return false;
+        }
+        String name = value.getClass().getName();
+        return name.startsWith("jdk.internal.") == false && name.startsWith("sun.") == false;
     }
-    String name = value.getClass().getName();
-    return name.startsWith("jdk.internal.") == false && name.startsWith("sun.") == false;
-  }
 
-  /** Builds every index that {@code searches} name and measures each search; one row per search. */
-  static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
-    int[][] truth = set.exactTopK(K);
-    List<Map<String, Object>> rows = new ArrayList<>();
-    Double exactNdcg = set.judgments().isEmpty() ? null : set.meanNdcg(truth, K);
-    for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
-      BuiltIndex built = BuiltIndex.of(set, index);
-      try (Directory dir = FSDirectory.open(built.path())) {
-        double[] seconds = built.seconds();
-        if (seconds == null) {
-          seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
-          built.markBuilt(seconds);
-        }
-        Map<String, Long> bytes = bytesByExtension(built.path());
-        try (DirectoryReader reader = DirectoryReader.open(dir)) {
-          int[] idOf = storedIds(reader);
-          IndexSearcher searcher = new IndexSearcher(reader);
-          searcher.setQueryCache(null);
-          long heap = 0;
-          for (LeafReaderContext leaf : reader.leaves()) {
-            heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
-          }
-          for (SearchSpec search : searches) {
-            if (search.index().equals(index)) {
-              Map<String, Object> row = new LinkedHashMap<>();
-              row.put("data", set.name());
-              row.put("docs", set.corpus().length);
-              row.put("index", index);
-              row.put("candidates", search.oversample() == 1 ? "k" : String.format(java.util.Locale.ROOT, "%.0fx", search.oversample()));
-              row.put("rescore", search.rescore() ? "yes" : "no");
-              measure(set, truth, searcher, idOf, search, threads, row);
-              if (exactNdcg != null) {
-                row.put("ndcg_ratio_to_exact", (Double) row.get("ndcg@10") / exactNdcg);
-              }
-              int n = set.corpus().length;
-              row.put("index_s", seconds[0]);
-              row.put("merge_s", seconds[1]);
-              row.put("ram_buffer_mb", RAM_BUFFER_MB);
-              row.put("disk_bytes_per_vector", bytes.values().stream().mapToLong(Long::longValue).sum() / (double) n);
-              row.put("disk_files_bytes_per_vector", perVector(bytes, n));
-              long graphAndCodes = bytes.getOrDefault("vex", 0L) + bytes.getOrDefault("vbc", 0L) + bytes.getOrDefault("veq", 0L);
-              row.put("graph_codes_bytes_per_vector", graphAndCodes / (double) n);
-              row.put("heap_bytes_per_vector", heap / (double) n);
-              rows.add(row);
+    /** Builds every index that {@code searches} name and measures each search; one row per search. */
+    static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
+        int[][] truth = set.exactTopK(K);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        Double exactNdcg = set.judgments().isEmpty() ? null : set.meanNdcg(truth, K);
+        for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
+            BuiltIndex built = BuiltIndex.of(set, index);
+            try (Directory dir = FSDirectory.open(built.path())) {
+                double[] seconds = built.seconds();
+                if (seconds == null) {
+                    seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
+                    built.markBuilt(seconds);
+                }
+                Map<String, Long> bytes = bytesByExtension(built.path());
+                try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                    int[] idOf = storedIds(reader);
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setQueryCache(null);
+                    long heap = 0;
+                    for (LeafReaderContext leaf : reader.leaves()) {
+                        heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
+                    }
+                    for (SearchSpec search : searches) {
+                        if (search.index().equals(index)) {
+                            Map<String, Object> row = new LinkedHashMap<>();
+                            row.put("data", set.name());
+                            row.put("docs", set.corpus().length);
+                            row.put("index", index);
+                            row.put(
+                                    "candidates",
+                                    search.oversample() == 1
+                                            ? "k"
+                                            : String.format(java.util.Locale.ROOT, "%.0fx", search.oversample()));
+                            row.put("rescore", search.rescore() ? "yes" : "no");
+                            measure(set, truth, searcher, idOf, search, threads, row);
+                            if (exactNdcg != null) {
+                                row.put("ndcg_ratio_to_exact", (Double) row.get("ndcg@10") / exactNdcg);
+                            }
+                            int n = set.corpus().length;
+                            row.put("index_s", seconds[0]);
+                            row.put("merge_s", seconds[1]);
+                            row.put("ram_buffer_mb", RAM_BUFFER_MB);
+                            row.put(
+                                    "disk_bytes_per_vector",
+                                    bytes.values().stream()
+                                                    .mapToLong(Long::longValue)
+                                                    .sum()
+                                            / (double) n);
+                            row.put("disk_files_bytes_per_vector", perVector(bytes, n));
+                            long graphAndCodes = bytes.getOrDefault("vex", 0L)
+                                    + bytes.getOrDefault("vbc", 0L)
+                                    + bytes.getOrDefault("veq", 0L);
+                            row.put("graph_codes_bytes_per_vector", graphAndCodes / (double) n);
+                            row.put("heap_bytes_per_vector", heap / (double) n);
+                            rows.add(row);
+                        }
+                    }
+                }
+            } finally {
+                built.close();
             }
-          }
         }
-      } finally {
-        built.close();
-      }
+        if (exactNdcg != null) {
+            Map<String, Object> exact = new LinkedHashMap<>();
+            exact.put("data", set.name());
+            exact.put("docs", set.corpus().length);
+            exact.put("index", "exact float32 (brute force)");
+            exact.put("candidates", "all");
+            exact.put("recall@10", 1.0);
+            exact.put("ndcg@10", exactNdcg);
+            exact.put("ndcg_ratio_to_exact", 1.0);
+            rows.add(0, exact);
+        }
+        return rows;
     }
-    if (exactNdcg != null) {
-      Map<String, Object> exact = new LinkedHashMap<>();
-      exact.put("data", set.name());
-      exact.put("docs", set.corpus().length);
-      exact.put("index", "exact float32 (brute force)");
-      exact.put("candidates", "all");
-      exact.put("recall@10", 1.0);
-      exact.put("ndcg@10", exactNdcg);
-      exact.put("ndcg_ratio_to_exact", 1.0);
-      rows.add(0, exact);
-    }
-    return rows;
-  }
 
-  /** Seconds to add every document (flushing as the buffer fills) and to force-merge to one segment. */
-  private static double[] build(Directory dir, KnnVectorsFormat format, float[][] corpus) throws IOException {
-    TieredMergePolicy mergePolicy = new TieredMergePolicy();
-    mergePolicy.setNoCFSRatio(0);
-    IndexWriterConfig config =
-        new IndexWriterConfig()
-            .setCodec(TestUtil.alwaysKnnVectorsFormat(format))
-            .setUseCompoundFile(false)
-            .setMergePolicy(mergePolicy)
-            .setRAMBufferSizeMB(RAM_BUFFER_MB);
-    try (IndexWriter writer = new IndexWriter(dir, config)) {
-      long start = System.nanoTime();
-      for (int id = 0; id < corpus.length; id++) {
-        Document doc = new Document();
-        doc.add(new StoredField("id", id));
-        doc.add(new KnnFloatVectorField(FIELD, corpus[id], VectorSimilarityFunction.DOT_PRODUCT));
-        writer.addDocument(doc);
-      }
-      writer.commit();
-      long indexed = System.nanoTime();
-      writer.forceMerge(1);
-      writer.commit();
-      return new double[] {(indexed - start) / 1e9, (System.nanoTime() - indexed) / 1e9};
+    /** Seconds to add every document (flushing as the buffer fills) and to force-merge to one segment. */
+    private static double[] build(Directory dir, KnnVectorsFormat format, float[][] corpus) throws IOException {
+        TieredMergePolicy mergePolicy = new TieredMergePolicy();
+        mergePolicy.setNoCFSRatio(0);
+        IndexWriterConfig config = new IndexWriterConfig()
+                .setCodec(TestUtil.alwaysKnnVectorsFormat(format))
+                .setUseCompoundFile(false)
+                .setMergePolicy(mergePolicy)
+                .setRAMBufferSizeMB(RAM_BUFFER_MB);
+        try (IndexWriter writer = new IndexWriter(dir, config)) {
+            long start = System.nanoTime();
+            for (int id = 0; id < corpus.length; id++) {
+                Document doc = new Document();
+                doc.add(new StoredField("id", id));
+                doc.add(new KnnFloatVectorField(FIELD, corpus[id], VectorSimilarityFunction.DOT_PRODUCT));
+                writer.addDocument(doc);
+            }
+            writer.commit();
+            long indexed = System.nanoTime();
+            writer.forceMerge(1);
+            writer.commit();
+            return new double[] {(indexed - start) / 1e9, (System.nanoTime() - indexed) / 1e9};
+        }
     }
-  }
 
-  private static void measure(
-      BenchData set, int[][] truth, IndexSearcher searcher, int[] idOf, SearchSpec search, int threads, Map<String, Object> row)
-      throws IOException {
-    float[][] queries = set.queries();
-    for (int round = 0; round < WARMUP_ROUNDS; round++) {
-      for (float[] query : queries) {
-        searcher.search(query(query, search), K);
-      }
+    private static void measure(
+            BenchData set,
+            int[][] truth,
+            IndexSearcher searcher,
+            int[] idOf,
+            SearchSpec search,
+            int threads,
+            Map<String, Object> row)
+            throws IOException {
+        float[][] queries = set.queries();
+        for (int round = 0; round < WARMUP_ROUNDS; round++) {
+            for (float[] query : queries) {
+                searcher.search(query(query, search), K);
+            }
+        }
+        long[] nanos = new long[queries.length];
+        long cpuNanos = 0;
+        int[][] results = new int[queries.length][];
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        for (int q = 0; q < queries.length; q++) {
+            RescoringKnnQuery query = query(queries[q], search);
+            long cpuStart = cpu.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            TopDocs hits = searcher.search(query, K);
+            nanos[q] = System.nanoTime() - start;
+            cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
+            results[q] =
+                    Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
+        }
+        double[] recalls = new double[queries.length];
+        for (int q = 0; q < queries.length; q++) {
+            recalls[q] = BenchData.recall(truth[q], results[q]);
+        }
+        row.put("recall@10", Arrays.stream(recalls).average().orElse(0));
+        row.put(PER_QUERY_RECALL, recalls);
+        if (set.judgments().isEmpty() == false) {
+            row.put("ndcg@10", set.meanNdcg(results, K));
+        }
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
+        // CPU time of the searching thread: what a query costs, nearly free of other processes' load
+        row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
+        row.put("p50_ms", sorted[sorted.length / 2] / 1e6);
+        row.put("p99_ms", sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
+        row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
+        row.put("visited_per_query", visitedPerQuery(searcher, queries, search));
     }
-    long[] nanos = new long[queries.length];
-    long cpuNanos = 0;
-    int[][] results = new int[queries.length][];
-    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-    for (int q = 0; q < queries.length; q++) {
-      RescoringKnnQuery query = query(queries[q], search);
-      long cpuStart = cpu.getCurrentThreadCpuTime();
-      long start = System.nanoTime();
-      TopDocs hits = searcher.search(query, K);
-      nanos[q] = System.nanoTime() - start;
-      cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
-      results[q] = Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
-    }
-    double[] recalls = new double[queries.length];
-    for (int q = 0; q < queries.length; q++) {
-      recalls[q] = BenchData.recall(truth[q], results[q]);
-    }
-    row.put("recall@10", Arrays.stream(recalls).average().orElse(0));
-    row.put(PER_QUERY_RECALL, recalls);
-    if (set.judgments().isEmpty() == false) {
-      row.put("ndcg@10", set.meanNdcg(results, K));
-    }
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
-    // CPU time of the searching thread: what a query costs, nearly free of other processes' load
-    row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
-    row.put("p50_ms", sorted[sorted.length / 2] / 1e6);
-    row.put("p99_ms", sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
-    row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
-    row.put("visited_per_query", visitedPerQuery(searcher, queries, search));
-  }
 
-  /** Graph nodes scored per query by the walk alone (no rescoring): the work a budget costs. */
-  private static double visitedPerQuery(IndexSearcher searcher, float[][] queries, SearchSpec search) throws IOException {
-    int candidates = query(queries[0], search).candidatesPerSegment();
-    long visited = 0;
-    for (float[] query : queries) {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        AcceptDocs all = AcceptDocs.fromLiveDocs(leaf.reader().getLiveDocs(), leaf.reader().maxDoc());
-        visited += leaf.reader().searchNearestVectors(FIELD, query, candidates, all, Integer.MAX_VALUE).totalHits.value();
-      }
+    /** Graph nodes scored per query by the walk alone (no rescoring): the work a budget costs. */
+    private static double visitedPerQuery(IndexSearcher searcher, float[][] queries, SearchSpec search)
+            throws IOException {
+        int candidates = query(queries[0], search).candidatesPerSegment();
+        long visited = 0;
+        for (float[] query : queries) {
+            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                AcceptDocs all = AcceptDocs.fromLiveDocs(
+                        leaf.reader().getLiveDocs(), leaf.reader().maxDoc());
+                visited += leaf.reader()
+                        .searchNearestVectors(FIELD, query, candidates, all, Integer.MAX_VALUE)
+                        .totalHits
+                        .value();
+            }
+        }
+        return visited / (double) queries.length;
     }
-    return visited / (double) queries.length;
-  }
 
-  /** Queries per second when {@code threads} threads take the queries from one shared list. */
-  private static double concurrentQps(IndexSearcher searcher, float[][] queries, SearchSpec search, int threads) throws IOException {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      AtomicInteger next = new AtomicInteger();
-      List<Future<?>> running = new ArrayList<>();
-      long start = System.nanoTime();
-      for (int t = 0; t < threads; t++) {
-        running.add(
-            pool.submit(
-                () -> {
-                  for (int q; (q = next.getAndIncrement()) < queries.length; ) {
-                    searcher.search(query(queries[q], search), K);
-                  }
-                  return null;
+    /** Queries per second when {@code threads} threads take the queries from one shared list. */
+    private static double concurrentQps(IndexSearcher searcher, float[][] queries, SearchSpec search, int threads)
+            throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> running = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int t = 0; t < threads; t++) {
+                running.add(pool.submit(() -> {
+                    for (int q; (q = next.getAndIncrement()) < queries.length; ) {
+                        searcher.search(query(queries[q], search), K);
+                    }
+                    return null;
                 }));
-      }
-      for (Future<?> f : running) {
-        f.get();
-      }
-      return queries.length / ((System.nanoTime() - start) / 1e9);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException(e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IOException(e.getCause());
-    } finally {
-      pool.shutdown();
-    }
-  }
-
-  private static RescoringKnnQuery query(float[] vector, SearchSpec search) {
-    return new RescoringKnnQuery(FIELD, vector, K, search.oversample(), null, search.rescore());
-  }
-
-  /** Each doc's corpus id (the stored {@code id} field), by doc id. */
-  static int[] storedIds(DirectoryReader reader) throws IOException {
-    int[] ids = new int[reader.maxDoc()];
-    StoredFields stored = reader.storedFields();
-    for (int doc = 0; doc < ids.length; doc++) {
-      ids[doc] = stored.document(doc).getField("id").numericValue().intValue();
-    }
-    return ids;
-  }
-
-  /** Bytes of the vector files by extension (stored fields and other files left out). */
-  private static Map<String, Long> bytesByExtension(Path dir) throws IOException {
-    Map<String, Long> bytes = new TreeMap<>();
-    try (var files = Files.list(dir)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        String name = file.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        String ext = dot < 0 ? "" : name.substring(dot + 1);
-        if (ext.startsWith("v")) {
-          bytes.merge(ext, Files.size(file), Long::sum);
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            return queries.length / ((System.nanoTime() - start) / 1e9);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause());
+        } finally {
+            pool.shutdown();
         }
-      }
     }
-    return bytes;
-  }
 
-  private static String perVector(Map<String, Long> bytes, int n) {
-    StringBuilder out = new StringBuilder();
-    for (Map.Entry<String, Long> e : bytes.entrySet()) {
-      double per = e.getValue() / (double) n;
-      if (per >= 0.05) {
-        out.append(out.length() == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%s %.1f", e.getKey(), per));
-      }
+    private static RescoringKnnQuery query(float[] vector, SearchSpec search) {
+        return new RescoringKnnQuery(FIELD, vector, K, search.oversample(), null, search.rescore());
     }
-    return out.toString();
-  }
+
+    /** Each doc's corpus id (the stored {@code id} field), by doc id. */
+    static int[] storedIds(DirectoryReader reader) throws IOException {
+        int[] ids = new int[reader.maxDoc()];
+        StoredFields stored = reader.storedFields();
+        for (int doc = 0; doc < ids.length; doc++) {
+            ids[doc] = stored.document(doc).getField("id").numericValue().intValue();
+        }
+        return ids;
+    }
+
+    /** Bytes of the vector files by extension (stored fields and other files left out). */
+    private static Map<String, Long> bytesByExtension(Path dir) throws IOException {
+        Map<String, Long> bytes = new TreeMap<>();
+        try (var files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                int dot = name.lastIndexOf('.');
+                String ext = dot < 0 ? "" : name.substring(dot + 1);
+                if (ext.startsWith("v")) {
+                    bytes.merge(ext, Files.size(file), Long::sum);
+                }
+            }
+        }
+        return bytes;
+    }
+
+    private static String perVector(Map<String, Long> bytes, int n) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, Long> e : bytes.entrySet()) {
+            double per = e.getValue() / (double) n;
+            if (per >= 0.05) {
+                out.append(out.length() == 0 ? "" : ", ")
+                        .append(String.format(java.util.Locale.ROOT, "%s %.1f", e.getKey(), per));
+            }
+        }
+        return out.toString();
+    }
 }

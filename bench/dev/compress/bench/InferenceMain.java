@@ -10,7 +10,6 @@ import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,13 +45,17 @@ public final class InferenceMain {
         List<Config> configs = new ArrayList<>();
         for (int[] shape : new int[][] {{384, 64}, {384, 768, 64}}) {
             ModelArtifact model = randomModel(shape);
-            String name = String.join("->", Arrays.stream(shape).mapToObj(Integer::toString).toList());
+            String name = String.join(
+                    "->", Arrays.stream(shape).mapToObj(Integer::toString).toList());
             for (int batch : new int[] {1, 64}) {
                 float[][] input = gaussian(batch, shape[0], batch);
                 configs.add(new Config(name, "java", new JavaEncoder(model, 64), input));
                 configs.add(new Config(name, "vector_api", new VectorApiEncoder(model, 64), input));
-                configs.add(new Config(name, "djl (" + djlThreads + " thread" + (djlThreads > 1 ? "s" : "") + ")",
-                    new DjlEncoder(model, 64, Device.cpu()), input));
+                configs.add(new Config(
+                        name,
+                        "djl (" + djlThreads + " thread" + (djlThreads > 1 ? "s" : "") + ")",
+                        new DjlEncoder(model, 64, Device.cpu()),
+                        input));
             }
         }
         double[][] rates = new double[configs.size()][rounds];
@@ -64,13 +67,21 @@ public final class InferenceMain {
                 rates[i][r] = run(configs.get(i), seconds);
             }
         }
-        System.out.printf(Locale.ROOT, "%-14s %-16s %6s %14s %14s%n", "model", "path", "batch", "vectors/s", "min..max");
+        System.out.printf(
+                Locale.ROOT, "%-14s %-16s %6s %14s %14s%n", "model", "path", "batch", "vectors/s", "min..max");
         for (int i = 0; i < configs.size(); i++) {
             double[] sorted = rates[i].clone();
             Arrays.sort(sorted);
             Config c = configs.get(i);
-            System.out.printf(Locale.ROOT, "%-14s %-16s %6d %,14.0f %,7.0f..%,.0f%n", c.model(), c.path(), c.batch().length,
-                sorted[rounds / 2], sorted[0], sorted[rounds - 1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-14s %-16s %6d %,14.0f %,7.0f..%,.0f%n",
+                    c.model(),
+                    c.path(),
+                    c.batch().length,
+                    sorted[rounds / 2],
+                    sorted[0],
+                    sorted[rounds - 1]);
         }
         configs.forEach(c -> c.encoder().close());
     }
@@ -107,8 +118,17 @@ public final class InferenceMain {
                 tensors.put(name, new Tensor(name, shape, v));
             });
         }
-        ModelMetadata meta = new ModelMetadata("bench", dims[0], List.of(dims[dims.length - 1]), ModelMetadata.OUTPUT_EMBEDDING,
-            ModelMetadata.NORM_L2, 1, layers, Map.of(), Map.of(), Map.of());
+        ModelMetadata meta = new ModelMetadata(
+                "bench",
+                dims[0],
+                List.of(dims[dims.length - 1]),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                layers,
+                Map.of(),
+                Map.of(),
+                Map.of());
         return new ModelArtifact(meta, tensors);
     }
 

@@ -1,5 +1,7 @@
 package dev.compress.bench;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
@@ -7,7 +9,11 @@ import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
-
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.common.settings.Settings;
@@ -15,14 +21,6 @@ import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.test.OpenSearchIntegTestCase;
-
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Random;
-
-import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
 /**
  * Rough figures for the ingest and query targets on the in-JVM two-node cluster (not a timed test:
@@ -40,11 +38,15 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
 
     private void createIndex(String name) {
         client().admin()
-            .indices()
-            .prepareCreate(name)
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
-            .setMapping("{\"dynamic\":false,\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}}}")
-            .get();
+                .indices()
+                .prepareCreate(name)
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping(
+                        "{\"dynamic\":false,\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}}}")
+                .get();
     }
 
     /** Documents per second over the whole corpus; {@code adapted} null sends raw vectors through {@code pipeline}. */
@@ -54,7 +56,9 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
             BulkRequestBuilder bulk = client().prepareBulk();
             for (int i = from; i < Math.min(raw.length, from + BULK); i++) {
                 if (adapted == null) {
-                    bulk.add(client().prepareIndex(index).setSource(Map.of("raw", raw[i])).setPipeline(pipeline));
+                    bulk.add(client().prepareIndex(index)
+                            .setSource(Map.of("raw", raw[i]))
+                            .setPipeline(pipeline));
                 } else {
                     bulk.add(client().prepareIndex(index).setSource(Map.of("raw", raw[i], "emb", adapted[i])));
                 }
@@ -78,12 +82,11 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
     }
 
     private void putPipeline(String id, String processor) {
-        assertAcked(
-            client().admin()
+        assertAcked(client().admin()
                 .cluster()
-                .preparePutPipeline(id, new BytesArray("{\"processors\":[{\"compress\":" + processor + "}]}"), XContentType.JSON)
-                .get()
-        );
+                .preparePutPipeline(
+                        id, new BytesArray("{\"processors\":[{\"compress\":" + processor + "}]}"), XContentType.JSON)
+                .get());
     }
 
     public void testIngestAndQueryCost() {
@@ -120,8 +123,17 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
         for (int i = 0; i < QUERIES; i++) {
             float[] q = raw[random.nextInt(DOCS)].clone();
             q[i % DIM] += 1f;
-            byHand.add(CompressedKnnQueryBuilder.builder().field("emb").vector(encoder.encode(q)).k(10).build());
-            withModel.add(CompressedKnnQueryBuilder.builder().field("emb").vector(q).k(10).modelId("bench").build());
+            byHand.add(CompressedKnnQueryBuilder.builder()
+                    .field("emb")
+                    .vector(encoder.encode(q))
+                    .k(10)
+                    .build());
+            withModel.add(CompressedKnnQueryBuilder.builder()
+                    .field("emb")
+                    .vector(q)
+                    .k(10)
+                    .modelId("bench")
+                    .build());
         }
         // interleaved, after a warm-up of both kinds, so drift and JIT affect both alike
         double[] hand = new double[QUERIES];
@@ -132,10 +144,20 @@ public class IngestQueryClusterBench extends CompressClusterTestCase {
                 model[i] = searchMillis(withModel.get(i));
             }
         }
-        logger.info(String.format(Locale.ROOT,
-            "BENCH %d docs, model %d params (encoder alone %.0f vectors/s on one thread); bulk docs/s: precomputed 64-d %.0f, "
-                + "truncate_to pipeline %.0f (%.2f), compress model pipeline %.0f (%.2f); query p50 ms: pre-adapted %.3f, model_id %.3f, added %.3f",
-            DOCS, DIM * 1024 + 1024 * 4 + 1024 * 64 + 64, encoderRate, without, truncated, truncated / without, with, with / without,
-            p50(hand), p50(model), p50(model) - p50(hand)));
+        logger.info(String.format(
+                Locale.ROOT,
+                "BENCH %d docs, model %d params (encoder alone %.0f vectors/s on one thread); bulk docs/s: precomputed 64-d %.0f, "
+                        + "truncate_to pipeline %.0f (%.2f), compress model pipeline %.0f (%.2f); query p50 ms: pre-adapted %.3f, model_id %.3f, added %.3f",
+                DOCS,
+                DIM * 1024 + 1024 * 4 + 1024 * 64 + 64,
+                encoderRate,
+                without,
+                truncated,
+                truncated / without,
+                with,
+                with / without,
+                p50(hand),
+                p50(model),
+                p50(model) - p50(hand)));
     }
 }

@@ -10,13 +10,6 @@ import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
-
-import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.search.SearchResponse;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.search.SearchHit;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -25,6 +18,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * What {@code mask} costs a {@code compressed_knn} query on the in-JVM two-node cluster (not a timed
@@ -46,46 +44,72 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
             weight[i] = (float) random.nextGaussian() / (float) Math.sqrt(dim);
         }
         Map<String, Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new Tensor("scores.weight", new int[] { dim, dim }, weight));
-        tensors.put("scores.bias", new Tensor("scores.bias", new int[] { dim }, new float[dim]));
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, dim}, weight));
+        tensors.put("scores.bias", new Tensor("scores.bias", new int[] {dim}, new float[dim]));
         return new ModelArtifact(
-            new ModelMetadata("query_mask", dim, List.of(dim), ModelMetadata.OUTPUT_DIMENSION_SCORES, ModelMetadata.NORM_NONE, 1,
-                List.of(LayerSpec.linear("scores", dim, dim)), Map.of(), Map.of(), Map.of()),
-            tensors
-        );
+                new ModelMetadata(
+                        "query_mask",
+                        dim,
+                        List.of(dim),
+                        ModelMetadata.OUTPUT_DIMENSION_SCORES,
+                        ModelMetadata.NORM_NONE,
+                        1,
+                        List.of(LayerSpec.linear("scores", dim, dim)),
+                        Map.of(),
+                        Map.of(),
+                        Map.of()),
+                tensors);
     }
 
     private int[] ids(CompressedKnnQueryBuilder query) {
-        SearchResponse response = client().prepareSearch("docs").setQuery(query).setSize(K).get();
-        return Arrays.stream(response.getHits().getHits()).mapToInt((SearchHit hit) -> Integer.parseInt(hit.getId())).toArray();
+        SearchResponse response =
+                client().prepareSearch("docs").setQuery(query).setSize(K).get();
+        return Arrays.stream(response.getHits().getHits())
+                .mapToInt((SearchHit hit) -> Integer.parseInt(hit.getId()))
+                .toArray();
     }
 
     public void testMaskCost() throws IOException {
         Path data = Path.of(System.getProperty("compress.data.dir", "../shared/data"));
-        BenchData set = BenchData.beir("scifact", data.resolve("embeddings/scifact/bge-small-en-v1.5"), data.resolve("beir/scifact/qrels/test.tsv"));
+        BenchData set = BenchData.beir(
+                "scifact",
+                data.resolve("embeddings/scifact/bge-small-en-v1.5"),
+                data.resolve("beir/scifact/qrels/test.tsv"));
         int dim = set.corpus()[0].length;
         client().admin()
-            .indices()
-            .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
-            .setMapping(
-                "{\"dynamic\":false,\"properties\":{"
-                    + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":" + dim + ",\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
-                    + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":" + dim + ",\"encoding\":\"binary\",\"similarity\":\"dot_product\"}}}"
-            )
-            .get();
+                .indices()
+                .prepareCreate("docs")
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping("{\"dynamic\":false,\"properties\":{"
+                        + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":" + dim
+                        + ",\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
+                        + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":" + dim
+                        + ",\"encoding\":\"binary\",\"similarity\":\"dot_product\"}}}")
+                .get();
         for (int from = 0; from < set.corpus().length; from += 500) {
             BulkRequestBuilder bulk = client().prepareBulk();
             for (int i = from; i < Math.min(set.corpus().length, from + 500); i++) {
-                bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", set.corpus()[i], "embb", set.corpus()[i])));
+                bulk.add(client().prepareIndex("docs")
+                        .setId(Integer.toString(i))
+                        .setSource(Map.of("emb", set.corpus()[i], "embb", set.corpus()[i])));
             }
             assertFalse(bulk.get().hasFailures());
         }
         client().admin().indices().prepareRefresh("docs").get();
-        client().admin().indices().prepareForceMerge("docs").setMaxNumSegments(1).get();
+        client().admin()
+                .indices()
+                .prepareForceMerge("docs")
+                .setMaxNumSegments(1)
+                .get();
         storeModel("qm", randomMaskModel(dim), ModelState.CREATED);
 
-        int[] judged = set.judgments().keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+        int[] judged = set.judgments().keySet().stream()
+                .mapToInt(Integer::intValue)
+                .sorted()
+                .toArray();
         Map<String, MaskSpec> masks = new LinkedHashMap<>();
         masks.put("none", null);
         masks.put("learned", new MaskSpec(MaskType.LEARNED, 0.3, null, "qm", 1, 10, 1000, null));
@@ -99,7 +123,12 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
                 for (int q = 0; q < judged.length; q++) {
                     int m = 0;
                     for (MaskSpec mask : masks.values()) {
-                        CompressedKnnQueryBuilder query = CompressedKnnQueryBuilder.builder().field(field).vector(set.queries()[judged[q]]).k(K).mask(mask).build();
+                        CompressedKnnQueryBuilder query = CompressedKnnQueryBuilder.builder()
+                                .field(field)
+                                .vector(set.queries()[judged[q]])
+                                .k(K)
+                                .mask(mask)
+                                .build();
                         long start = System.nanoTime();
                         int[] found = ids(query);
                         double elapsed = (System.nanoTime() - start) / 1e6;
@@ -113,14 +142,23 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
                     }
                 }
             }
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "BENCH field %s, %d queries x %d rounds:", field, judged.length, ROUNDS));
+            StringBuilder line = new StringBuilder(String.format(
+                    Locale.ROOT, "BENCH field %s, %d queries x %d rounds:", field, judged.length, ROUNDS));
             int m = 0;
             double baseP50 = p50(millis[0]);
             double baseMean = Arrays.stream(millis[0]).average().orElseThrow();
             for (String name : masks.keySet()) {
                 double p50 = p50(millis[m]);
                 double mean = Arrays.stream(millis[m]).average().orElseThrow();
-                line.append(String.format(Locale.ROOT, " | %s p50 %.3f ms (%.2fx) mean %.3f ms (%.2fx) nDCG@10 %.4f", name, p50, p50 / baseP50, mean, mean / baseMean, ndcg[m]));
+                line.append(String.format(
+                        Locale.ROOT,
+                        " | %s p50 %.3f ms (%.2fx) mean %.3f ms (%.2fx) nDCG@10 %.4f",
+                        name,
+                        p50,
+                        p50 / baseP50,
+                        mean,
+                        mean / baseMean,
+                        ndcg[m]));
                 m++;
             }
             logger.info(line.toString());

@@ -15,57 +15,63 @@ import java.util.List;
  */
 final class MemoryCgroup implements AutoCloseable {
 
-  private static final Path V1_ROOT = Path.of("/sys/fs/cgroup/memory");
-  private static final Path V2_ROOT = Path.of("/sys/fs/cgroup");
+    private static final Path V1_ROOT = Path.of("/sys/fs/cgroup/memory");
+    private static final Path V2_ROOT = Path.of("/sys/fs/cgroup");
 
-  private final Path dir;
-  private final boolean v1;
+    private final Path dir;
+    private final boolean v1;
 
-  private MemoryCgroup(Path dir, boolean v1) {
-    this.dir = dir;
-    this.v1 = v1;
-  }
-
-  /** A new cgroup without a limit yet. */
-  static MemoryCgroup create(String name) throws IOException {
-    boolean v1 = Files.exists(V1_ROOT.resolve("memory.limit_in_bytes"));
-    Path root = v1 ? V1_ROOT : V2_ROOT;
-    if (v1 == false) {
-      Path controllers = V2_ROOT.resolve("cgroup.controllers");
-      if (Files.exists(controllers) == false || List.of(Files.readString(controllers).trim().split(" ")).contains("memory") == false) {
-        throw new IllegalStateException("the memory section needs a memory cgroup: neither " + V1_ROOT + " (v1) nor a v2 memory controller is here");
-      }
-      Files.writeString(V2_ROOT.resolve("cgroup.subtree_control"), "+memory");
+    private MemoryCgroup(Path dir, boolean v1) {
+        this.dir = dir;
+        this.v1 = v1;
     }
-    Path dir = root.resolve(name);
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new IOException("cannot create the memory cgroup " + dir + " (the memory section needs root): " + e.getMessage(), e);
+
+    /** A new cgroup without a limit yet. */
+    static MemoryCgroup create(String name) throws IOException {
+        boolean v1 = Files.exists(V1_ROOT.resolve("memory.limit_in_bytes"));
+        Path root = v1 ? V1_ROOT : V2_ROOT;
+        if (v1 == false) {
+            Path controllers = V2_ROOT.resolve("cgroup.controllers");
+            if (Files.exists(controllers) == false
+                    || List.of(Files.readString(controllers).trim().split(" ")).contains("memory") == false) {
+                throw new IllegalStateException("the memory section needs a memory cgroup: neither " + V1_ROOT
+                        + " (v1) nor a v2 memory controller is here");
+            }
+            Files.writeString(V2_ROOT.resolve("cgroup.subtree_control"), "+memory");
+        }
+        Path dir = root.resolve(name);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot create the memory cgroup " + dir + " (the memory section needs root): " + e.getMessage(),
+                    e);
+        }
+        return new MemoryCgroup(dir, v1);
     }
-    return new MemoryCgroup(dir, v1);
-  }
 
-  /** Caps the memory of the cgroup's processes, page cache included, at {@code bytes}. */
-  void limit(long bytes) throws IOException {
-    Files.writeString(dir.resolve(v1 ? "memory.limit_in_bytes" : "memory.max"), Long.toString(bytes));
-  }
+    /** Caps the memory of the cgroup's processes, page cache included, at {@code bytes}. */
+    void limit(long bytes) throws IOException {
+        Files.writeString(dir.resolve(v1 ? "memory.limit_in_bytes" : "memory.max"), Long.toString(bytes));
+    }
 
-  /** Bytes charged to the cgroup now: its processes' memory and the page cache they brought in. */
-  long usageBytes() throws IOException {
-    return Long.parseLong(Files.readString(dir.resolve(v1 ? "memory.usage_in_bytes" : "memory.current")).trim());
-  }
+    /** Bytes charged to the cgroup now: its processes' memory and the page cache they brought in. */
+    long usageBytes() throws IOException {
+        return Long.parseLong(Files.readString(dir.resolve(v1 ? "memory.usage_in_bytes" : "memory.current"))
+                .trim());
+    }
 
-  /** {@code command} run by a shell that first moves itself into this cgroup. */
-  List<String> wrap(List<String> command) {
-    List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "echo $$ > " + dir.resolve("cgroup.procs") + " && exec \"$@\"", "sh"));
-    wrapped.addAll(command);
-    return wrapped;
-  }
+    /** {@code command} run by a shell that first moves itself into this cgroup. */
+    List<String> wrap(List<String> command) {
+        List<String> wrapped = new ArrayList<>(
+                List.of("sh", "-c", "echo $$ > " + dir.resolve("cgroup.procs") + " && exec \"$@\"", "sh"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
 
-  /** Removes the cgroup (its processes must have exited); the kernel moves its pages to the parent. */
-  @Override
-  public void close() throws IOException {
-    Files.deleteIfExists(dir);
-  }
+    /** Removes the cgroup (its processes must have exited); the kernel moves its pages to the parent. */
+    @Override
+    public void close() throws IOException {
+        Files.deleteIfExists(dir);
+    }
 }

@@ -16,30 +16,35 @@ import java.time.Duration;
  */
 final class NodeHttp {
 
-  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-  private final String base;
-
-  NodeHttp(int port) {
-    this.base = "http://127.0.0.1:" + port;
-  }
-
-  /** The response body of {@code method path} with a JSON {@code body} (or none); a status >= 300 is an error. */
-  String call(String method, String path, String body) throws IOException {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(base + path))
-            .timeout(Duration.ofMinutes(10))
-            .header("Content-Type", "application/json")
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
             .build();
-    try {
-      HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() >= 300) {
-        throw new IOException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
-      }
-      return response.body();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException(e);
+    private final String base;
+
+    NodeHttp(int port) {
+        this.base = "http://127.0.0.1:" + port;
     }
-  }
+
+    /** The response body of {@code method path} with a JSON {@code body} (or none); a status >= 300 is an error. */
+    String call(String method, String path, String body) throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofMinutes(10))
+                .header("Content-Type", "application/json")
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() >= 300) {
+                throw new IOException(
+                        method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+            }
+            return response.body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
 }

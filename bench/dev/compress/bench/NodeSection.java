@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,192 +25,218 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class NodeSection implements BenchSection {
 
-  private static final int K = 10;
-  private static final int BULK = 500;
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int K = 10;
+    private static final int BULK = 500;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** An index and its mapping of field {@code v}. */
-  private record Target(String index, String mapping, String pipeline) {}
+    /** An index and its mapping of field {@code v}. */
+    private record Target(String index, String mapping, String pipeline) {}
 
-  /** A search: index, body parameters beyond field / vector / k. */
-  private record Search(String label, String index, String extra) {}
+    /** A search: index, body parameters beyond field / vector / k. */
+    private record Search(String label, String index, String extra) {}
 
-  @Override
-  public String name() {
-    return "node";
-  }
+    @Override
+    public String name() {
+        return "node";
+    }
 
-  @Override
-  public List<ResultTable> run(BenchMode mode) throws Exception {
-    int docs = Integer.getInteger("bench.node.docs", mode.full() ? 100_000 : 20_000);
-    int clients = Integer.getInteger("bench.node.clients", 4);
-    BenchData data = BenchData.synthetic(docs, 500, 384, 42);
-    int[][] truth = data.exactTopK(K);
-    freePort("realnode.http.port");
-    freePort("realnode.transport.port");
-    System.setProperty("realnode.workdir", BenchPaths.output().resolve("realnode").toAbsolutePath().toString());
-    ResultTable ingest =
-        new ResultTable(
-            "Ingest through the node's REST API (" + docs + " x 384 synthetic, bulks of " + BULK + ", one client, 1 shard)",
-            List.of("index", "pipeline", "docs_per_s", "ratio_to_float", "force_merge_s", "store_mb"));
-    ResultTable search =
-        new ResultTable(
-            "compressed_knn through the REST API, k = 10 (" + docs + " docs, 500 queries)",
-            List.of(
-                "search", "recall@10", "qps_1_client", "p50_ms", "p99_ms", "qps_" + clients + "_clients", "p50_ms_" + clients + "_clients",
-                "p99_ms_" + clients + "_clients"));
-    try (RealNode node = RealNode.fromBuild()) {
-      node.start();
-      NodeHttp client = new NodeHttp(node.httpPort());
-      client.call("PUT", "/_ingest/pipeline/first-128", "{\"processors\":[{\"compress\":{\"truncate_to\":128,\"field\":\"raw\",\"target_field\":\"v\"}}]}");
-      List<Target> targets =
-          List.of(
-              new Target("float", mapping(384, "float"), null),
-              new Target("binary", mapping(384, "binary"), null),
-              new Target("first128", mapping(128, "binary"), null),
-              new Target("first128-pipeline", mapping(128, "binary"), "first-128"));
-      double floatRate = Double.NaN;
-      for (Target target : targets) {
-        client.call("PUT", "/" + target.index(), "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\"},\"mappings\":" + target.mapping() + "}");
-        double rate = bulk(client, target, data.corpus());
-        long mergeStart = System.nanoTime();
-        client.call("POST", "/" + target.index() + "/_forcemerge?max_num_segments=1", null);
-        double merge = (System.nanoTime() - mergeStart) / 1e9;
-        client.call("POST", "/" + target.index() + "/_refresh", null);
-        JsonNode stats = JSON.readTree(client.call("GET", "/" + target.index() + "/_stats/store", null));
-        if (target.index().equals("float")) {
-          floatRate = rate;
+    @Override
+    public List<ResultTable> run(BenchMode mode) throws Exception {
+        int docs = Integer.getInteger("bench.node.docs", mode.full() ? 100_000 : 20_000);
+        int clients = Integer.getInteger("bench.node.clients", 4);
+        BenchData data = BenchData.synthetic(docs, 500, 384, 42);
+        int[][] truth = data.exactTopK(K);
+        freePort("realnode.http.port");
+        freePort("realnode.transport.port");
+        System.setProperty(
+                "realnode.workdir",
+                BenchPaths.output().resolve("realnode").toAbsolutePath().toString());
+        ResultTable ingest = new ResultTable(
+                "Ingest through the node's REST API (" + docs + " x 384 synthetic, bulks of " + BULK
+                        + ", one client, 1 shard)",
+                List.of("index", "pipeline", "docs_per_s", "ratio_to_float", "force_merge_s", "store_mb"));
+        ResultTable search = new ResultTable(
+                "compressed_knn through the REST API, k = 10 (" + docs + " docs, 500 queries)",
+                List.of(
+                        "search",
+                        "recall@10",
+                        "qps_1_client",
+                        "p50_ms",
+                        "p99_ms",
+                        "qps_" + clients + "_clients",
+                        "p50_ms_" + clients + "_clients",
+                        "p99_ms_" + clients + "_clients"));
+        try (RealNode node = RealNode.fromBuild()) {
+            node.start();
+            NodeHttp client = new NodeHttp(node.httpPort());
+            client.call(
+                    "PUT",
+                    "/_ingest/pipeline/first-128",
+                    "{\"processors\":[{\"compress\":{\"truncate_to\":128,\"field\":\"raw\",\"target_field\":\"v\"}}]}");
+            List<Target> targets = List.of(
+                    new Target("float", mapping(384, "float"), null),
+                    new Target("binary", mapping(384, "binary"), null),
+                    new Target("first128", mapping(128, "binary"), null),
+                    new Target("first128-pipeline", mapping(128, "binary"), "first-128"));
+            double floatRate = Double.NaN;
+            for (Target target : targets) {
+                client.call(
+                        "PUT",
+                        "/" + target.index(),
+                        "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\"},\"mappings\":"
+                                + target.mapping() + "}");
+                double rate = bulk(client, target, data.corpus());
+                long mergeStart = System.nanoTime();
+                client.call("POST", "/" + target.index() + "/_forcemerge?max_num_segments=1", null);
+                double merge = (System.nanoTime() - mergeStart) / 1e9;
+                client.call("POST", "/" + target.index() + "/_refresh", null);
+                JsonNode stats = JSON.readTree(client.call("GET", "/" + target.index() + "/_stats/store", null));
+                if (target.index().equals("float")) {
+                    floatRate = rate;
+                }
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put(
+                        "index",
+                        target.index() + " (" + (target.mapping().contains("\"binary\"") ? "binary" : "float") + ", "
+                                + (target.mapping().contains("384") ? 384 : 128) + "-d)");
+                row.put(
+                        "pipeline",
+                        target.pipeline() == null
+                                ? "none"
+                                : target.pipeline() + " (truncate_to 128 from the 384-d vector)");
+                row.put("docs_per_s", rate);
+                row.put("ratio_to_float", rate / floatRate);
+                row.put("force_merge_s", merge);
+                row.put(
+                        "store_mb",
+                        stats.at("/_all/primaries/store/size_in_bytes").asDouble() / 1e6);
+                ingest.add(row);
+            }
+            ingest.note("store_mb: the whole shard (vectors, _source with the raw vector as JSON, stored fields).");
+            for (Search s : List.of(
+                    new Search("float32 HNSW, num_candidates 50", "float", ",\"num_candidates\":50"),
+                    new Search("binary, 3x rescored", "binary", ",\"rescore\":{\"oversample_factor\":3}"),
+                    new Search("binary, 5x rescored", "binary", ",\"rescore\":{\"oversample_factor\":5}"))) {
+                search.add(measure(client, s, data, truth, clients));
+            }
+            search.note(
+                    "One shard, so k applies to the whole index. Wall-clock figures include HTTP (the JDK's client, see NodeHttp) and JSON on the same 2-core machine as the node.");
         }
+        return List.of(ingest, search);
+    }
+
+    private static String mapping(int dims, String encoding) {
+        return "{\"dynamic\":false,\"_source\":{\"excludes\":[\"raw\"]},\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":"
+                + dims
+                + ",\"encoding\":\""
+                + encoding
+                + "\"}}}";
+    }
+
+    /** Documents per second: every document through {@code _bulk}, then a refresh. */
+    private static double bulk(NodeHttp client, Target target, float[][] corpus) throws IOException {
+        boolean viaPipeline = target.pipeline() != null;
+        boolean truncate = target.mapping().contains("\"dimension\":128");
+        long start = System.nanoTime();
+        for (int from = 0; from < corpus.length; from += BULK) {
+            StringBuilder body = new StringBuilder();
+            for (int id = from; id < Math.min(corpus.length, from + BULK); id++) {
+                body.append("{\"index\":{\"_id\":\"").append(id).append("\"}}\n{\"");
+                float[] vector = truncate && viaPipeline == false ? truncated(corpus[id], 128) : corpus[id];
+                body.append(viaPipeline ? "raw" : "v")
+                        .append("\":")
+                        .append(Arrays.toString(vector))
+                        .append("}\n");
+            }
+            String path = "/" + target.index() + "/_bulk" + (viaPipeline ? "?pipeline=" + target.pipeline() : "");
+            String response = client.call("POST", path, body.toString());
+            if (response.contains("\"errors\":true")) {
+                throw new IOException("bulk into " + target.index() + " had errors: "
+                        + response.substring(0, Math.min(500, response.length())));
+            }
+        }
+        client.call("POST", "/" + target.index() + "/_refresh", null);
+        return corpus.length / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** The first {@code dims} values, L2-renormalised: what the {@code truncate_to} pipeline writes. */
+    private static float[] truncated(float[] vector, int dims) {
+        return org.apache.lucene.util.VectorUtil.l2normalize(Arrays.copyOf(vector, dims), false);
+    }
+
+    private static Map<String, Object> measure(NodeHttp client, Search s, BenchData data, int[][] truth, int clients)
+            throws Exception {
+        float[][] queries = data.queries();
+        for (float[] query : queries) {
+            search(client, s, query); // warm-up
+        }
+        long[] nanos = new long[queries.length];
+        double recall = 0;
+        long start = System.nanoTime();
+        for (int q = 0; q < queries.length; q++) {
+            long t = System.nanoTime();
+            int[] ids = search(client, s, queries[q]);
+            nanos[q] = System.nanoTime() - t;
+            recall += BenchData.recall(truth[q], ids);
+        }
+        double qps = queries.length / ((System.nanoTime() - start) / 1e9);
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("index", target.index() + " (" + (target.mapping().contains("\"binary\"") ? "binary" : "float") + ", " + (target.mapping().contains("384") ? 384 : 128) + "-d)");
-        row.put("pipeline", target.pipeline() == null ? "none" : target.pipeline() + " (truncate_to 128 from the 384-d vector)");
-        row.put("docs_per_s", rate);
-        row.put("ratio_to_float", rate / floatRate);
-        row.put("force_merge_s", merge);
-        row.put("store_mb", stats.at("/_all/primaries/store/size_in_bytes").asDouble() / 1e6);
-        ingest.add(row);
-      }
-      ingest.note("store_mb: the whole shard (vectors, _source with the raw vector as JSON, stored fields).");
-      for (Search s :
-          List.of(
-              new Search("float32 HNSW, num_candidates 50", "float", ",\"num_candidates\":50"),
-              new Search("binary, 3x rescored", "binary", ",\"rescore\":{\"oversample_factor\":3}"),
-              new Search("binary, 5x rescored", "binary", ",\"rescore\":{\"oversample_factor\":5}"))) {
-        search.add(measure(client, s, data, truth, clients));
-      }
-      search.note("One shard, so k applies to the whole index. Wall-clock figures include HTTP (the JDK's client, see NodeHttp) and JSON on the same 2-core machine as the node.");
-    }
-    return List.of(ingest, search);
-  }
-
-  private static String mapping(int dims, String encoding) {
-    return "{\"dynamic\":false,\"_source\":{\"excludes\":[\"raw\"]},\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":"
-        + dims
-        + ",\"encoding\":\""
-        + encoding
-        + "\"}}}";
-  }
-
-  /** Documents per second: every document through {@code _bulk}, then a refresh. */
-  private static double bulk(NodeHttp client, Target target, float[][] corpus) throws IOException {
-    boolean viaPipeline = target.pipeline() != null;
-    boolean truncate = target.mapping().contains("\"dimension\":128");
-    long start = System.nanoTime();
-    for (int from = 0; from < corpus.length; from += BULK) {
-      StringBuilder body = new StringBuilder();
-      for (int id = from; id < Math.min(corpus.length, from + BULK); id++) {
-        body.append("{\"index\":{\"_id\":\"").append(id).append("\"}}\n{\"");
-        float[] vector = truncate && viaPipeline == false ? truncated(corpus[id], 128) : corpus[id];
-        body.append(viaPipeline ? "raw" : "v").append("\":").append(Arrays.toString(vector)).append("}\n");
-      }
-      String path = "/" + target.index() + "/_bulk" + (viaPipeline ? "?pipeline=" + target.pipeline() : "");
-      String response = client.call("POST", path, body.toString());
-      if (response.contains("\"errors\":true")) {
-        throw new IOException("bulk into " + target.index() + " had errors: " + response.substring(0, Math.min(500, response.length())));
-      }
-    }
-    client.call("POST", "/" + target.index() + "/_refresh", null);
-    return corpus.length / ((System.nanoTime() - start) / 1e9);
-  }
-
-  /** The first {@code dims} values, L2-renormalised: what the {@code truncate_to} pipeline writes. */
-  private static float[] truncated(float[] vector, int dims) {
-    return org.apache.lucene.util.VectorUtil.l2normalize(Arrays.copyOf(vector, dims), false);
-  }
-
-  private static Map<String, Object> measure(NodeHttp client, Search s, BenchData data, int[][] truth, int clients) throws Exception {
-    float[][] queries = data.queries();
-    for (float[] query : queries) {
-      search(client, s, query); // warm-up
-    }
-    long[] nanos = new long[queries.length];
-    double recall = 0;
-    long start = System.nanoTime();
-    for (int q = 0; q < queries.length; q++) {
-      long t = System.nanoTime();
-      int[] ids = search(client, s, queries[q]);
-      nanos[q] = System.nanoTime() - t;
-      recall += BenchData.recall(truth[q], ids);
-    }
-    double qps = queries.length / ((System.nanoTime() - start) / 1e9);
-    Map<String, Object> row = new LinkedHashMap<>();
-    row.put("search", s.label());
-    row.put("recall@10", recall / queries.length);
-    row.put("qps_1_client", qps);
-    row.put("p50_ms", percentile(nanos, 0.5));
-    row.put("p99_ms", percentile(nanos, 0.99));
-    long[] concurrent = new long[queries.length];
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    try {
-      AtomicInteger next = new AtomicInteger();
-      List<Future<?>> running = new ArrayList<>();
-      long begin = System.nanoTime();
-      for (int c = 0; c < clients; c++) {
-        running.add(
-            pool.submit(
-                () -> {
-                  for (int q; (q = next.getAndIncrement()) < queries.length; ) {
-                    long t = System.nanoTime();
-                    search(client, s, queries[q]);
-                    concurrent[q] = System.nanoTime() - t;
-                  }
-                  return null;
+        row.put("search", s.label());
+        row.put("recall@10", recall / queries.length);
+        row.put("qps_1_client", qps);
+        row.put("p50_ms", percentile(nanos, 0.5));
+        row.put("p99_ms", percentile(nanos, 0.99));
+        long[] concurrent = new long[queries.length];
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> running = new ArrayList<>();
+            long begin = System.nanoTime();
+            for (int c = 0; c < clients; c++) {
+                running.add(pool.submit(() -> {
+                    for (int q; (q = next.getAndIncrement()) < queries.length; ) {
+                        long t = System.nanoTime();
+                        search(client, s, queries[q]);
+                        concurrent[q] = System.nanoTime() - t;
+                    }
+                    return null;
                 }));
-      }
-      for (Future<?> f : running) {
-        f.get();
-      }
-      row.put("qps_" + clients + "_clients", queries.length / ((System.nanoTime() - begin) / 1e9));
-    } finally {
-      pool.shutdown();
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            row.put("qps_" + clients + "_clients", queries.length / ((System.nanoTime() - begin) / 1e9));
+        } finally {
+            pool.shutdown();
+        }
+        row.put("p50_ms_" + clients + "_clients", percentile(concurrent, 0.5));
+        row.put("p99_ms_" + clients + "_clients", percentile(concurrent, 0.99));
+        return row;
     }
-    row.put("p50_ms_" + clients + "_clients", percentile(concurrent, 0.5));
-    row.put("p99_ms_" + clients + "_clients", percentile(concurrent, 0.99));
-    return row;
-  }
 
-  private static int[] search(NodeHttp client, Search s, float[] query) throws IOException {
-    String body =
-        "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":" + Arrays.toString(query) + ",\"k\":" + K + s.extra() + "}}}";
-    JsonNode hits = JSON.readTree(client.call("POST", "/" + s.index() + "/_search?filter_path=hits.hits._id", body)).at("/hits/hits");
-    int[] ids = new int[hits.size()];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = Integer.parseInt(hits.get(i).get("_id").asText());
+    private static int[] search(NodeHttp client, Search s, float[] query) throws IOException {
+        String body = "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":"
+                + Arrays.toString(query) + ",\"k\":" + K + s.extra() + "}}}";
+        JsonNode hits = JSON.readTree(client.call("POST", "/" + s.index() + "/_search?filter_path=hits.hits._id", body))
+                .at("/hits/hits");
+        int[] ids = new int[hits.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = Integer.parseInt(hits.get(i).get("_id").asText());
+        }
+        return ids;
     }
-    return ids;
-  }
 
-  private static double percentile(long[] nanos, double p) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)] / 1e6;
-  }
-
-  private static void freePort(String property) throws IOException {
-    if (System.getProperty(property) == null) {
-      try (ServerSocket socket = new ServerSocket(0)) {
-        System.setProperty(property, Integer.toString(socket.getLocalPort()));
-      }
+    private static double percentile(long[] nanos, double p) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)] / 1e6;
     }
-  }
+
+    private static void freePort(String property) throws IOException {
+        if (System.getProperty(property) == null) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                System.setProperty(property, Integer.toString(socket.getLocalPort()));
+            }
+        }
+    }
 }

@@ -29,309 +29,352 @@ import java.util.Map;
  */
 final class QualitySection implements BenchSection {
 
-  private static final List<String> DATASETS = List.of("scifact", "nfcorpus");
-  private static final List<String> MODELS = List.of("bge-small-en-v1.5", "all-MiniLM-L6-v2");
-  private static final String MASK = "query_mask";
-  private static final List<String> CLOSED_FORM = List.of("truncation", "pca");
+    private static final List<String> DATASETS = List.of("scifact", "nfcorpus");
+    private static final List<String> MODELS = List.of("bge-small-en-v1.5", "all-MiniLM-L6-v2");
+    private static final String MASK = "query_mask";
+    private static final List<String> CLOSED_FORM = List.of("truncation", "pca");
 
-  /** One CLI run: its arguments after {@code train --dataset --model --method --seed}. */
-  private record Cell(String dataset, String model, String method, long seed, List<String> args) {
-    String file() {
-      return dataset + "-" + model + "-" + method + "-seed" + seed;
+    /** One CLI run: its arguments after {@code train --dataset --model --method --seed}. */
+    private record Cell(String dataset, String model, String method, long seed, List<String> args) {
+        String file() {
+            return dataset + "-" + model + "-" + method + "-seed" + seed;
+        }
+
+        String key() {
+            return dataset + "/" + model + "/" + method;
+        }
     }
 
-    String key() {
-      return dataset + "/" + model + "/" + method;
+    @Override
+    public String name() {
+        return "quality";
     }
-  }
 
-  @Override
-  public String name() {
-    return "quality";
-  }
-
-  private static List<Long> seeds(BenchMode mode) {
-    String given = System.getProperty("bench.quality.seeds");
-    if (given != null) {
-      return List.of(given.split(",")).stream().map(String::trim).map(Long::parseLong).toList();
+    private static List<Long> seeds(BenchMode mode) {
+        String given = System.getProperty("bench.quality.seeds");
+        if (given != null) {
+            return List.of(given.split(",")).stream()
+                    .map(String::trim)
+                    .map(Long::parseLong)
+                    .toList();
+        }
+        return mode.full() ? List.of(0L, 1L, 2L) : List.of(0L);
     }
-    return mode.full() ? List.of(0L, 1L, 2L) : List.of(0L);
-  }
 
-  private static List<Cell> cells(BenchMode mode) {
-    List<Cell> cells = new ArrayList<>();
-    for (String dataset : DATASETS) {
-      for (String model : MODELS) {
-        for (String method : CLOSED_FORM) {
-          cells.add(new Cell(dataset, model, method, 0, List.of("--dims", "32,64,128")));
+    private static List<Cell> cells(BenchMode mode) {
+        List<Cell> cells = new ArrayList<>();
+        for (String dataset : DATASETS) {
+            for (String model : MODELS) {
+                for (String method : CLOSED_FORM) {
+                    cells.add(new Cell(dataset, model, method, 0, List.of("--dims", "32,64,128")));
+                }
+                if (mode.full() == false && model.startsWith("bge") == false) {
+                    continue;
+                }
+                for (long seed : seeds(mode)) {
+                    cells.add(new Cell(dataset, model, "dive", seed, List.of("--dims", "64,128")));
+                    cells.add(new Cell(dataset, model, "matryoshka_adaptor", seed, List.of("--dims", "64,128")));
+                    if (mode.full()) {
+                        cells.add(new Cell(dataset, model, "temperature_mrl", seed, List.of("--dims", "64,128")));
+                        cells.add(new Cell(dataset, model, "search_adaptor", seed, List.of("--dims", "64,128,384")));
+                        cells.add(new Cell(dataset, model, "smec", seed, List.of("--dims", "64,128")));
+                        cells.add(new Cell(dataset, model, MASK, seed, List.of("--ratios", "0.3")));
+                    }
+                }
+                if (mode.full() == false && dataset.equals("scifact")) {
+                    cells.add(new Cell(dataset, model, MASK, 0, List.of("--ratios", "0.3", "--epochs", "10")));
+                }
+            }
         }
-        if (mode.full() == false && model.startsWith("bge") == false) {
-          continue;
-        }
-        for (long seed : seeds(mode)) {
-          cells.add(new Cell(dataset, model, "dive", seed, List.of("--dims", "64,128")));
-          cells.add(new Cell(dataset, model, "matryoshka_adaptor", seed, List.of("--dims", "64,128")));
-          if (mode.full()) {
-            cells.add(new Cell(dataset, model, "temperature_mrl", seed, List.of("--dims", "64,128")));
-            cells.add(new Cell(dataset, model, "search_adaptor", seed, List.of("--dims", "64,128,384")));
-            cells.add(new Cell(dataset, model, "smec", seed, List.of("--dims", "64,128")));
-            cells.add(new Cell(dataset, model, MASK, seed, List.of("--ratios", "0.3")));
-          }
-        }
-        if (mode.full() == false && dataset.equals("scifact")) {
-          cells.add(new Cell(dataset, model, MASK, 0, List.of("--ratios", "0.3", "--epochs", "10")));
-        }
-      }
+        return cells;
     }
-    return cells;
-  }
 
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> out = new ArrayList<>(a);
-    out.addAll(b);
-    return out;
-  }
-
-  @Override
-  public List<ResultTable> run(BenchMode mode) throws Exception {
-    Path dir = BenchPaths.output().resolve("quality");
-    Files.createDirectories(dir);
-    ResultTable methods =
-        new ResultTable(
-            "Quality on held-out queries: nDCG@10 as a ratio of the frozen float baseline (same run)",
-            List.of(
-                "dataset", "model", "method", "dims", "float", "binary", "binary+rescore", "frozen_float_ndcg@10", "ndcg@10_float",
-                "train_s", "s_per_epoch"));
-    ResultTable masks =
-        new ResultTable(
-            "Query masks at 30% of dimensions on the frozen vectors: nDCG@10 as a ratio of the full query",
-            List.of("dataset", "model", "mask", "kept", "ratio_to_full", "paired_diff", "paired_stderr"));
-    ResultTable learned =
-        new ResultTable(
-            "Learned against PCA at the same dims: held-out nDCG@10 (float) as a ratio of the frozen float baseline",
-            List.of(
-                "dataset", "model", "method", "dims", "seeds", "ratio", "ratio_min", "ratio_max", "pca_ratio", "vs_pca", "vs_pca_ci95",
-                "vs_frozen", "vs_frozen_ci95", "shipped_trained", "train_s"));
-    Map<String, List<Map<?, ?>>> learnedReports = new LinkedHashMap<>();
-    Map<String, List<Double>> learnedSeconds = new LinkedHashMap<>();
-    ObjectMapper json = new ObjectMapper();
-    String methodsOnly = System.getProperty("bench.quality.methods");
-    for (Cell cell : cells(mode)) {
-      if (methodsOnly != null && List.of(methodsOnly.split(",")).contains(cell.method()) == false) {
-        continue;
-      }
-      Path report = dir.resolve(cell.file() + ".json");
-      long start = System.nanoTime();
-      train(cell, report, dir.resolve(cell.file() + ".log"));
-      double seconds = (System.nanoTime() - start) / 1e9;
-      Map<?, ?> root = json.readValue(report.toFile(), Map.class);
-      if (cell.method().equals(MASK)) {
-        for (Object o : (List<?>) root.get("maskTable")) {
-          Map<?, ?> r = (Map<?, ?>) o;
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("dataset", cell.dataset());
-          row.put("model", cell.model());
-          row.put("mask", r.get("mask"));
-          row.put("kept", r.get("kept"));
-          row.put("ratio_to_full", r.get("ratioToFull"));
-          row.put("paired_diff", r.get("pairedDiffToFull"));
-          row.put("paired_stderr", r.get("pairedDiffStdErr"));
-          masks.add(row);
-        }
-      } else if (cell.seed() != 0) {
-        learnedReports.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(root);
-        learnedSeconds.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(seconds);
-      } else {
-        if (CLOSED_FORM.contains(cell.method()) == false) {
-          learnedReports.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(root);
-          learnedSeconds.computeIfAbsent(cell.key(), k -> new ArrayList<>()).add(seconds);
-        }
-        // truncation and PCA are closed-form: their single report "epoch" is a fit, not an epoch
-        Double perEpoch = CLOSED_FORM.contains(cell.method()) ? null : secondsPerEpoch((List<?>) root.get("training"));
-        addMethodRows(methods, cell, (List<?>) root.get("table"), perEpoch, seconds);
-      }
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
-    learnedReports.forEach((key, reports) -> addLearnedRows(learned, key, reports, learnedSeconds.get(key)));
-    learned.note(
-        "ratio: mean over seeds (ratio_min..ratio_max across them); vs_pca / vs_frozen: mean paired per-query difference of "
-            + "nDCG@10 to PCA at the same dims / to the frozen vectors, and half the width of its 95% interval; shipped_trained: "
-            + "seeds whose selection shipped trained weights rather than the PCA start; train_s: mean wall time of the CLI run "
-            + "(one model per dims for DIVE, each within the training budget).");
-    methods.note(
-        "float / binary / binary+rescore: the method's vectors searched exactly as float32, as centred sign bits (Hamming), "
-            + "and as sign bits whose top 100 are reranked with the float query. train_s: wall time of the CLI run "
-            + "(data preparation, training, evaluation); s_per_epoch: mean training time of one epoch, validation excluded.");
-    return List.of(learned, methods, masks);
-  }
 
-  /** One row per (method, dims): float ratios over the seeds, paired differences to PCA and to frozen. */
-  private static void addLearnedRows(ResultTable table, String key, List<Map<?, ?>> reports, List<Double> seconds) {
-    String[] parts = key.split("/");
-    Map<Integer, List<double[]>> byDims = new java.util.TreeMap<>(); // dims -> per seed {ratio, pcaRatio, dPca, sePca, dFrozen, seFrozen}
-    Map<Integer, int[]> shipped = new java.util.TreeMap<>(); // dims -> {trained, total}
-    for (Map<?, ?> root : reports) {
-      double frozen = Double.NaN;
-      for (Object o : (List<?>) root.get("table")) {
-        Map<?, ?> r = (Map<?, ?>) o;
-        if (r.get("method").equals("frozen") && r.get("encoding").equals("float")) {
-          frozen = ((Number) r.get("ndcg@10")).doubleValue();
+    @Override
+    public List<ResultTable> run(BenchMode mode) throws Exception {
+        Path dir = BenchPaths.output().resolve("quality");
+        Files.createDirectories(dir);
+        ResultTable methods = new ResultTable(
+                "Quality on held-out queries: nDCG@10 as a ratio of the frozen float baseline (same run)",
+                List.of(
+                        "dataset",
+                        "model",
+                        "method",
+                        "dims",
+                        "float",
+                        "binary",
+                        "binary+rescore",
+                        "frozen_float_ndcg@10",
+                        "ndcg@10_float",
+                        "train_s",
+                        "s_per_epoch"));
+        ResultTable masks = new ResultTable(
+                "Query masks at 30% of dimensions on the frozen vectors: nDCG@10 as a ratio of the full query",
+                List.of("dataset", "model", "mask", "kept", "ratio_to_full", "paired_diff", "paired_stderr"));
+        ResultTable learned = new ResultTable(
+                "Learned against PCA at the same dims: held-out nDCG@10 (float) as a ratio of the frozen float baseline",
+                List.of(
+                        "dataset",
+                        "model",
+                        "method",
+                        "dims",
+                        "seeds",
+                        "ratio",
+                        "ratio_min",
+                        "ratio_max",
+                        "pca_ratio",
+                        "vs_pca",
+                        "vs_pca_ci95",
+                        "vs_frozen",
+                        "vs_frozen_ci95",
+                        "shipped_trained",
+                        "train_s"));
+        Map<String, List<Map<?, ?>>> learnedReports = new LinkedHashMap<>();
+        Map<String, List<Double>> learnedSeconds = new LinkedHashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        String methodsOnly = System.getProperty("bench.quality.methods");
+        for (Cell cell : cells(mode)) {
+            if (methodsOnly != null && List.of(methodsOnly.split(",")).contains(cell.method()) == false) {
+                continue;
+            }
+            Path report = dir.resolve(cell.file() + ".json");
+            long start = System.nanoTime();
+            train(cell, report, dir.resolve(cell.file() + ".log"));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Map<?, ?> root = json.readValue(report.toFile(), Map.class);
+            if (cell.method().equals(MASK)) {
+                for (Object o : (List<?>) root.get("maskTable")) {
+                    Map<?, ?> r = (Map<?, ?>) o;
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("dataset", cell.dataset());
+                    row.put("model", cell.model());
+                    row.put("mask", r.get("mask"));
+                    row.put("kept", r.get("kept"));
+                    row.put("ratio_to_full", r.get("ratioToFull"));
+                    row.put("paired_diff", r.get("pairedDiffToFull"));
+                    row.put("paired_stderr", r.get("pairedDiffStdErr"));
+                    masks.add(row);
+                }
+            } else if (cell.seed() != 0) {
+                learnedReports
+                        .computeIfAbsent(cell.key(), k -> new ArrayList<>())
+                        .add(root);
+                learnedSeconds
+                        .computeIfAbsent(cell.key(), k -> new ArrayList<>())
+                        .add(seconds);
+            } else {
+                if (CLOSED_FORM.contains(cell.method()) == false) {
+                    learnedReports
+                            .computeIfAbsent(cell.key(), k -> new ArrayList<>())
+                            .add(root);
+                    learnedSeconds
+                            .computeIfAbsent(cell.key(), k -> new ArrayList<>())
+                            .add(seconds);
+                }
+                // truncation and PCA are closed-form: their single report "epoch" is a fit, not an epoch
+                Double perEpoch =
+                        CLOSED_FORM.contains(cell.method()) ? null : secondsPerEpoch((List<?>) root.get("training"));
+                addMethodRows(methods, cell, (List<?>) root.get("table"), perEpoch, seconds);
+            }
         }
-      }
-      for (Object o : (List<?>) root.get("learnedVsPca")) {
-        Map<?, ?> v = (Map<?, ?>) o;
-        if (v.get("encoding").equals("float") == false) {
-          continue;
+        learnedReports.forEach((key, reports) -> addLearnedRows(learned, key, reports, learnedSeconds.get(key)));
+        learned.note(
+                "ratio: mean over seeds (ratio_min..ratio_max across them); vs_pca / vs_frozen: mean paired per-query difference of "
+                        + "nDCG@10 to PCA at the same dims / to the frozen vectors, and half the width of its 95% interval; shipped_trained: "
+                        + "seeds whose selection shipped trained weights rather than the PCA start; train_s: mean wall time of the CLI run "
+                        + "(one model per dims for DIVE, each within the training budget).");
+        methods.note(
+                "float / binary / binary+rescore: the method's vectors searched exactly as float32, as centred sign bits (Hamming), "
+                        + "and as sign bits whose top 100 are reranked with the float query. train_s: wall time of the CLI run "
+                        + "(data preparation, training, evaluation); s_per_epoch: mean training time of one epoch, validation excluded.");
+        return List.of(learned, methods, masks);
+    }
+
+    /** One row per (method, dims): float ratios over the seeds, paired differences to PCA and to frozen. */
+    private static void addLearnedRows(ResultTable table, String key, List<Map<?, ?>> reports, List<Double> seconds) {
+        String[] parts = key.split("/");
+        Map<Integer, List<double[]>> byDims =
+                new java.util.TreeMap<>(); // dims -> per seed {ratio, pcaRatio, dPca, sePca, dFrozen, seFrozen}
+        Map<Integer, int[]> shipped = new java.util.TreeMap<>(); // dims -> {trained, total}
+        for (Map<?, ?> root : reports) {
+            double frozen = Double.NaN;
+            for (Object o : (List<?>) root.get("table")) {
+                Map<?, ?> r = (Map<?, ?>) o;
+                if (r.get("method").equals("frozen") && r.get("encoding").equals("float")) {
+                    frozen = ((Number) r.get("ndcg@10")).doubleValue();
+                }
+            }
+            for (Object o : (List<?>) root.get("learnedVsPca")) {
+                Map<?, ?> v = (Map<?, ?>) o;
+                if (v.get("encoding").equals("float") == false) {
+                    continue;
+                }
+                int dims = ((Number) v.get("dims")).intValue();
+                Map<?, ?> row = floatRow((List<?>) root.get("table"), (String) v.get("method"), dims);
+                byDims.computeIfAbsent(dims, d -> new ArrayList<>()).add(new double[] {
+                    ((Number) row.get("ratio_to_frozen")).doubleValue(),
+                            ((Number) v.get("pca_ndcg@10")).doubleValue() / frozen,
+                    ((Number) v.get("paired_diff_to_pca")).doubleValue(),
+                            ((Number) v.get("paired_diff_stderr")).doubleValue(),
+                    ((Number) row.get("paired_diff_to_frozen")).doubleValue(),
+                            ((Number) row.get("paired_diff_stderr")).doubleValue()
+                });
+            }
+            for (Object t : (List<?>) root.get("training")) {
+                Map<?, ?> training = (Map<?, ?>) t;
+                Map<?, ?> selection = (Map<?, ?>) ((Map<?, ?>) training.get("report")).get("selection");
+                for (Object d : (List<?>) training.get("dims")) {
+                    int[] count = shipped.computeIfAbsent(((Number) d).intValue(), x -> new int[2]);
+                    if (selection != null
+                            && ((Number) selection.get("shippedEpoch")).intValue()
+                                    != ((Number) selection.get("startEpoch")).intValue()) {
+                        count[0]++;
+                    }
+                    count[1]++;
+                }
+            }
         }
-        int dims = ((Number) v.get("dims")).intValue();
-        Map<?, ?> row = floatRow((List<?>) root.get("table"), (String) v.get("method"), dims);
-        byDims.computeIfAbsent(dims, d -> new ArrayList<>()).add(new double[] {
-            ((Number) row.get("ratio_to_frozen")).doubleValue(), ((Number) v.get("pca_ndcg@10")).doubleValue() / frozen,
-            ((Number) v.get("paired_diff_to_pca")).doubleValue(), ((Number) v.get("paired_diff_stderr")).doubleValue(),
-            ((Number) row.get("paired_diff_to_frozen")).doubleValue(), ((Number) row.get("paired_diff_stderr")).doubleValue()});
-      }
-      for (Object t : (List<?>) root.get("training")) {
-        Map<?, ?> training = (Map<?, ?>) t;
-        Map<?, ?> selection = (Map<?, ?>) ((Map<?, ?>) training.get("report")).get("selection");
-        for (Object d : (List<?>) training.get("dims")) {
-          int[] count = shipped.computeIfAbsent(((Number) d).intValue(), x -> new int[2]);
-          if (selection != null && ((Number) selection.get("shippedEpoch")).intValue() != ((Number) selection.get("startEpoch")).intValue()) {
-            count[0]++;
-          }
-          count[1]++;
+        for (Map.Entry<Integer, List<double[]>> e : byDims.entrySet()) {
+            List<double[]> runs = e.getValue();
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("dataset", parts[0]);
+            row.put("model", parts[1]);
+            row.put("method", parts[2]);
+            row.put("dims", e.getKey());
+            row.put("seeds", runs.size());
+            row.put("ratio", mean(runs, 0));
+            row.put("ratio_min", runs.stream().mapToDouble(r -> r[0]).min().orElse(Double.NaN));
+            row.put("ratio_max", runs.stream().mapToDouble(r -> r[0]).max().orElse(Double.NaN));
+            row.put("pca_ratio", mean(runs, 1));
+            row.put("vs_pca", mean(runs, 2));
+            row.put("vs_pca_ci95", 1.96 * mean(runs, 3));
+            row.put("vs_frozen", mean(runs, 4));
+            row.put("vs_frozen_ci95", 1.96 * mean(runs, 5));
+            int[] count = shipped.getOrDefault(e.getKey(), new int[2]);
+            row.put("shipped_trained", count[0] + "/" + count[1]);
+            row.put(
+                    "train_s",
+                    seconds.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
+            table.add(row);
         }
-      }
     }
-    for (Map.Entry<Integer, List<double[]>> e : byDims.entrySet()) {
-      List<double[]> runs = e.getValue();
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("dataset", parts[0]);
-      row.put("model", parts[1]);
-      row.put("method", parts[2]);
-      row.put("dims", e.getKey());
-      row.put("seeds", runs.size());
-      row.put("ratio", mean(runs, 0));
-      row.put("ratio_min", runs.stream().mapToDouble(r -> r[0]).min().orElse(Double.NaN));
-      row.put("ratio_max", runs.stream().mapToDouble(r -> r[0]).max().orElse(Double.NaN));
-      row.put("pca_ratio", mean(runs, 1));
-      row.put("vs_pca", mean(runs, 2));
-      row.put("vs_pca_ci95", 1.96 * mean(runs, 3));
-      row.put("vs_frozen", mean(runs, 4));
-      row.put("vs_frozen_ci95", 1.96 * mean(runs, 5));
-      int[] count = shipped.getOrDefault(e.getKey(), new int[2]);
-      row.put("shipped_trained", count[0] + "/" + count[1]);
-      row.put("train_s", seconds.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
-      table.add(row);
+
+    private static double mean(List<double[]> runs, int column) {
+        return runs.stream().mapToDouble(r -> r[column]).average().orElse(Double.NaN);
     }
-  }
 
-  private static double mean(List<double[]> runs, int column) {
-    return runs.stream().mapToDouble(r -> r[column]).average().orElse(Double.NaN);
-  }
-
-  private static Map<?, ?> floatRow(List<?> rows, String method, int dims) {
-    for (Object o : rows) {
-      Map<?, ?> r = (Map<?, ?>) o;
-      if (r.get("method").equals(method) && ((Number) r.get("dims")).intValue() == dims && r.get("encoding").equals("float")) {
-        return r;
-      }
-    }
-    throw new IllegalStateException("no float row for " + method + " at " + dims);
-  }
-
-  /**
-   * Mean training seconds of one epoch over the report's trainings (one per target dimension for the
-   * non-nested methods), epoch 0 (the untrained start) left out; null when the report has none.
-   */
-  private static Double secondsPerEpoch(List<?> trainings) {
-    double sum = 0;
-    int epochs = 0;
-    for (Object training : trainings == null ? List.of() : trainings) {
-      Object report = ((Map<?, ?>) training).get("report");
-      for (Object o : (List<?>) ((Map<?, ?>) report).get("epochs")) {
-        Map<?, ?> epoch = (Map<?, ?>) o;
-        if (((Number) epoch.get("epoch")).intValue() > 0) {
-          sum += ((Number) epoch.get("trainSeconds")).doubleValue();
-          epochs++;
+    private static Map<?, ?> floatRow(List<?> rows, String method, int dims) {
+        for (Object o : rows) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            if (r.get("method").equals(method)
+                    && ((Number) r.get("dims")).intValue() == dims
+                    && r.get("encoding").equals("float")) {
+                return r;
+            }
         }
-      }
+        throw new IllegalStateException("no float row for " + method + " at " + dims);
     }
-    return epochs == 0 ? null : sum / epochs;
-  }
 
-  /** One row per (method, dims) with the three encodings side by side; the frozen rows once per data set and model. */
-  private static void addMethodRows(ResultTable table, Cell cell, List<?> rows, Double secondsPerEpoch, double seconds) {
-    Map<String, Map<String, Object>> byDims = new LinkedHashMap<>();
-    double frozen = Double.NaN;
-    for (Object o : rows) {
-      Map<?, ?> r = (Map<?, ?>) o;
-      String method = (String) r.get("method");
-      if (method.equals("frozen") && r.get("encoding").equals("float")) {
-        frozen = ((Number) r.get("ndcg@10")).doubleValue();
-      }
-      if (method.equals("frozen") && cell.method().equals("truncation") == false) {
-        continue;
-      }
-      String key = method + "/" + r.get("dims");
-      Map<String, Object> row =
-          byDims.computeIfAbsent(
-              key,
-              k -> {
+    /**
+     * Mean training seconds of one epoch over the report's trainings (one per target dimension for the
+     * non-nested methods), epoch 0 (the untrained start) left out; null when the report has none.
+     */
+    private static Double secondsPerEpoch(List<?> trainings) {
+        double sum = 0;
+        int epochs = 0;
+        for (Object training : trainings == null ? List.of() : trainings) {
+            Object report = ((Map<?, ?>) training).get("report");
+            for (Object o : (List<?>) ((Map<?, ?>) report).get("epochs")) {
+                Map<?, ?> epoch = (Map<?, ?>) o;
+                if (((Number) epoch.get("epoch")).intValue() > 0) {
+                    sum += ((Number) epoch.get("trainSeconds")).doubleValue();
+                    epochs++;
+                }
+            }
+        }
+        return epochs == 0 ? null : sum / epochs;
+    }
+
+    /** One row per (method, dims) with the three encodings side by side; the frozen rows once per data set and model. */
+    private static void addMethodRows(
+            ResultTable table, Cell cell, List<?> rows, Double secondsPerEpoch, double seconds) {
+        Map<String, Map<String, Object>> byDims = new LinkedHashMap<>();
+        double frozen = Double.NaN;
+        for (Object o : rows) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            String method = (String) r.get("method");
+            if (method.equals("frozen") && r.get("encoding").equals("float")) {
+                frozen = ((Number) r.get("ndcg@10")).doubleValue();
+            }
+            if (method.equals("frozen") && cell.method().equals("truncation") == false) {
+                continue;
+            }
+            String key = method + "/" + r.get("dims");
+            Map<String, Object> row = byDims.computeIfAbsent(key, k -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("dataset", cell.dataset());
                 m.put("model", cell.model());
                 m.put("method", method);
                 m.put("dims", r.get("dims"));
                 return m;
-              });
-      row.put((String) r.get("encoding"), ((Number) r.get("ratio_to_frozen")).doubleValue());
-      if (r.get("encoding").equals("float")) {
-        row.put("ndcg@10_float", ((Number) r.get("ndcg@10")).doubleValue());
-      }
-    }
-    for (Map<String, Object> row : byDims.values()) {
-      row.put("frozen_float_ndcg@10", frozen);
-      if (row.get("method").equals("frozen") == false) {
-        row.put("train_s", seconds);
-        if (secondsPerEpoch != null) {
-          row.put("s_per_epoch", secondsPerEpoch);
+            });
+            row.put((String) r.get("encoding"), ((Number) r.get("ratio_to_frozen")).doubleValue());
+            if (r.get("encoding").equals("float")) {
+                row.put("ndcg@10_float", ((Number) r.get("ndcg@10")).doubleValue());
+            }
         }
-      }
-      table.add(row);
+        for (Map<String, Object> row : byDims.values()) {
+            row.put("frozen_float_ndcg@10", frozen);
+            if (row.get("method").equals("frozen") == false) {
+                row.put("train_s", seconds);
+                if (secondsPerEpoch != null) {
+                    row.put("s_per_epoch", secondsPerEpoch);
+                }
+            }
+            table.add(row);
+        }
     }
-  }
 
-  private static void train(Cell cell, Path report, Path log) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of(
-            "-Xmx3g",
-            "-Dai.djl.offline=true",
-            "-DDJL_CACHE_DIR=" + System.getProperty("DJL_CACHE_DIR", "target/djl-cache"),
-            // libtorch's thread count (default: every core); one leaves a core to a benchmark run beside this one
-            "-Dai.djl.pytorch.num_threads=" + Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "dev.compress.training.cli.TrainCli",
-            "train",
-            "--dataset",
-            cell.dataset(),
-            "--model",
-            cell.model(),
-            "--method",
-            cell.method(),
-            "--centred-bits",
-            "--seed",
-            Long.toString(cell.seed()),
-            "--report",
-            report.toString()));
-    command.addAll(cell.args());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("OMP_WAIT_POLICY", "PASSIVE");
-    System.out.println("quality: " + cell.file() + " " + String.join(" ", cell.args()));
-    int exit = builder.start().waitFor();
-    if (exit != 0) {
-      throw new IOException("TrainCli failed (exit " + exit + ") for " + cell.file() + "; see " + log);
+    private static void train(Cell cell, Path report, Path log) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(
+                "-Xmx3g",
+                "-Dai.djl.offline=true",
+                "-DDJL_CACHE_DIR=" + System.getProperty("DJL_CACHE_DIR", "target/djl-cache"),
+                // libtorch's thread count (default: every core); one leaves a core to a benchmark run beside this one
+                "-Dai.djl.pytorch.num_threads="
+                        + Integer.getInteger(
+                                "ai.djl.pytorch.num_threads",
+                                Runtime.getRuntime().availableProcessors()),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.compress.training.cli.TrainCli",
+                "train",
+                "--dataset",
+                cell.dataset(),
+                "--model",
+                cell.model(),
+                "--method",
+                cell.method(),
+                "--centred-bits",
+                "--seed",
+                Long.toString(cell.seed()),
+                "--report",
+                report.toString()));
+        command.addAll(cell.args());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("OMP_WAIT_POLICY", "PASSIVE");
+        System.out.println("quality: " + cell.file() + " " + String.join(" ", cell.args()));
+        int exit = builder.start().waitFor();
+        if (exit != 0) {
+            throw new IOException("TrainCli failed (exit " + exit + ") for " + cell.file() + "; see " + log);
+        }
     }
-  }
 }

@@ -5,8 +5,8 @@ import static dev.compress.bench.FormatComparison.K;
 import static dev.compress.bench.FormatComparison.LUCENE_FLOAT;
 import static dev.compress.bench.FormatComparison.OURS_BINARY;
 
-import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinarizedVectorValues;
+import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.BinaryFlatVectorsReader;
 import dev.compress.codec.binary.SignCodeEstimator;
@@ -59,297 +59,338 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  */
 final class WalkSection implements BenchSection {
 
-  private static final int[] BEAMS = {30, 50, 80, 120, 160, 240, 320, 480};
+    private static final int[] BEAMS = {30, 50, 80, 120, 160, 240, 320, 480};
 
-  @Override
-  public String name() {
-    return "walk";
-  }
-
-  @Override
-  public List<ResultTable> run(BenchMode mode) throws Exception {
-    BenchData set = CodecSection.syntheticSet(mode);
-    int[][] truth = set.exactTopK(K);
-    try (Index floats = Index.open(set, LUCENE_FLOAT);
-        Index ours = Index.open(set, OURS_BINARY);
-        BinaryFlatVectorsReader codesReader = ours.codesReader()) {
-      ResultTable table =
-          new ResultTable(
-              set.name() + ": graph walks with exact and estimated scores, each beam reranked exactly",
-              List.of("graph", "walk", "beam", "visited_per_query", "recall@10", "cpu_us_per_query", "rescore_cpu_us_per_query"));
-      Rescorer rescorer = new Rescorer(floats);
-      BinarizedVectorValues codes = codesReader.codes(FIELD);
-      for (Index graph : List.of(floats, ours)) {
-        // our codes are in our index's ordinal order; the float32 graph's nodes map to them by id
-        int[] toCodeOrd = graph == ours ? null : ordinalMap(graph, ours);
-        walk(table, set, truth, graph, rescorer, "exact", lucene(graph, q -> exactScorer(graph, q)));
-        walk(table, set, truth, graph, rescorer, "4-bit query estimate",
-            lucene(graph, q -> translated(codesReader.getRandomVectorScorer(FIELD, q), toCodeOrd)));
-      }
-      walk(table, set, truth, floats, rescorer, "precomputed exact scores", lucene(floats, q -> precomputed(floats, q)));
-      FixedWidthGraphWalk fixedWidth = FixedWidthGraphWalk.copy(ours.graph, codes);
-      walk(table, set, truth, ours, rescorer, "4-bit query estimate, fixed-width copy, own loop", ownLoop(fixedWidth, codes));
-      table.note(
-          "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
-              + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores. "
-              + "cpu_us_per_query: CPU time of the searching thread inside the walk (the first walks include JIT warm-up); "
-              + "precomputed exact scores: every node's score computed before the walk and read from an array during it; "
-              + "fixed-width copy, own loop: our graph's bottom level and codes copied into fixed-width heap arrays and walked by a "
-              + "plain HNSW loop of our own (FixedWidthGraphWalk), a bound for a graph format and searcher of our own. "
-              + "rescore_cpu_us_per_query: exact scores of the whole beam from the float32 index's floats with Lucene's float32 scorer, "
-              + "what rescoring would add.");
-      return List.of(table);
-    }
-  }
-
-  @FunctionalInterface
-  private interface ScorerFactory {
-    RandomVectorScorer scorer(float[] query) throws IOException;
-  }
-
-  /** A query ready to walk a graph: the walk is timed, reading its beam afterwards is not. */
-  private interface PreparedWalk {
-    /** Walks with {@code beam}; returns the nodes scored. */
-    long walk(int beam) throws IOException;
-
-    /** The last walk's beam, as the walked graph's ordinals. */
-    int[] beam() throws IOException;
-  }
-
-  @FunctionalInterface
-  private interface WalkFactory {
-    PreparedWalk prepare(float[] query) throws IOException;
-  }
-
-  /** Lucene's HNSW searcher on {@code graph} with the scorers of {@code scorers}. */
-  private static WalkFactory lucene(Index graph, ScorerFactory scorers) {
-    return query -> {
-      RandomVectorScorer scorer = scorers.scorer(query);
-      return new PreparedWalk() {
-        TopKnnCollector collector;
-
-        @Override
-        public long walk(int beam) throws IOException {
-          collector = new TopKnnCollector(beam, Integer.MAX_VALUE);
-          HnswGraphSearcher.search(scorer, collector, graph.graph, null);
-          return collector.visitedCount();
-        }
-
-        @Override
-        public int[] beam() {
-          // one segment without deletions: doc = ordinal
-          return Arrays.stream(collector.topDocs().scoreDocs).mapToInt(hit -> hit.doc).toArray();
-        }
-      };
-    };
-  }
-
-  /** {@link FixedWidthGraphWalk}'s loop with the search's estimate against {@code codes}. */
-  private static WalkFactory ownLoop(FixedWidthGraphWalk graph, BinarizedVectorValues codes) {
-    return query -> {
-      SignCodeEstimator estimator = new SignCodeEstimator(query, codes.centroid(), codes.similarity());
-      return new PreparedWalk() {
-        int[] nodes;
-
-        @Override
-        public long walk(int beam) throws IOException {
-          nodes = graph.search(estimator, beam);
-          return graph.visits();
-        }
-
-        @Override
-        public int[] beam() {
-          return nodes;
-        }
-      };
-    };
-  }
-
-  /**
-   * Queries go in blocks: each block's walks are prepared first (untimed: a precomputed scorer reads
-   * the whole index, which empties the CPU caches), then walked at every beam.
-   */
-  private static final int QUERY_BLOCK = 64;
-
-  private static void walk(ResultTable table, BenchData set, int[][] truth, Index graph, Rescorer rescorer, String walk, WalkFactory walks)
-      throws IOException {
-    float[][] queries = set.queries();
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long[] visited = new long[BEAMS.length];
-    long[] cpuNanos = new long[BEAMS.length];
-    long[] rescoreNanos = new long[BEAMS.length];
-    double[] recall = new double[BEAMS.length];
-    int[] toFloatOrd = graph == rescorer.floats ? null : ordinalMap(graph, rescorer.floats);
-    for (int from = 0; from < queries.length; from += QUERY_BLOCK) {
-      int to = Math.min(queries.length, from + QUERY_BLOCK);
-      PreparedWalk[] block = new PreparedWalk[to - from];
-      RandomVectorScorer[] exact = new RandomVectorScorer[to - from];
-      for (int q = from; q < to; q++) {
-        block[q - from] = walks.prepare(queries[q]);
-        exact[q - from] = exactScorer(rescorer.floats, queries[q]);
-      }
-      for (int b = 0; b < BEAMS.length; b++) {
-        for (int q = from; q < to; q++) {
-          long start = threads.getCurrentThreadCpuTime();
-          visited[b] += block[q - from].walk(BEAMS[b]);
-          cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
-          int[] beam = block[q - from].beam();
-          rescoreNanos[b] += rescorer.time(exact[q - from], beam, toFloatOrd);
-          float[] query = queries[q];
-          int[] reranked =
-              Arrays.stream(beam)
-                  .map(ord -> graph.ids[ord])
-                  .boxed()
-                  .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
-                  .limit(K)
-                  .mapToInt(Integer::intValue)
-                  .toArray();
-          recall[b] += BenchData.recall(truth[q], reranked);
-        }
-      }
-    }
-    for (int b = 0; b < BEAMS.length; b++) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("graph", graph.name);
-      row.put("walk", walk);
-      row.put("beam", BEAMS[b]);
-      row.put("visited_per_query", visited[b] / (double) queries.length);
-      row.put("recall@10", recall[b] / queries.length);
-      row.put("cpu_us_per_query", cpuNanos[b] / 1e3 / queries.length);
-      row.put("rescore_cpu_us_per_query", rescoreNanos[b] / 1e3 / queries.length);
-      table.add(row);
-    }
-  }
-
-  /** Times exact scoring of a beam against the float32 index's floats, as rescoring would. */
-  private static final class Rescorer {
-    final Index floats;
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private float[] scores = new float[0];
-
-    Rescorer(Index floats) {
-      this.floats = floats;
-    }
-
-    /** CPU nanoseconds to score {@code beam} (ordinals mapped through {@code toFloatOrd}, null: same). */
-    long time(RandomVectorScorer exact, int[] beam, int[] toFloatOrd) throws IOException {
-      int[] nodes = toFloatOrd == null ? beam : Arrays.stream(beam).map(ord -> toFloatOrd[ord]).toArray();
-      if (scores.length < nodes.length) {
-        scores = new float[nodes.length];
-      }
-      long start = threads.getCurrentThreadCpuTime();
-      exact.bulkScore(nodes, scores, nodes.length);
-      return threads.getCurrentThreadCpuTime() - start;
-    }
-  }
-
-  /**
-   * Float32 search's own scorer, so exact walks of the float32 graph cost what its search does. Our
-   * index's stored floats are not a Lucene index slice, so on our graph it falls back to copying
-   * each vector: those walks' times are not a search's.
-   */
-  private static RandomVectorScorer exactScorer(Index index, float[] query) throws IOException {
-    return FlatVectorScorerUtil.getLucene99FlatVectorsScorer()
-        .getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, index.floats.copy(), query);
-  }
-
-  /** Exact scores of every node, computed now; the scorer only reads them. */
-  private static RandomVectorScorer precomputed(Index index, float[] query) throws IOException {
-    RandomVectorScorer exact = exactScorer(index, query);
-    float[] scores = new float[exact.maxOrd()];
-    for (int ord = 0; ord < scores.length; ord++) {
-      scores[ord] = exact.score(ord);
-    }
-    return new RandomVectorScorer() {
-      @Override
-      public float score(int node) {
-        return scores[node];
-      }
-
-      @Override
-      public int maxOrd() {
-        return scores.length;
-      }
-    };
-  }
-
-  /** {@code scorer} seen through {@code toOrd} (null: the same ordinals). */
-  private static RandomVectorScorer translated(RandomVectorScorer scorer, int[] toOrd) {
-    if (toOrd == null) {
-      return scorer;
-    }
-    return new RandomVectorScorer() {
-      @Override
-      public float score(int node) throws IOException {
-        return scorer.score(toOrd[node]);
-      }
-
-      @Override
-      public int maxOrd() {
-        return toOrd.length;
-      }
-    };
-  }
-
-  /** For each ordinal of {@code from}, the ordinal of {@code to} holding the same corpus vector. */
-  private static int[] ordinalMap(Index from, Index to) {
-    int[] ordOfId = new int[to.ids.length];
-    for (int ord = 0; ord < to.ids.length; ord++) {
-      ordOfId[to.ids[ord]] = ord;
-    }
-    return IntStream.range(0, from.ids.length).map(ord -> ordOfId[from.ids[ord]]).toArray();
-  }
-
-  /** A kept index's one segment: its graph, float vectors and, per ordinal, the corpus id. */
-  private static final class Index implements AutoCloseable {
-    final String name;
-    final Directory dir;
-    final DirectoryReader reader;
-    final SegmentReader segment;
-    final HnswGraph graph;
-    final FloatVectorValues floats;
-    final int[] ids;
-
-    private Index(String name, Directory dir) throws IOException {
-      this.name = name;
-      this.dir = dir;
-      this.reader = DirectoryReader.open(dir);
-      if (reader.leaves().size() != 1 || reader.hasDeletions()) {
-        throw new IllegalStateException(name + ": the walk needs one segment without deletions, as the codec run leaves it");
-      }
-      this.segment = (SegmentReader) reader.leaves().get(0).reader();
-      KnnVectorsReader vectors = ((PerFieldKnnVectorsFormat.FieldsReader) segment.getVectorReader()).getFieldReader(FIELD);
-      this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
-      this.floats = vectors.getFloatVectorValues(FIELD);
-      // one segment without deletions: ordinal = doc
-      this.ids = FormatComparison.storedIds(reader);
-    }
-
-    static Index open(BenchData set, String name) throws IOException {
-      if (System.getProperty("bench.index.dir") == null) {
-        throw new IllegalStateException("walk reads indexes kept by a codec run: set -Dbench.index.dir");
-      }
-      BuiltIndex built = BuiltIndex.of(set, name);
-      if (built.seconds() == null) {
-        throw new IllegalStateException(
-            "walk reads the " + name + " index of [" + set.name() + "] kept by a codec run: run `bench/run <mode> codec` with "
-                + "-Dbench.index.dir (and the same -Dbench.synthetic.docs) first");
-      }
-      return new Index(name, FSDirectory.open(built.path()));
-    }
-
-    /** Our codes, read by the flat format under the per-field format's segment suffix. */
-    BinaryFlatVectorsReader codesReader() throws IOException {
-      FieldInfo field = segment.getFieldInfos().fieldInfo(FIELD);
-      String suffix =
-          field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY) + "_" + field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_SUFFIX_KEY);
-      SegmentReadState state = new SegmentReadState(dir, segment.getSegmentInfo().info, segment.getFieldInfos(), IOContext.DEFAULT, suffix);
-      return new BinaryFlatVectorsFormat(BinaryCodeOptions.DEFAULT).fieldsReader(state);
+    @Override
+    public String name() {
+        return "walk";
     }
 
     @Override
-    public void close() throws IOException {
-      IOUtils.close(reader, dir);
+    public List<ResultTable> run(BenchMode mode) throws Exception {
+        BenchData set = CodecSection.syntheticSet(mode);
+        int[][] truth = set.exactTopK(K);
+        try (Index floats = Index.open(set, LUCENE_FLOAT);
+                Index ours = Index.open(set, OURS_BINARY);
+                BinaryFlatVectorsReader codesReader = ours.codesReader()) {
+            ResultTable table = new ResultTable(
+                    set.name() + ": graph walks with exact and estimated scores, each beam reranked exactly",
+                    List.of(
+                            "graph",
+                            "walk",
+                            "beam",
+                            "visited_per_query",
+                            "recall@10",
+                            "cpu_us_per_query",
+                            "rescore_cpu_us_per_query"));
+            Rescorer rescorer = new Rescorer(floats);
+            BinarizedVectorValues codes = codesReader.codes(FIELD);
+            for (Index graph : List.of(floats, ours)) {
+                // our codes are in our index's ordinal order; the float32 graph's nodes map to them by id
+                int[] toCodeOrd = graph == ours ? null : ordinalMap(graph, ours);
+                walk(table, set, truth, graph, rescorer, "exact", lucene(graph, q -> exactScorer(graph, q)));
+                walk(
+                        table,
+                        set,
+                        truth,
+                        graph,
+                        rescorer,
+                        "4-bit query estimate",
+                        lucene(graph, q -> translated(codesReader.getRandomVectorScorer(FIELD, q), toCodeOrd)));
+            }
+            walk(
+                    table,
+                    set,
+                    truth,
+                    floats,
+                    rescorer,
+                    "precomputed exact scores",
+                    lucene(floats, q -> precomputed(floats, q)));
+            FixedWidthGraphWalk fixedWidth = FixedWidthGraphWalk.copy(ours.graph, codes);
+            walk(
+                    table,
+                    set,
+                    truth,
+                    ours,
+                    rescorer,
+                    "4-bit query estimate, fixed-width copy, own loop",
+                    ownLoop(fixedWidth, codes));
+            table.note(
+                    "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
+                            + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores. "
+                            + "cpu_us_per_query: CPU time of the searching thread inside the walk (the first walks include JIT warm-up); "
+                            + "precomputed exact scores: every node's score computed before the walk and read from an array during it; "
+                            + "fixed-width copy, own loop: our graph's bottom level and codes copied into fixed-width heap arrays and walked by a "
+                            + "plain HNSW loop of our own (FixedWidthGraphWalk), a bound for a graph format and searcher of our own. "
+                            + "rescore_cpu_us_per_query: exact scores of the whole beam from the float32 index's floats with Lucene's float32 scorer, "
+                            + "what rescoring would add.");
+            return List.of(table);
+        }
     }
-  }
+
+    @FunctionalInterface
+    private interface ScorerFactory {
+        RandomVectorScorer scorer(float[] query) throws IOException;
+    }
+
+    /** A query ready to walk a graph: the walk is timed, reading its beam afterwards is not. */
+    private interface PreparedWalk {
+        /** Walks with {@code beam}; returns the nodes scored. */
+        long walk(int beam) throws IOException;
+
+        /** The last walk's beam, as the walked graph's ordinals. */
+        int[] beam() throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface WalkFactory {
+        PreparedWalk prepare(float[] query) throws IOException;
+    }
+
+    /** Lucene's HNSW searcher on {@code graph} with the scorers of {@code scorers}. */
+    private static WalkFactory lucene(Index graph, ScorerFactory scorers) {
+        return query -> {
+            RandomVectorScorer scorer = scorers.scorer(query);
+            return new PreparedWalk() {
+                TopKnnCollector collector;
+
+                @Override
+                public long walk(int beam) throws IOException {
+                    collector = new TopKnnCollector(beam, Integer.MAX_VALUE);
+                    HnswGraphSearcher.search(scorer, collector, graph.graph, null);
+                    return collector.visitedCount();
+                }
+
+                @Override
+                public int[] beam() {
+                    // one segment without deletions: doc = ordinal
+                    return Arrays.stream(collector.topDocs().scoreDocs)
+                            .mapToInt(hit -> hit.doc)
+                            .toArray();
+                }
+            };
+        };
+    }
+
+    /** {@link FixedWidthGraphWalk}'s loop with the search's estimate against {@code codes}. */
+    private static WalkFactory ownLoop(FixedWidthGraphWalk graph, BinarizedVectorValues codes) {
+        return query -> {
+            SignCodeEstimator estimator = new SignCodeEstimator(query, codes.centroid(), codes.similarity());
+            return new PreparedWalk() {
+                int[] nodes;
+
+                @Override
+                public long walk(int beam) throws IOException {
+                    nodes = graph.search(estimator, beam);
+                    return graph.visits();
+                }
+
+                @Override
+                public int[] beam() {
+                    return nodes;
+                }
+            };
+        };
+    }
+
+    /**
+     * Queries go in blocks: each block's walks are prepared first (untimed: a precomputed scorer reads
+     * the whole index, which empties the CPU caches), then walked at every beam.
+     */
+    private static final int QUERY_BLOCK = 64;
+
+    private static void walk(
+            ResultTable table,
+            BenchData set,
+            int[][] truth,
+            Index graph,
+            Rescorer rescorer,
+            String walk,
+            WalkFactory walks)
+            throws IOException {
+        float[][] queries = set.queries();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long[] visited = new long[BEAMS.length];
+        long[] cpuNanos = new long[BEAMS.length];
+        long[] rescoreNanos = new long[BEAMS.length];
+        double[] recall = new double[BEAMS.length];
+        int[] toFloatOrd = graph == rescorer.floats ? null : ordinalMap(graph, rescorer.floats);
+        for (int from = 0; from < queries.length; from += QUERY_BLOCK) {
+            int to = Math.min(queries.length, from + QUERY_BLOCK);
+            PreparedWalk[] block = new PreparedWalk[to - from];
+            RandomVectorScorer[] exact = new RandomVectorScorer[to - from];
+            for (int q = from; q < to; q++) {
+                block[q - from] = walks.prepare(queries[q]);
+                exact[q - from] = exactScorer(rescorer.floats, queries[q]);
+            }
+            for (int b = 0; b < BEAMS.length; b++) {
+                for (int q = from; q < to; q++) {
+                    long start = threads.getCurrentThreadCpuTime();
+                    visited[b] += block[q - from].walk(BEAMS[b]);
+                    cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
+                    int[] beam = block[q - from].beam();
+                    rescoreNanos[b] += rescorer.time(exact[q - from], beam, toFloatOrd);
+                    float[] query = queries[q];
+                    int[] reranked = Arrays.stream(beam)
+                            .map(ord -> graph.ids[ord])
+                            .boxed()
+                            .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
+                            .limit(K)
+                            .mapToInt(Integer::intValue)
+                            .toArray();
+                    recall[b] += BenchData.recall(truth[q], reranked);
+                }
+            }
+        }
+        for (int b = 0; b < BEAMS.length; b++) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("graph", graph.name);
+            row.put("walk", walk);
+            row.put("beam", BEAMS[b]);
+            row.put("visited_per_query", visited[b] / (double) queries.length);
+            row.put("recall@10", recall[b] / queries.length);
+            row.put("cpu_us_per_query", cpuNanos[b] / 1e3 / queries.length);
+            row.put("rescore_cpu_us_per_query", rescoreNanos[b] / 1e3 / queries.length);
+            table.add(row);
+        }
+    }
+
+    /** Times exact scoring of a beam against the float32 index's floats, as rescoring would. */
+    private static final class Rescorer {
+        final Index floats;
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private float[] scores = new float[0];
+
+        Rescorer(Index floats) {
+            this.floats = floats;
+        }
+
+        /** CPU nanoseconds to score {@code beam} (ordinals mapped through {@code toFloatOrd}, null: same). */
+        long time(RandomVectorScorer exact, int[] beam, int[] toFloatOrd) throws IOException {
+            int[] nodes = toFloatOrd == null
+                    ? beam
+                    : Arrays.stream(beam).map(ord -> toFloatOrd[ord]).toArray();
+            if (scores.length < nodes.length) {
+                scores = new float[nodes.length];
+            }
+            long start = threads.getCurrentThreadCpuTime();
+            exact.bulkScore(nodes, scores, nodes.length);
+            return threads.getCurrentThreadCpuTime() - start;
+        }
+    }
+
+    /**
+     * Float32 search's own scorer, so exact walks of the float32 graph cost what its search does. Our
+     * index's stored floats are not a Lucene index slice, so on our graph it falls back to copying
+     * each vector: those walks' times are not a search's.
+     */
+    private static RandomVectorScorer exactScorer(Index index, float[] query) throws IOException {
+        return FlatVectorScorerUtil.getLucene99FlatVectorsScorer()
+                .getRandomVectorScorer(VectorSimilarityFunction.DOT_PRODUCT, index.floats.copy(), query);
+    }
+
+    /** Exact scores of every node, computed now; the scorer only reads them. */
+    private static RandomVectorScorer precomputed(Index index, float[] query) throws IOException {
+        RandomVectorScorer exact = exactScorer(index, query);
+        float[] scores = new float[exact.maxOrd()];
+        for (int ord = 0; ord < scores.length; ord++) {
+            scores[ord] = exact.score(ord);
+        }
+        return new RandomVectorScorer() {
+            @Override
+            public float score(int node) {
+                return scores[node];
+            }
+
+            @Override
+            public int maxOrd() {
+                return scores.length;
+            }
+        };
+    }
+
+    /** {@code scorer} seen through {@code toOrd} (null: the same ordinals). */
+    private static RandomVectorScorer translated(RandomVectorScorer scorer, int[] toOrd) {
+        if (toOrd == null) {
+            return scorer;
+        }
+        return new RandomVectorScorer() {
+            @Override
+            public float score(int node) throws IOException {
+                return scorer.score(toOrd[node]);
+            }
+
+            @Override
+            public int maxOrd() {
+                return toOrd.length;
+            }
+        };
+    }
+
+    /** For each ordinal of {@code from}, the ordinal of {@code to} holding the same corpus vector. */
+    private static int[] ordinalMap(Index from, Index to) {
+        int[] ordOfId = new int[to.ids.length];
+        for (int ord = 0; ord < to.ids.length; ord++) {
+            ordOfId[to.ids[ord]] = ord;
+        }
+        return IntStream.range(0, from.ids.length)
+                .map(ord -> ordOfId[from.ids[ord]])
+                .toArray();
+    }
+
+    /** A kept index's one segment: its graph, float vectors and, per ordinal, the corpus id. */
+    private static final class Index implements AutoCloseable {
+        final String name;
+        final Directory dir;
+        final DirectoryReader reader;
+        final SegmentReader segment;
+        final HnswGraph graph;
+        final FloatVectorValues floats;
+        final int[] ids;
+
+        private Index(String name, Directory dir) throws IOException {
+            this.name = name;
+            this.dir = dir;
+            this.reader = DirectoryReader.open(dir);
+            if (reader.leaves().size() != 1 || reader.hasDeletions()) {
+                throw new IllegalStateException(
+                        name + ": the walk needs one segment without deletions, as the codec run leaves it");
+            }
+            this.segment = (SegmentReader) reader.leaves().get(0).reader();
+            KnnVectorsReader vectors =
+                    ((PerFieldKnnVectorsFormat.FieldsReader) segment.getVectorReader()).getFieldReader(FIELD);
+            this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
+            this.floats = vectors.getFloatVectorValues(FIELD);
+            // one segment without deletions: ordinal = doc
+            this.ids = FormatComparison.storedIds(reader);
+        }
+
+        static Index open(BenchData set, String name) throws IOException {
+            if (System.getProperty("bench.index.dir") == null) {
+                throw new IllegalStateException("walk reads indexes kept by a codec run: set -Dbench.index.dir");
+            }
+            BuiltIndex built = BuiltIndex.of(set, name);
+            if (built.seconds() == null) {
+                throw new IllegalStateException("walk reads the " + name + " index of [" + set.name()
+                        + "] kept by a codec run: run `bench/run <mode> codec` with "
+                        + "-Dbench.index.dir (and the same -Dbench.synthetic.docs) first");
+            }
+            return new Index(name, FSDirectory.open(built.path()));
+        }
+
+        /** Our codes, read by the flat format under the per-field format's segment suffix. */
+        BinaryFlatVectorsReader codesReader() throws IOException {
+            FieldInfo field = segment.getFieldInfos().fieldInfo(FIELD);
+            String suffix = field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY) + "_"
+                    + field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_SUFFIX_KEY);
+            SegmentReadState state = new SegmentReadState(
+                    dir, segment.getSegmentInfo().info, segment.getFieldInfos(), IOContext.DEFAULT, suffix);
+            return new BinaryFlatVectorsFormat(BinaryCodeOptions.DEFAULT).fieldsReader(state);
+        }
+
+        @Override
+        public void close() throws IOException {
+            IOUtils.close(reader, dir);
+        }
+    }
 }

@@ -10,21 +10,19 @@ import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
  */
 public record HnswParameters(int m, int beamWidth) {
 
-  public static final HnswParameters DEFAULT =
-      new HnswParameters(
-          Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH);
+    public static final HnswParameters DEFAULT = new HnswParameters(
+            Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH);
 
-  public HnswParameters {
-    if (m <= 0 || m > Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN) {
-      throw new IllegalArgumentException(
-          "m must be in [1, " + Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN + "], got " + m);
+    public HnswParameters {
+        if (m <= 0 || m > Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN) {
+            throw new IllegalArgumentException(
+                    "m must be in [1, " + Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN + "], got " + m);
+        }
+        if (beamWidth <= 0 || beamWidth > Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH) {
+            throw new IllegalArgumentException("ef_construction must be in [1, "
+                    + Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH
+                    + "], got "
+                    + beamWidth);
+        }
     }
-    if (beamWidth <= 0 || beamWidth > Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH) {
-      throw new IllegalArgumentException(
-          "ef_construction must be in [1, "
-              + Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH
-              + "], got "
-              + beamWidth);
-    }
-  }
 }

@@ -22,7 +22,11 @@ final class BulkLoader {
     }
 
     void add(String id, Map<String, Object> source) throws IOException {
-        batch.append(id == null ? "{\"index\":{}}" : "{\"index\":{\"_id\":" + JsonRest.JSON.writeValueAsString(id) + "}}").append('\n');
+        batch.append(
+                        id == null
+                                ? "{\"index\":{}}"
+                                : "{\"index\":{\"_id\":" + JsonRest.JSON.writeValueAsString(id) + "}}")
+                .append('\n');
         batch.append(JsonRest.JSON.writeValueAsString(source)).append('\n');
         if (++pending == BATCH) {
             flush();
@@ -36,9 +40,11 @@ final class BulkLoader {
             Map<String, Object> response = rest.call("POST", path, batch.toString());
             if (Boolean.TRUE.equals(response.get("errors"))) {
                 for (Map<String, Object> item : (List<Map<String, Object>>) response.get("items")) {
-                    Map<String, Object> result = (Map<String, Object>) item.values().iterator().next();
+                    Map<String, Object> result =
+                            (Map<String, Object>) item.values().iterator().next();
                     if (result.containsKey("error")) {
-                        throw new IOException("document [" + result.get("_id") + "] was rejected by " + path + ": " + result.get("error"));
+                        throw new IOException("document [" + result.get("_id") + "] was rejected by " + path + ": "
+                                + result.get("error"));
                     }
                 }
             }

@@ -1,7 +1,6 @@
 package dev.compress.demo;
 
 import dev.compress.training.data.VectorRows;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,18 +27,27 @@ final class CompressedIndex {
     }
 
     void create(JsonRest rest, String modelId, int inputDims, int dims) throws IOException {
-        rest.call("PUT", "/_ingest/pipeline/" + pipeline, Map.of(
-            "description", "./compress demo: raw vectors through model [" + modelId + "] and through truncation",
-            "processors", List.of(
-                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted")),
-                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted_bits")),
-                compress(Map.of("truncate_to", dims, "field", "vector", "target_field", "first_n")))));
-        TrainingIndices.create(rest, index, Map.of(
-            "vector", Map.of("type", "compressed_vector", "dimension", inputDims, "encoding", "binary"),
-            "adapted", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"),
-            "adapted_bits", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "binary"),
-            "first_n", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float")),
-            Map.of("default_pipeline", pipeline));
+        rest.call(
+                "PUT",
+                "/_ingest/pipeline/" + pipeline,
+                Map.of(
+                        "description",
+                        "./compress demo: raw vectors through model [" + modelId + "] and through truncation",
+                        "processors",
+                        List.of(
+                                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted")),
+                                compress(
+                                        Map.of("model_id", modelId, "field", "vector", "target_field", "adapted_bits")),
+                                compress(Map.of("truncate_to", dims, "field", "vector", "target_field", "first_n")))));
+        TrainingIndices.create(
+                rest,
+                index,
+                Map.of(
+                        "vector", Map.of("type", "compressed_vector", "dimension", inputDims, "encoding", "binary"),
+                        "adapted", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"),
+                        "adapted_bits", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "binary"),
+                        "first_n", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float")),
+                Map.of("default_pipeline", pipeline));
     }
 
     private static Map<String, Object> compress(Map<String, Object> parameters) {
@@ -64,22 +72,48 @@ final class CompressedIndex {
      * The configurations the job compares. The baseline is the frozen float32 vectors searched with a
      * beam as large as the corpus (exact search); the rest use the query's defaults.
      */
-    List<SearchConfiguration> configurations(String corpusIndex, int corpusSize, int inputDims, String method, String modelId, int dims, String maskModelId) {
+    List<SearchConfiguration> configurations(
+            String corpusIndex,
+            int corpusSize,
+            int inputDims,
+            String method,
+            String modelId,
+            int dims,
+            String maskModelId) {
         Map<String, Object> model = Map.of("model_id", modelId);
         Map<String, Object> mask = Map.of("type", "learned", "model_id", maskModelId, "ratio", MASK_RATIO);
         String masked = " + learned mask " + Math.round(MASK_RATIO * 100) + "%";
         List<SearchConfiguration> all = new ArrayList<>();
-        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, exact (baseline)", corpusIndex, "vector", inputDims, Map.of("num_candidates", corpusSize)));
-        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, HNSW", corpusIndex, "vector", inputDims, Map.of()));
-        all.add(SearchConfiguration.binary("binary " + inputDims + " bits", index, "vector", inputDims, false, Map.of()));
-        all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore", index, "vector", inputDims, true, Map.of()));
-        all.add(SearchConfiguration.floats("float32 " + inputDims + "-d, exact" + masked, corpusIndex, "vector", inputDims,
-            Map.of("num_candidates", corpusSize, "mask", mask)));
-        all.add(SearchConfiguration.binary("binary " + inputDims + " bits + rescore" + masked, index, "vector", inputDims, true, Map.of("mask", mask)));
+        all.add(SearchConfiguration.floats(
+                "float32 " + inputDims + "-d, exact (baseline)",
+                corpusIndex,
+                "vector",
+                inputDims,
+                Map.of("num_candidates", corpusSize)));
+        all.add(SearchConfiguration.floats(
+                "float32 " + inputDims + "-d, HNSW", corpusIndex, "vector", inputDims, Map.of()));
+        all.add(SearchConfiguration.binary(
+                "binary " + inputDims + " bits", index, "vector", inputDims, false, Map.of()));
+        all.add(SearchConfiguration.binary(
+                "binary " + inputDims + " bits + rescore", index, "vector", inputDims, true, Map.of()));
+        all.add(SearchConfiguration.floats(
+                "float32 " + inputDims + "-d, exact" + masked,
+                corpusIndex,
+                "vector",
+                inputDims,
+                Map.of("num_candidates", corpusSize, "mask", mask)));
+        all.add(SearchConfiguration.binary(
+                "binary " + inputDims + " bits + rescore" + masked,
+                index,
+                "vector",
+                inputDims,
+                true,
+                Map.of("mask", mask)));
         all.add(SearchConfiguration.truncated("first " + dims + " dims (truncation)", index, "first_n", dims));
         all.add(SearchConfiguration.floats(method + " " + dims + "-d float", index, "adapted", dims, model));
         all.add(SearchConfiguration.binary(method + " " + dims + " bits", index, "adapted_bits", dims, false, model));
-        all.add(SearchConfiguration.binary(method + " " + dims + " bits + rescore", index, "adapted_bits", dims, true, model));
+        all.add(SearchConfiguration.binary(
+                method + " " + dims + " bits + rescore", index, "adapted_bits", dims, true, model));
         return all;
     }
 }

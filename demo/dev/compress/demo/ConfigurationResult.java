@@ -6,7 +6,8 @@ import dev.compress.training.eval.Scores;
  * Per-query nDCG@10, recall@10 and server-side time ({@code took}, ms) of one configuration over the
  * held-out queries (same order for every configuration, so differences can be paired).
  */
-public record ConfigurationResult(SearchConfiguration config, double[] ndcg, double[] recall, double[] tookMillis, double seconds) {
+public record ConfigurationResult(
+        SearchConfiguration config, double[] ndcg, double[] recall, double[] tookMillis, double seconds) {
 
     /** Median of the per-query {@code took} the node reported (its millisecond resolution). */
     public double p50Millis() {

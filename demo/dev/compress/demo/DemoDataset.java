@@ -15,7 +15,8 @@ public record DemoDataset(String name, String trainSplit, String heldOutSplit, b
         return switch (name) {
             case "scifact" -> new DemoDataset("scifact", "train", "test", false);
             case "nfcorpus" -> new DemoDataset("nfcorpus", "train", "dev", true);
-            default -> throw new DemoOptions.UsageException("[--dataset] must be scifact or nfcorpus, got [" + name + "]");
+            default ->
+                throw new DemoOptions.UsageException("[--dataset] must be scifact or nfcorpus, got [" + name + "]");
         };
     }
 
@@ -25,7 +26,7 @@ public record DemoDataset(String name, String trainSplit, String heldOutSplit, b
             return Map.of();
         }
         return method.equals("smec")
-            ? Map.of("max_triplets_per_epoch", "4096", "patience", "3", "epochs_per_stage", "5")
-            : Map.of("max_triplets_per_epoch", "4096", "patience", "4", "epochs", "12");
+                ? Map.of("max_triplets_per_epoch", "4096", "patience", "3", "epochs_per_stage", "5")
+                : Map.of("max_triplets_per_epoch", "4096", "patience", "4", "epochs", "12");
     }
 }

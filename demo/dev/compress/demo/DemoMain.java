@@ -21,7 +21,8 @@ public final class DemoMain {
         }
         DemoOptions options;
         try {
-            options = DemoOptions.parse(all.subList(1, all.size()), Path.of(System.getProperty("compress.build.dir", "target")));
+            options = DemoOptions.parse(
+                    all.subList(1, all.size()), Path.of(System.getProperty("compress.build.dir", "target")));
         } catch (DemoOptions.UsageException e) {
             System.err.println((e.getMessage().isEmpty() ? "" : e.getMessage() + "\n") + DemoOptions.USAGE);
             System.exit(e.getMessage().isEmpty() ? 0 : 2);

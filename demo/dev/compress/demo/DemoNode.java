@@ -1,7 +1,6 @@
 package dev.compress.demo;
 
 import dev.compress.harness.RealNode;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,9 +18,17 @@ final class DemoNode {
     private DemoNode() {}
 
     static RealNode start(Path build, String heap) throws IOException, InterruptedException {
-        Path distribution = single(build.resolve("opensearch-dist"), "opensearch-*", "the unpacked OpenSearch distribution");
+        Path distribution =
+                single(build.resolve("opensearch-dist"), "opensearch-*", "the unpacked OpenSearch distribution");
         Path pluginZip = single(build, "opensearch-embedding-compress-*.zip", "the plugin zip");
-        RealNode node = RealNode.install(distribution, pluginZip, build.resolve("demo/node"), freePort(), freePort(), heap, build.resolve("demo/djl-cache"));
+        RealNode node = RealNode.install(
+                distribution,
+                pluginZip,
+                build.resolve("demo/node"),
+                freePort(),
+                freePort(),
+                heap,
+                build.resolve("demo/djl-cache"));
         node.start();
         return node;
     }

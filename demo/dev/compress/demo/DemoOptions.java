@@ -1,7 +1,6 @@
 package dev.compress.demo;
 
 import dev.compress.training.data.DataDirectory;
-
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,30 +14,30 @@ import java.util.Map;
  * @param build      where the build left the distribution, plugin zip and test classes ({@code target/})
  */
 public record DemoOptions(
-    DemoDataset dataset,
-    String model,
-    String method,
-    int dims,
-    Map<String, String> parameters,
-    Path dataDir,
-    Path outDir,
-    Path build,
-    String heap
-) {
+        DemoDataset dataset,
+        String model,
+        String method,
+        int dims,
+        Map<String, String> parameters,
+        Path dataDir,
+        Path outDir,
+        Path build,
+        String heap) {
 
     public static final List<String> MODELS = List.of("bge-small-en-v1.5", "all-MiniLM-L6-v2");
 
-    static final String USAGE = String.join("\n",
-        "usage: ./compress demo [options]",
-        "  --dataset scifact|nfcorpus     BEIR data set (default scifact)",
-        "  --model bge-small-en-v1.5|all-MiniLM-L6-v2   which precomputed vectors (default bge-small-en-v1.5)",
-        "  --method NAME                  _train method: dive (default), matryoshka_adaptor, search_adaptor, smec,",
-        "                                 temperature_mrl, pca, truncation",
-        "  --dims N                       target dimension (default 64)",
-        "  --param NAME=VALUE             a _train parameter, e.g. --param epochs=20 (repeatable)",
-        "  --data DIR                     data directory with beir/ and embeddings/ (default: COMPRESS_DATA_DIR, else ../shared/data)",
-        "  --out DIR                      where the report goes (default target/demo)",
-        "  --heap SIZE                    the node's heap (default 2g)");
+    static final String USAGE = String.join(
+            "\n",
+            "usage: ./compress demo [options]",
+            "  --dataset scifact|nfcorpus     BEIR data set (default scifact)",
+            "  --model bge-small-en-v1.5|all-MiniLM-L6-v2   which precomputed vectors (default bge-small-en-v1.5)",
+            "  --method NAME                  _train method: dive (default), matryoshka_adaptor, search_adaptor, smec,",
+            "                                 temperature_mrl, pca, truncation",
+            "  --dims N                       target dimension (default 64)",
+            "  --param NAME=VALUE             a _train parameter, e.g. --param epochs=20 (repeatable)",
+            "  --data DIR                     data directory with beir/ and embeddings/ (default: COMPRESS_DATA_DIR, else ../shared/data)",
+            "  --out DIR                      where the report goes (default target/demo)",
+            "  --heap SIZE                    the node's heap (default 2g)");
 
     public static DemoOptions parse(List<String> args, Path build) {
         DemoDataset dataset = DemoDataset.named("scifact");

@@ -9,9 +9,6 @@ import dev.compress.harness.RealNode;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
-
-import org.opensearch.client.RestClient;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.opensearch.client.RestClient;
 
 /**
  * The main job, phase by phase: vectors, node, training indices, {@code _train}, the {@code compress}
@@ -46,13 +44,21 @@ final class DemoRun {
         EmbeddedDataset data = source.load(options);
         Qrels train = data.beir().qrels(options.dataset().trainSplit());
         EvalSet heldOut = data.evalSet(options.dataset().heldOutSplit());
-        progress.step("data", String.format("%,d documents, %,d training queries, %,d held-out queries (%s split)",
-            data.corpus().size(), train.queryIds().size(), heldOut.queries().size(), options.dataset().heldOutSplit()));
+        progress.step(
+                "data",
+                String.format(
+                        "%,d documents, %,d training queries, %,d held-out queries (%s split)",
+                        data.corpus().size(),
+                        train.queryIds().size(),
+                        heldOut.queries().size(),
+                        options.dataset().heldOutSplit()));
         endPhase("read vectors and judgments");
 
         RealNode node = DemoNode.start(options.build(), options.heap());
         try {
-            progress.step("node", "OpenSearch 3.6.0 with the plugin on 127.0.0.1:" + node.httpPort() + ", log " + node.logFile());
+            progress.step(
+                    "node",
+                    "OpenSearch 3.6.0 with the plugin on 127.0.0.1:" + node.httpPort() + ", log " + node.logFile());
             endPhase("install and start the node");
             List<ResultRow> rows = new ArrayList<>();
             Map<String, Object> model;
@@ -70,12 +76,21 @@ final class DemoRun {
     }
 
     @SuppressWarnings("unchecked")
-    private Map<String, Object> runOnNode(JsonRest rest, EmbeddedDataset data, Qrels train, EvalSet heldOut, List<ResultRow> rows) throws Exception {
+    private Map<String, Object> runOnNode(
+            JsonRest rest, EmbeddedDataset data, Qrels train, EvalSet heldOut, List<ResultRow> rows) throws Exception {
         String dataset = options.dataset().name();
         TrainingIndices indices = new TrainingIndices(dataset);
         int judgments = indices.load(rest, data, train);
-        progress.step("load", String.format("indices %s (%,d docs), %s (%,d queries), %s (%,d judgments)",
-            indices.corpus, data.corpus().size(), indices.queries, train.queryIds().size(), indices.judgments, judgments));
+        progress.step(
+                "load",
+                String.format(
+                        "indices %s (%,d docs), %s (%,d queries), %s (%,d judgments)",
+                        indices.corpus,
+                        data.corpus().size(),
+                        indices.queries,
+                        train.queryIds().size(),
+                        indices.judgments,
+                        judgments));
         endPhase("load corpus, queries and training judgments");
 
         String modelId = "demo-" + dataset + "-" + options.method() + "-" + options.dims();
@@ -88,18 +103,35 @@ final class DemoRun {
         CompressedIndex compressed = new CompressedIndex(dataset);
         compressed.create(rest, modelId, data.dim(), options.dims());
         int indexed = compressed.index(rest, data.corpus(), progress);
-        progress.step("ingest", String.format("%,d documents through pipeline [%s] into %s", indexed, compressed.pipeline, compressed.index));
+        progress.step(
+                "ingest",
+                String.format(
+                        "%,d documents through pipeline [%s] into %s", indexed, compressed.pipeline, compressed.index));
         endPhase("ingest through the compress pipeline");
 
-        List<SearchConfiguration> configurations = compressed.configurations(indices.corpus, data.corpus().size(), data.dim(), options.method(), modelId, options.dims(), maskModelId);
+        List<SearchConfiguration> configurations = compressed.configurations(
+                indices.corpus,
+                data.corpus().size(),
+                data.dim(),
+                options.method(),
+                modelId,
+                options.dims(),
+                maskModelId);
         ConfigurationResult baseline = null;
         for (SearchConfiguration config : configurations) {
             progress.status("search", config.label());
             ConfigurationResult result = HeldOutSearch.run(rest, config, heldOut);
             baseline = baseline == null ? result : baseline;
             rows.add(row(result, baseline));
-            progress.step("search", String.format("%-40s nDCG@10 %.4f  recall@10 %.4f  (%d queries, %.1f s)",
-                config.label(), result.meanNdcg(), result.meanRecall(), heldOut.queries().size(), result.seconds()));
+            progress.step(
+                    "search",
+                    String.format(
+                            "%-40s nDCG@10 %.4f  recall@10 %.4f  (%d queries, %.1f s)",
+                            config.label(),
+                            result.meanNdcg(),
+                            result.meanRecall(),
+                            heldOut.queries().size(),
+                            result.seconds()));
         }
         endPhase("search the held-out queries");
         return model;
@@ -107,26 +139,51 @@ final class DemoRun {
 
     private static ResultRow row(ConfigurationResult r, ConfigurationResult baseline) {
         double[] paired = r.pairedNdcgDifference(baseline);
-        return new ResultRow(r.config().label(), r.config().searchBytes(), r.config().diskBytes(), r.meanNdcg(), r.meanRecall(),
-            r.meanNdcg() / baseline.meanNdcg(), r.meanRecall() / baseline.meanRecall(), paired[0], paired[1], r.seconds(), r.p50Millis());
+        return new ResultRow(
+                r.config().label(),
+                r.config().searchBytes(),
+                r.config().diskBytes(),
+                r.meanNdcg(),
+                r.meanRecall(),
+                r.meanNdcg() / baseline.meanNdcg(),
+                r.meanRecall() / baseline.meanRecall(),
+                paired[0],
+                paired[1],
+                r.seconds(),
+                r.p50Millis());
     }
 
     @SuppressWarnings("unchecked")
-    private void report(EmbeddedDataset data, EvalSet heldOut, Map<String, Object> model, List<ResultRow> rows) throws IOException {
+    private void report(EmbeddedDataset data, EvalSet heldOut, Map<String, Object> model, List<ResultRow> rows)
+            throws IOException {
         Map<String, Object> p = (Map<String, Object>) model.getOrDefault("progress", Map.of());
-        List<TrainingEpoch> curves = TrainingEpoch.fromHistory((List<Map<String, Object>>) p.getOrDefault("history", List.of()));
+        List<TrainingEpoch> curves =
+                TrainingEpoch.fromHistory((List<Map<String, Object>>) p.getOrDefault("history", List.of()));
         DemoResults results = new DemoResults(
-            "Embedding compression on " + data.name() + " (" + data.model() + ")",
-            data.name() + " " + options.dataset().heldOutSplit() + " split, " + heldOut.queries().size() + " queries the cluster never saw",
-            options.method() + " " + data.dim() + " -> " + options.dims() + " dims, " + epochs(curves) + " epochs, "
-                + (options.trainParameters().isEmpty() ? "default parameters" : "parameters " + options.trainParameters()),
-            rows, curves, phases, progress.elapsedSeconds(), Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+                "Embedding compression on " + data.name() + " (" + data.model() + ")",
+                data.name() + " " + options.dataset().heldOutSplit() + " split, "
+                        + heldOut.queries().size() + " queries the cluster never saw",
+                options.method() + " " + data.dim() + " -> " + options.dims() + " dims, " + epochs(curves) + " epochs, "
+                        + (options.trainParameters().isEmpty()
+                                ? "default parameters"
+                                : "parameters " + options.trainParameters()),
+                rows,
+                curves,
+                phases,
+                progress.elapsedSeconds(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         Path html = options.outDir().resolve("report.html");
         Files.writeString(html, HtmlReport.render(results));
-        Files.writeString(options.outDir().resolve("results.json"), JsonRest.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+        Files.writeString(
+                options.outDir().resolve("results.json"),
+                JsonRest.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
         progress.print("\n" + ResultsTable.render(rows) + "\n");
         progress.step("report", html.toAbsolutePath().normalize() + " (and results.json)");
-        progress.step("done", String.format("total wall time %.1f s (%.1f min)", progress.elapsedSeconds(), progress.elapsedSeconds() / 60));
+        progress.step(
+                "done",
+                String.format(
+                        "total wall time %.1f s (%.1f min)",
+                        progress.elapsedSeconds(), progress.elapsedSeconds() / 60));
     }
 
     /** Epochs trained: the history may start with epoch 0, the validation of the untrained model. */

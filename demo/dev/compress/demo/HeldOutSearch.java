@@ -2,7 +2,6 @@ package dev.compress.demo;
 
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.eval.RetrievalMetrics;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,9 +33,12 @@ final class HeldOutSearch {
             List<Map<String, Object>> responses = search(rest, config, heldOut, from, to);
             for (int q = from; q < to; q++) {
                 Map<String, Object> response = responses.get(q - from);
-                List<Map<String, Object>> hits = (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
-                List<String> ranked = hits.stream().map(h -> (String) h.get("_id")).toList();
-                Map<String, Integer> judgments = heldOut.qrels().judgments(heldOut.queries().id(q));
+                List<Map<String, Object>> hits =
+                        (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
+                List<String> ranked =
+                        hits.stream().map(h -> (String) h.get("_id")).toList();
+                Map<String, Integer> judgments =
+                        heldOut.qrels().judgments(heldOut.queries().id(q));
                 ndcg[q] = RetrievalMetrics.ndcg(ranked, judgments, K);
                 recall[q] = RetrievalMetrics.recall(ranked, judgments, K);
                 took[q] = ((Number) response.get("took")).doubleValue();
@@ -47,20 +49,25 @@ final class HeldOutSearch {
 
     /** The responses of held-out queries {@code from} (inclusive) to {@code to}, in one {@code _msearch}. */
     @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> search(JsonRest rest, SearchConfiguration config, EvalSet heldOut, int from, int to) throws IOException {
+    private static List<Map<String, Object>> search(
+            JsonRest rest, SearchConfiguration config, EvalSet heldOut, int from, int to) throws IOException {
         StringBuilder body = new StringBuilder();
         for (int q = from; q < to; q++) {
             Map<String, Object> search = new LinkedHashMap<>();
             search.put("size", K);
             search.put("_source", false);
             search.put("query", config.query(heldOut.queries().row(q), K));
-            body.append(JsonRest.JSON.writeValueAsString(Map.of("index", config.index()))).append('\n');
+            body.append(JsonRest.JSON.writeValueAsString(Map.of("index", config.index())))
+                    .append('\n');
             body.append(JsonRest.JSON.writeValueAsString(search)).append('\n');
         }
-        List<Map<String, Object>> responses = (List<Map<String, Object>>) rest.call("POST", "/_msearch", body.toString()).get("responses");
+        List<Map<String, Object>> responses = (List<Map<String, Object>>)
+                rest.call("POST", "/_msearch", body.toString()).get("responses");
         for (int q = from; q < to; q++) {
             if (responses.get(q - from).containsKey("error")) {
-                throw new IOException("[" + config.label() + "] query [" + heldOut.queries().id(q) + "] failed: " + responses.get(q - from).get("error"));
+                throw new IOException(
+                        "[" + config.label() + "] query [" + heldOut.queries().id(q) + "] failed: "
+                                + responses.get(q - from).get("error"));
             }
         }
         return responses;

@@ -2,7 +2,6 @@ package dev.compress.demo;
 
 import dev.compress.codec.binary.SignBinarizer;
 import dev.compress.plugin.inference.VectorPrefix;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,9 +16,18 @@ import java.util.Map;
  * @param queryPrefix when above 0, the client sends the query's first {@code queryPrefix} values, L2-renormalised
  *                    (plain Matryoshka truncation has no model to adapt the query on the node)
  */
-public record SearchConfiguration(String label, String index, String field, int dims, boolean binary, boolean rescored, Map<String, Object> options, int queryPrefix) {
+public record SearchConfiguration(
+        String label,
+        String index,
+        String field,
+        int dims,
+        boolean binary,
+        boolean rescored,
+        Map<String, Object> options,
+        int queryPrefix) {
 
-    public static SearchConfiguration floats(String label, String index, String field, int dims, Map<String, Object> options) {
+    public static SearchConfiguration floats(
+            String label, String index, String field, int dims, Map<String, Object> options) {
         return new SearchConfiguration(label, index, field, dims, false, false, options, 0);
     }
 
@@ -28,7 +36,8 @@ public record SearchConfiguration(String label, String index, String field, int 
         return new SearchConfiguration(label, index, field, dims, false, false, Map.of(), dims);
     }
 
-    public static SearchConfiguration binary(String label, String index, String field, int dims, boolean rescored, Map<String, Object> options) {
+    public static SearchConfiguration binary(
+            String label, String index, String field, int dims, boolean rescored, Map<String, Object> options) {
         Map<String, Object> all = new LinkedHashMap<>(options);
         if (rescored == false) {
             all.put("rescore", false);

@@ -3,7 +3,6 @@ package dev.compress.demo;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,8 @@ final class TrainingIndices {
 
     /** Creates and fills the three indices; returns the number of judgments loaded. */
     int load(JsonRest rest, EmbeddedDataset data, Qrels train) throws IOException {
-        Map<String, Object> floatVector = Map.of("type", "compressed_vector", "dimension", data.dim(), "encoding", "float");
+        Map<String, Object> floatVector =
+                Map.of("type", "compressed_vector", "dimension", data.dim(), "encoding", "float");
         Map<String, Object> keyword = Map.of("type", "keyword");
         create(rest, corpus, Map.of("vector", floatVector));
         create(rest, queries, Map.of("query_id", keyword, "vector", floatVector));
@@ -67,8 +67,10 @@ final class TrainingIndices {
     }
 
     /** A one-shard index without replicas (one node) and the given extra settings. */
-    static void create(JsonRest rest, String index, Map<String, Object> properties, Map<String, Object> settings) throws IOException {
-        Map<String, Object> all = new LinkedHashMap<>(Map.of("number_of_shards", 1, "number_of_replicas", 0, "index.compress", true));
+    static void create(JsonRest rest, String index, Map<String, Object> properties, Map<String, Object> settings)
+            throws IOException {
+        Map<String, Object> all =
+                new LinkedHashMap<>(Map.of("number_of_shards", 1, "number_of_replicas", 0, "index.compress", true));
         all.putAll(settings);
         rest.call("PUT", "/" + index, Map.of("settings", all, "mappings", Map.of("properties", properties)));
     }

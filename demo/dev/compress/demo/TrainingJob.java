@@ -27,7 +27,17 @@ final class TrainingJob {
         body.put("method", options.method());
         body.put("corpus", Map.of("index", indices.corpus, "vector_field", "vector"));
         body.put("queries", Map.of("index", indices.queries, "id_field", "query_id", "vector_field", "vector"));
-        body.put("judgments", Map.of("index", indices.judgments, "query_field", "query_id", "doc_field", "doc_id", "rating_field", "rating"));
+        body.put(
+                "judgments",
+                Map.of(
+                        "index",
+                        indices.judgments,
+                        "query_field",
+                        "query_id",
+                        "doc_field",
+                        "doc_id",
+                        "rating_field",
+                        "rating"));
         body.put("dimensions", options.dims());
         Map<String, Object> parameters = new LinkedHashMap<>();
         options.trainParameters().forEach((name, value) -> parameters.put(name, jsonValue(value)));
@@ -51,11 +61,17 @@ final class TrainingJob {
 
     /** Starts the job, shows its epochs as they come, and returns the final model document. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress) throws IOException, InterruptedException {
+    static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress)
+            throws IOException, InterruptedException {
         Map<String, Object> started = rest.call("POST", "/_plugins/compress/models/" + modelId + "/_train", request);
-        progress.step("train", "model [" + modelId + "] " + started.get("state") + " on node [" + started.get("node") + "]: "
-            + request.get("method") + (request.containsKey("dimensions") ? " to " + request.get("dimensions") + " dims" : " (scores every input dimension)")
-            + ", parameters " + request.get("parameters"));
+        progress.step(
+                "train",
+                "model [" + modelId + "] " + started.get("state") + " on node [" + started.get("node") + "]: "
+                        + request.get("method")
+                        + (request.containsKey("dimensions")
+                                ? " to " + request.get("dimensions") + " dims"
+                                : " (scores every input dimension)")
+                        + ", parameters " + request.get("parameters"));
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         int shown = 0;
         while (System.nanoTime() < deadline) {
@@ -72,14 +88,20 @@ final class TrainingJob {
                 continue;
             }
             Map<String, Object> p = (Map<String, Object>) model.get("progress");
-            List<Map<String, Object>> history = p == null ? List.of() : (List<Map<String, Object>>) p.getOrDefault("history", List.of());
+            List<Map<String, Object>> history =
+                    p == null ? List.of() : (List<Map<String, Object>>) p.getOrDefault("history", List.of());
             for (; shown < history.size(); shown++) {
                 progress.status("train", epochLine(history.get(shown), p.get("total_epochs")));
             }
             String state = (String) model.get("state");
             if ("created".equals(state)) {
-                progress.step("train", "model [" + modelId + "] created"
-                    + (history.isEmpty() ? "" : "; last " + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
+                progress.step(
+                        "train",
+                        "model [" + modelId + "] created"
+                                + (history.isEmpty()
+                                        ? ""
+                                        : "; last "
+                                                + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
                 return model;
             }
             if ("failed".equals(state)) {

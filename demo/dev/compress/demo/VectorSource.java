@@ -5,7 +5,6 @@ import dev.compress.demo.embed.SentenceModel;
 import dev.compress.training.data.BeirFiles;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.VectorFiles;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +31,10 @@ public interface VectorSource {
     final class Precomputed implements VectorSource {
 
         static Path directory(DemoOptions options) {
-            return options.dataDir().resolve("embeddings").resolve(options.dataset().name()).resolve(options.model());
+            return options.dataDir()
+                    .resolve("embeddings")
+                    .resolve(options.dataset().name())
+                    .resolve(options.model());
         }
 
         @Override
@@ -59,14 +61,23 @@ public interface VectorSource {
         @Override
         public EmbeddedDataset load(DemoOptions options) throws IOException {
             String dataset = options.dataset().name();
-            Path dir = BeirTextEmbedder.ensureEmbeddings(dataset, SentenceModel.forName(options.model()), options.dataDir().resolve("beir"), cache(options));
-            return new EmbeddedDataset(dataset, options.model(), BeirFiles.of(options.dataDir(), dataset), VectorFiles.read(dir, "corpus"), VectorFiles.read(dir, "queries"));
+            Path dir = BeirTextEmbedder.ensureEmbeddings(
+                    dataset,
+                    SentenceModel.forName(options.model()),
+                    options.dataDir().resolve("beir"),
+                    cache(options));
+            return new EmbeddedDataset(
+                    dataset,
+                    options.model(),
+                    BeirFiles.of(options.dataDir(), dataset),
+                    VectorFiles.read(dir, "corpus"),
+                    VectorFiles.read(dir, "queries"));
         }
 
         @Override
         public String describe(DemoOptions options) {
-            return "no precomputed vectors at " + Precomputed.directory(options) + ": embedding the BEIR text into " + cache(options)
-                + " (once; minutes per data set on two cores)";
+            return "no precomputed vectors at " + Precomputed.directory(options) + ": embedding the BEIR text into "
+                    + cache(options) + " (once; minutes per data set on two cores)";
         }
     }
 }

@@ -1,14 +1,5 @@
 package dev.compress.harness;
 
-import org.apache.hc.core5.http.HttpHost;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.client.RestClient;
-import org.opensearch.common.xcontent.json.JsonXContent;
-import org.opensearch.core.xcontent.DeprecationHandler;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
-import org.opensearch.core.xcontent.XContentParser;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,6 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.Request;
+import org.opensearch.client.Response;
+import org.opensearch.client.RestClient;
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.xcontent.DeprecationHandler;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.core.xcontent.XContentParser;
 
 /**
  * A real OpenSearch node from the distribution on Maven Central, with the built plugin installed
@@ -79,7 +78,14 @@ public final class RealNode implements AutoCloseable {
         Path pluginZip = Path.of(required("realnode.plugin.zip"));
         Path workdir = Path.of(required("realnode.workdir"));
         Path home = workdir.resolve("opensearch");
-        return install(distribution, pluginZip, home, Integer.parseInt(required("realnode.http.port")), Integer.parseInt(required("realnode.transport.port")), "768m", home.resolve("djl-cache"));
+        return install(
+                distribution,
+                pluginZip,
+                home,
+                Integer.parseInt(required("realnode.http.port")),
+                Integer.parseInt(required("realnode.transport.port")),
+                "768m",
+                home.resolve("djl-cache"));
     }
 
     /**
@@ -89,11 +95,20 @@ public final class RealNode implements AutoCloseable {
      * reserves as {@code realnode.neighbours.http.port} and {@code realnode.neighbours.transport.port},
      * so it can run beside {@link #shared()}; two such nodes must not run at once.
      */
-    public static RealNode withPluginsBefore(String name, List<Path> pluginsBefore, String heap) throws IOException, InterruptedException {
+    public static RealNode withPluginsBefore(String name, List<Path> pluginsBefore, String heap)
+            throws IOException, InterruptedException {
         Path workdir = Path.of(required("realnode.workdir"));
         Path home = workdir.resolve(name);
-        RealNode node = new RealNode(home, Integer.parseInt(required("realnode.neighbours.http.port")), Integer.parseInt(required("realnode.neighbours.transport.port")), heap);
-        node.install(Path.of(required("realnode.distribution")), pluginsBefore, Path.of(required("realnode.plugin.zip")), home.resolve("djl-cache"));
+        RealNode node = new RealNode(
+                home,
+                Integer.parseInt(required("realnode.neighbours.http.port")),
+                Integer.parseInt(required("realnode.neighbours.transport.port")),
+                heap);
+        node.install(
+                Path.of(required("realnode.distribution")),
+                pluginsBefore,
+                Path.of(required("realnode.plugin.zip")),
+                home.resolve("djl-cache"));
         return node;
     }
 
@@ -105,8 +120,9 @@ public final class RealNode implements AutoCloseable {
     public static Path pluginZip(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank() || Files.isRegularFile(Path.of(value)) == false) {
-            throw new IllegalStateException("plugin zip [" + property + "] not found (" + value + "): run the real-node tests through 'mvn verify'"
-                + " (the *NeighboursIT tests through 'mvn verify -Pneighbours')");
+            throw new IllegalStateException("plugin zip [" + property + "] not found (" + value
+                    + "): run the real-node tests through 'mvn verify'"
+                    + " (the *NeighboursIT tests through 'mvn verify -Pneighbours')");
         }
         return Path.of(value);
     }
@@ -115,8 +131,9 @@ public final class RealNode implements AutoCloseable {
      * A fresh node in {@code home} (deleted first), for programs that run outside failsafe such as the
      * main job. {@code djlCache} may lie outside {@code home} so that libtorch is extracted only once.
      */
-    public static RealNode install(Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
-        throws IOException, InterruptedException {
+    public static RealNode install(
+            Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
+            throws IOException, InterruptedException {
         RealNode node = new RealNode(home, httpPort, transportPort, heap);
         node.install(distribution, List.of(), pluginZip, djlCache);
         return node;
@@ -125,12 +142,14 @@ public final class RealNode implements AutoCloseable {
     private static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException("system property [" + property + "] is not set: run the real-node tests through 'mvn verify'");
+            throw new IllegalStateException(
+                    "system property [" + property + "] is not set: run the real-node tests through 'mvn verify'");
         }
         return value;
     }
 
-    private void install(Path distribution, List<Path> pluginsBefore, Path pluginZip, Path djlCache) throws IOException, InterruptedException {
+    private void install(Path distribution, List<Path> pluginsBefore, Path pluginZip, Path djlCache)
+            throws IOException, InterruptedException {
         if (Files.isDirectory(distribution) == false) {
             throw new IllegalStateException("OpenSearch distribution not unpacked at " + distribution);
         }
@@ -142,22 +161,20 @@ public final class RealNode implements AutoCloseable {
         }
         installPlugin(pluginZip);
         Files.writeString(
-            home.resolve("config/opensearch.yml"),
-            String.join(
-                "\n",
-                "cluster.name: compress-realnode",
-                "node.name: realnode-0",
-                "network.host: 127.0.0.1",
-                "http.port: " + httpPort,
-                "transport.port: " + transportPort,
-                "discovery.type: single-node",
-                "path.data: " + home.resolve("data"),
-                "path.logs: " + home.resolve("logs"),
-                "compress.djl.cache_dir: " + djlCache,
-                "compress.djl.num_threads: 2",
-                ""
-            )
-        );
+                home.resolve("config/opensearch.yml"),
+                String.join(
+                        "\n",
+                        "cluster.name: compress-realnode",
+                        "node.name: realnode-0",
+                        "network.host: 127.0.0.1",
+                        "http.port: " + httpPort,
+                        "transport.port: " + transportPort,
+                        "discovery.type: single-node",
+                        "path.data: " + home.resolve("data"),
+                        "path.logs: " + home.resolve("logs"),
+                        "compress.djl.cache_dir: " + djlCache,
+                        "compress.djl.num_threads: 2",
+                        ""));
         if (asRoot) {
             ensureNodeUser();
             Files.createDirectories(djlCache);
@@ -166,13 +183,23 @@ public final class RealNode implements AutoCloseable {
     }
 
     private void installPlugin(Path zip) throws IOException, InterruptedException {
-        run(List.of(home.resolve("bin/opensearch-plugin").toString(), "install", "--batch", zip.toUri().toString()), Map.of());
+        run(
+                List.of(
+                        home.resolve("bin/opensearch-plugin").toString(),
+                        "install",
+                        "--batch",
+                        zip.toUri().toString()),
+                Map.of());
     }
 
     private static void ensureNodeUser() throws IOException, InterruptedException {
-        Process id = new ProcessBuilder("id", "-u", NODE_USER).redirectErrorStream(true).start();
+        Process id = new ProcessBuilder("id", "-u", NODE_USER)
+                .redirectErrorStream(true)
+                .start();
         if (id.waitFor() != 0) {
-            run(List.of("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", NODE_USER), Map.of());
+            run(
+                    List.of("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", NODE_USER),
+                    Map.of());
         }
     }
 
@@ -189,17 +216,24 @@ public final class RealNode implements AutoCloseable {
         }
         command.addAll(List.of(home.resolve("bin/opensearch").toString(), "-d", "-p", pidFile.toString()));
         // The daemon keeps the launcher's stdout open, so its output goes to a file, never a pipe.
-        ProcessBuilder launcher = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("launcher.out").toFile()));
-        launcher.environment().putAll(Map.of(
-            "OPENSEARCH_JAVA_HOME", System.getProperty("java.home"),
-            "OPENSEARCH_JAVA_OPTS", "-Xms" + heap + " -Xmx" + heap,
-            "OPENSEARCH_TMPDIR", tmpDir().toString(),
-            "OMP_WAIT_POLICY", "PASSIVE"
-        ));
+        ProcessBuilder launcher = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        home.resolve("launcher.out").toFile()));
+        launcher.environment()
+                .putAll(Map.of(
+                        "OPENSEARCH_JAVA_HOME",
+                        System.getProperty("java.home"),
+                        "OPENSEARCH_JAVA_OPTS",
+                        "-Xms" + heap + " -Xmx" + heap,
+                        "OPENSEARCH_TMPDIR",
+                        tmpDir().toString(),
+                        "OMP_WAIT_POLICY",
+                        "PASSIVE"));
         Process process = launcher.start();
         if (process.waitFor() != 0) {
-            throw new IllegalStateException("bin/opensearch exited with " + process.exitValue() + ": " + Files.readString(home.resolve("launcher.out")));
+            throw new IllegalStateException("bin/opensearch exited with " + process.exitValue() + ": "
+                    + Files.readString(home.resolve("launcher.out")));
         }
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (Files.exists(pidFile) == false) {
@@ -214,7 +248,8 @@ public final class RealNode implements AutoCloseable {
                 throw new IllegalStateException("node process " + pid + " died during start; log:\n" + logTail());
             }
             try {
-                Response r = client.performRequest(new Request("GET", "/_cluster/health?wait_for_status=yellow&timeout=1s"));
+                Response r =
+                        client.performRequest(new Request("GET", "/_cluster/health?wait_for_status=yellow&timeout=1s"));
                 if (r.getStatusLine().getStatusCode() == 200) {
                     return;
                 }
@@ -226,7 +261,8 @@ public final class RealNode implements AutoCloseable {
 
     private void checkDeadline(long deadline, String what) {
         if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("node did not start within " + START_TIMEOUT + " (" + what + "); log:\n" + logTail());
+            throw new IllegalStateException(
+                    "node did not start within " + START_TIMEOUT + " (" + what + "); log:\n" + logTail());
         }
     }
 
@@ -272,7 +308,8 @@ public final class RealNode implements AutoCloseable {
         }
         Response response = client().performRequest(request);
         try (InputStream in = response.getEntity().getContent();
-             XContentParser parser = JsonXContent.jsonXContent.createParser(NamedXContentRegistry.EMPTY, DeprecationHandler.IGNORE_DEPRECATIONS, in)) {
+                XContentParser parser = JsonXContent.jsonXContent.createParser(
+                        NamedXContentRegistry.EMPTY, DeprecationHandler.IGNORE_DEPRECATIONS, in)) {
             return parser.map();
         }
     }
@@ -299,7 +336,10 @@ public final class RealNode implements AutoCloseable {
     public List<Path> shardIndexDirectories(String indexUuid) throws IOException {
         Path indexDir = home.resolve("data/nodes/0/indices").resolve(indexUuid);
         try (Stream<Path> shards = Files.list(indexDir)) {
-            return shards.filter(p -> p.getFileName().toString().matches("\\d+")).map(p -> p.resolve("index")).sorted().toList();
+            return shards.filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .map(p -> p.resolve("index"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -334,7 +374,8 @@ public final class RealNode implements AutoCloseable {
         Process p = pb.start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed with exit code " + p.exitValue() + ":\n" + output);
+            throw new IllegalStateException(
+                    String.join(" ", command) + " failed with exit code " + p.exitValue() + ":\n" + output);
         }
     }
 

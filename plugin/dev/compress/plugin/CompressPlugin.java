@@ -21,19 +21,26 @@ import dev.compress.plugin.model.action.TransportCancelTrainingAction;
 import dev.compress.plugin.model.action.TransportDeleteModelAction;
 import dev.compress.plugin.model.action.TransportGetModelAction;
 import dev.compress.plugin.model.action.TransportSearchModelsAction;
-import dev.compress.plugin.train.RestTrainModelHandler;
-import dev.compress.plugin.train.TrainingJobs;
-import dev.compress.plugin.train.TransportJobRunningAction;
-import dev.compress.plugin.train.TransportRunTrainingAction;
-import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.TransportLearnedMaskAction;
+import dev.compress.plugin.train.RestTrainModelHandler;
+import dev.compress.plugin.train.TrainingJobs;
+import dev.compress.plugin.train.TransportJobRunningAction;
+import dev.compress.plugin.train.TransportRunTrainingAction;
+import dev.compress.plugin.train.TransportTrainModelAction;
 import dev.compress.training.engine.DjlRuntime;
-
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.opensearch.action.ActionRequest;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.cluster.service.ClusterService;
@@ -49,9 +56,9 @@ import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.IndexSettings;
-import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
+import org.opensearch.indices.SystemIndexDescriptor;
 import org.opensearch.ingest.Processor;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.EnginePlugin;
@@ -60,7 +67,6 @@ import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.plugins.SystemIndexPlugin;
-import org.opensearch.indices.SystemIndexDescriptor;
 import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
@@ -71,16 +77,9 @@ import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.Supplier;
-
 /** Entry point of the embedding-compression plugin: registers its settings, actions and extensions. */
-public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
+public class CompressPlugin extends Plugin
+        implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
 
     private TrainingJobs trainingJobs;
     private final SetOnce<ModelCache> modelCache = new SetOnce<>();
@@ -92,30 +91,28 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
 
     @Override
     public Collection<Object> createComponents(
-        Client client,
-        ClusterService clusterService,
-        ThreadPool threadPool,
-        ResourceWatcherService resourceWatcherService,
-        ScriptService scriptService,
-        NamedXContentRegistry xContentRegistry,
-        Environment environment,
-        NodeEnvironment nodeEnvironment,
-        NamedWriteableRegistry namedWriteableRegistry,
-        IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<RepositoriesService> repositoriesServiceSupplier
-    ) {
+            Client client,
+            ClusterService clusterService,
+            ThreadPool threadPool,
+            ResourceWatcherService resourceWatcherService,
+            ScriptService scriptService,
+            NamedXContentRegistry xContentRegistry,
+            Environment environment,
+            NodeEnvironment nodeEnvironment,
+            NamedWriteableRegistry namedWriteableRegistry,
+            IndexNameExpressionResolver indexNameExpressionResolver,
+            Supplier<RepositoriesService> repositoriesServiceSupplier) {
         configureDjl(environment);
         ModelIndex models = new ModelIndex(client, clusterService);
         Settings settings = environment.settings();
         trainingJobs = new TrainingJobs(
-            client,
-            clusterService,
-            threadPool,
-            models,
-            CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings),
-            CompressSettings.TRAINING_SWEEP_INTERVAL.get(settings),
-            environment.tmpDir()
-        );
+                client,
+                clusterService,
+                threadPool,
+                models,
+                CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings),
+                CompressSettings.TRAINING_SWEEP_INTERVAL.get(settings),
+                environment.tmpDir());
         return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
     }
 
@@ -130,7 +127,8 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     /** The node's model cache; processors reach it through {@link #modelCache}, as they are registered before components exist. */
     private ModelCache createModelCache(ModelIndex modelIndex, ThreadPool threadPool, Settings settings) {
         long maxBytes = ModelCache.MAX_SIZE.get(settings).getBytes();
-        modelCache.set(new ModelCache(new IndexModelLoader(modelIndex, threadPool.generic()), maxBytes, threadPool.getThreadContext()));
+        modelCache.set(new ModelCache(
+                new IndexModelLoader(modelIndex, threadPool.generic()), maxBytes, threadPool.getThreadContext()));
         return modelCache.get();
     }
 
@@ -142,10 +140,9 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     /** Model cache and query-time adaptation actions (internal: no REST endpoint). */
     private static List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> inferenceActions() {
         return List.of(
-            new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
-            new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class),
-            new ActionHandler<>(LearnedMaskAction.INSTANCE, TransportLearnedMaskAction.class)
-        );
+                new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
+                new ActionHandler<>(AdaptQueryVectorAction.INSTANCE, TransportAdaptQueryVectorAction.class),
+                new ActionHandler<>(LearnedMaskAction.INSTANCE, TransportLearnedMaskAction.class));
     }
 
     /** Sets DJL's properties from node settings; the engine itself loads on first use. */
@@ -153,24 +150,23 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
         Settings settings = environment.settings();
         String configured = CompressSettings.DJL_CACHE_DIR.get(settings);
         Path cacheDir = configured.isEmpty() ? environment.dataFiles()[0].resolve("compress-djl") : Path.of(configured);
-        DjlRuntime.configure(
-            new DjlRuntime.Configuration(
+        DjlRuntime.configure(new DjlRuntime.Configuration(
                 cacheDir,
                 CompressSettings.DJL_NUM_THREADS.get(settings),
-                CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)
-            )
-        );
+                CompressSettings.DJL_NUM_INTEROP_THREADS.get(settings)));
     }
 
     @Override
     public List<ExecutorBuilder<?>> getExecutorBuilders(Settings settings) {
         int jobs = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
-        return List.of(new FixedExecutorBuilder(settings, TrainingJobs.THREAD_POOL, jobs, jobs, "thread_pool." + TrainingJobs.THREAD_POOL));
+        return List.of(new FixedExecutorBuilder(
+                settings, TrainingJobs.THREAD_POOL, jobs, jobs, "thread_pool." + TrainingJobs.THREAD_POOL));
     }
 
     @Override
     public Collection<SystemIndexDescriptor> getSystemIndexDescriptors(Settings settings) {
-        return List.of(new SystemIndexDescriptor(ModelIndex.NAME, "compression models: state documents and chunked model files"));
+        return List.of(new SystemIndexDescriptor(
+                ModelIndex.NAME, "compression models: state documents and chunked model files"));
     }
 
     @Override
@@ -190,48 +186,48 @@ public class CompressPlugin extends Plugin implements ActionPlugin, IngestPlugin
     static boolean ownsIndex(IndexSettings indexSettings) {
         Settings settings = indexSettings.getSettings();
         return CompressSettings.INDEX_COMPRESS.get(settings)
-            && indexSettings.getIndexMetadata().isSystem() == false
-            && IndexMetadata.INDEX_HIDDEN_SETTING.get(settings) == false;
+                && indexSettings.getIndexMetadata().isSystem() == false
+                && IndexMetadata.INDEX_HIDDEN_SETTING.get(settings) == false;
     }
 
     @Override
     public List<QuerySpec<?>> getQueries() {
-        return List.of(new QuerySpec<>(CompressedKnnQueryBuilder.NAME, CompressedKnnQueryBuilder::new, CompressedKnnQueryBuilder::fromXContent));
+        return List.of(new QuerySpec<>(
+                CompressedKnnQueryBuilder.NAME,
+                CompressedKnnQueryBuilder::new,
+                CompressedKnnQueryBuilder::fromXContent));
     }
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
         List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> actions = new ArrayList<>(List.of(
-            new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
-            new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
-            new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
-            new ActionHandler<>(ModelActions.JOB_RUNNING, TransportJobRunningAction.class),
-            new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
-            new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
-            new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),
-            new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class)
-        ));
+                new ActionHandler<>(InfoAction.INSTANCE, TransportInfoAction.class),
+                new ActionHandler<>(ModelActions.TRAIN, TransportTrainModelAction.class),
+                new ActionHandler<>(ModelActions.RUN_TRAINING, TransportRunTrainingAction.class),
+                new ActionHandler<>(ModelActions.JOB_RUNNING, TransportJobRunningAction.class),
+                new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
+                new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
+                new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),
+                new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class)));
         actions.addAll(inferenceActions());
         return actions;
     }
 
     @Override
     public List<RestHandler> getRestHandlers(
-        Settings settings,
-        RestController restController,
-        ClusterSettings clusterSettings,
-        IndexScopedSettings indexScopedSettings,
-        SettingsFilter settingsFilter,
-        IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<DiscoveryNodes> nodesInCluster
-    ) {
+            Settings settings,
+            RestController restController,
+            ClusterSettings clusterSettings,
+            IndexScopedSettings indexScopedSettings,
+            SettingsFilter settingsFilter,
+            IndexNameExpressionResolver indexNameExpressionResolver,
+            Supplier<DiscoveryNodes> nodesInCluster) {
         return List.of(
-            new RestInfoAction(),
-            new RestTrainModelHandler(),
-            new RestGetModelHandler(),
-            new RestSearchModelsHandler(),
-            new RestDeleteModelHandler(),
-            new RestCancelTrainingHandler()
-        );
+                new RestInfoAction(),
+                new RestTrainModelHandler(),
+                new RestGetModelHandler(),
+                new RestSearchModelsHandler(),
+                new RestDeleteModelHandler(),
+                new RestCancelTrainingHandler());
     }
 }

@@ -32,47 +32,47 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class AdapterInferenceJmh {
 
-  public static final int BATCH = 64;
+    public static final int BATCH = 64;
 
-  @Param({"java", "vector_api", "djl"})
-  public String encoder;
+    @Param({"java", "vector_api", "djl"})
+    public String encoder;
 
-  private Encoder model;
-  private float[][] batch;
-  private float[][] single;
+    private Encoder model;
+    private float[][] batch;
+    private float[][] single;
 
-  @Setup(Level.Trial)
-  public void load() {
-    ModelArtifact artifact = ModelFileTests.sampleModel(1, 384, 1024, 64);
-    int out = artifact.metadata().maxOutputDim();
-    model = switch (encoder) {
-      case "java" -> new JavaEncoder(artifact, out);
-      case "vector_api" -> new VectorApiEncoder(artifact, out);
-      default -> new DjlEncoder(artifact, out, Device.cpu());
-    };
-    Random random = new Random(5);
-    batch = new float[BATCH][384];
-    for (float[] row : batch) {
-      for (int i = 0; i < row.length; i++) {
-        row[i] = (float) random.nextGaussian() * 0.05f;
-      }
+    @Setup(Level.Trial)
+    public void load() {
+        ModelArtifact artifact = ModelFileTests.sampleModel(1, 384, 1024, 64);
+        int out = artifact.metadata().maxOutputDim();
+        model = switch (encoder) {
+            case "java" -> new JavaEncoder(artifact, out);
+            case "vector_api" -> new VectorApiEncoder(artifact, out);
+            default -> new DjlEncoder(artifact, out, Device.cpu());
+        };
+        Random random = new Random(5);
+        batch = new float[BATCH][384];
+        for (float[] row : batch) {
+            for (int i = 0; i < row.length; i++) {
+                row[i] = (float) random.nextGaussian() * 0.05f;
+            }
+        }
+        single = new float[][] {batch[0]};
     }
-    single = new float[][] {batch[0]};
-  }
 
-  @TearDown(Level.Trial)
-  public void close() throws Exception {
-    model.close();
-  }
+    @TearDown(Level.Trial)
+    public void close() throws Exception {
+        model.close();
+    }
 
-  @Benchmark
-  @OperationsPerInvocation(BATCH)
-  public float[][] batchOf64() {
-    return model.encode(batch);
-  }
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public float[][] batchOf64() {
+        return model.encode(batch);
+    }
 
-  @Benchmark
-  public float[][] oneQuery() {
-    return model.encode(single);
-  }
+    @Benchmark
+    public float[][] oneQuery() {
+        return model.encode(single);
+    }
 }

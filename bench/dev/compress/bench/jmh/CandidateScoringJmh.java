@@ -51,77 +51,76 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class CandidateScoringJmh {
 
-  private static final String FIELD = "v";
-  private static final int CANDIDATES = 1024;
+    private static final String FIELD = "v";
+    private static final int CANDIDATES = 1024;
 
-  @Param({"float32", "lucene-osq-1bit", "ours-binary"})
-  public String format;
+    @Param({"float32", "lucene-osq-1bit", "ours-binary"})
+    public String format;
 
-  @Param({"100000"})
-  public int docs;
+    @Param({"100000"})
+    public int docs;
 
-  private Path path;
-  private Directory dir;
-  private IndexWriter writer;
-  private DirectoryReader reader;
-  private RandomVectorScorer scorer;
-  private int[] ords;
+    private Path path;
+    private Directory dir;
+    private IndexWriter writer;
+    private DirectoryReader reader;
+    private RandomVectorScorer scorer;
+    private int[] ords;
 
-  static KnnVectorsFormat flatFormat(String name) {
-    return switch (name) {
-      case "float32" -> new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
-      case "lucene-osq-1bit" -> new Lucene104ScalarQuantizedVectorsFormat(ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE);
-      case "ours-binary" -> new BinaryFlatVectorsFormat(new BinaryCodeOptions(true, true));
-      default -> throw new IllegalArgumentException("unknown format " + name);
-    };
-  }
-
-  @Setup(Level.Trial)
-  public void build() throws IOException {
-    BenchData data = BenchData.synthetic(docs, 16, 384, 42);
-    path = Files.createTempDirectory("candidate-scoring-");
-    dir = new MMapDirectory(path);
-    // The flat format is the codec's vector format itself (no per-field wrapper, whose reader looks
-    // formats up by name, and flat formats have none), read through the writer's near-real-time
-    // reader, which keeps the codec instance.
-    KnnVectorsFormat flat = flatFormat(format);
-    Codec codec =
-        new FilterCodec(Codec.getDefault().getName(), Codec.getDefault()) {
-          @Override
-          public KnnVectorsFormat knnVectorsFormat() {
-            return flat;
-          }
+    static KnnVectorsFormat flatFormat(String name) {
+        return switch (name) {
+            case "float32" -> new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
+            case "lucene-osq-1bit" -> new Lucene104ScalarQuantizedVectorsFormat(ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE);
+            case "ours-binary" -> new BinaryFlatVectorsFormat(new BinaryCodeOptions(true, true));
+            default -> throw new IllegalArgumentException("unknown format " + name);
         };
-    writer = new IndexWriter(dir, new IndexWriterConfig().setCodec(codec).setRAMBufferSizeMB(512));
-    for (float[] vector : data.corpus()) {
-      Document doc = new Document();
-      doc.add(new KnnFloatVectorField(FIELD, vector, VectorSimilarityFunction.DOT_PRODUCT));
-      writer.addDocument(doc);
     }
-    writer.forceMerge(1);
-    reader = DirectoryReader.open(writer);
-    KnnVectorsReader vectors = ((CodecReader) reader.leaves().get(0).reader()).getVectorReader();
-    scorer = ((FlatVectorsReader) vectors).getRandomVectorScorer(FIELD, data.queries()[0]);
-    Random random = new Random(7);
-    ords = new int[CANDIDATES];
-    for (int i = 0; i < ords.length; i++) {
-      ords[i] = random.nextInt(docs);
-    }
-  }
 
-  @TearDown(Level.Trial)
-  public void close() throws IOException {
-    IOUtils.close(reader, writer, dir);
-    IOUtils.rm(path);
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(CANDIDATES)
-  public float scoreRandomCandidates() throws IOException {
-    float sum = 0;
-    for (int ord : ords) {
-      sum += scorer.score(ord);
+    @Setup(Level.Trial)
+    public void build() throws IOException {
+        BenchData data = BenchData.synthetic(docs, 16, 384, 42);
+        path = Files.createTempDirectory("candidate-scoring-");
+        dir = new MMapDirectory(path);
+        // The flat format is the codec's vector format itself (no per-field wrapper, whose reader looks
+        // formats up by name, and flat formats have none), read through the writer's near-real-time
+        // reader, which keeps the codec instance.
+        KnnVectorsFormat flat = flatFormat(format);
+        Codec codec = new FilterCodec(Codec.getDefault().getName(), Codec.getDefault()) {
+            @Override
+            public KnnVectorsFormat knnVectorsFormat() {
+                return flat;
+            }
+        };
+        writer = new IndexWriter(dir, new IndexWriterConfig().setCodec(codec).setRAMBufferSizeMB(512));
+        for (float[] vector : data.corpus()) {
+            Document doc = new Document();
+            doc.add(new KnnFloatVectorField(FIELD, vector, VectorSimilarityFunction.DOT_PRODUCT));
+            writer.addDocument(doc);
+        }
+        writer.forceMerge(1);
+        reader = DirectoryReader.open(writer);
+        KnnVectorsReader vectors = ((CodecReader) reader.leaves().get(0).reader()).getVectorReader();
+        scorer = ((FlatVectorsReader) vectors).getRandomVectorScorer(FIELD, data.queries()[0]);
+        Random random = new Random(7);
+        ords = new int[CANDIDATES];
+        for (int i = 0; i < ords.length; i++) {
+            ords[i] = random.nextInt(docs);
+        }
     }
-    return sum;
-  }
+
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+        IOUtils.close(reader, writer, dir);
+        IOUtils.rm(path);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CANDIDATES)
+    public float scoreRandomCandidates() throws IOException {
+        float sum = 0;
+        for (int ord : ords) {
+            sum += scorer.score(ord);
+        }
+        return sum;
+    }
 }

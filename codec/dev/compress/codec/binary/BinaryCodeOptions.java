@@ -11,15 +11,15 @@ package dev.compress.codec.binary;
  */
 public record BinaryCodeOptions(boolean storeFloats, boolean centred) {
 
-  /**
-   * Centring is on by default. Embeddings share a common direction, so around zero many dimensions
-   * have the same sign for most vectors and their bits tell vectors apart poorly; around the
-   * segment mean each bit splits its dimension, and the estimate ranks the true neighbours higher
-   * (better recall@10 at the same candidate budget, equal nDCG@10 after rescoring, on scifact).
-   * Recall of the default codes: {@code bench/run quick codec}; the harness has no uncentred index,
-   * so a comparison needs {@code new BinaryCodeOptions(true, false)} in its index list.
-   */
-  public static final boolean DEFAULT_CENTRED = true;
+    /**
+     * Centring is on by default. Embeddings share a common direction, so around zero many dimensions
+     * have the same sign for most vectors and their bits tell vectors apart poorly; around the
+     * segment mean each bit splits its dimension, and the estimate ranks the true neighbours higher
+     * (better recall@10 at the same candidate budget, equal nDCG@10 after rescoring, on scifact).
+     * Recall of the default codes: {@code bench/run quick codec}; the harness has no uncentred index,
+     * so a comparison needs {@code new BinaryCodeOptions(true, false)} in its index list.
+     */
+    public static final boolean DEFAULT_CENTRED = true;
 
-  public static final BinaryCodeOptions DEFAULT = new BinaryCodeOptions(true, DEFAULT_CENTRED);
+    public static final BinaryCodeOptions DEFAULT = new BinaryCodeOptions(true, DEFAULT_CENTRED);
 }

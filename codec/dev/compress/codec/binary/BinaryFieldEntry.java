@@ -16,12 +16,12 @@ import org.apache.lucene.codecs.lucene95.OrdToDocDISIReaderConfiguration;
  * @param docs ordinal-to-document mapping
  */
 record BinaryFieldEntry(
-    int dims,
-    boolean storeFloats,
-    boolean centred,
-    long codesOffset,
-    long codesLength,
-    int size,
-    float[] centroid,
-    float[] scale,
-    OrdToDocDISIReaderConfiguration docs) {}
+        int dims,
+        boolean storeFloats,
+        boolean centred,
+        long codesOffset,
+        long codesLength,
+        int size,
+        float[] centroid,
+        float[] scale,
+        OrdToDocDISIReaderConfiguration docs) {}

@@ -110,52 +110,53 @@ import org.apache.lucene.index.SegmentWriteState;
  */
 public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
 
-  public static final String NAME = "CompressBinaryFlat";
-  static final String META_CODEC_NAME = "CompressBinaryFlatMeta";
-  static final String DATA_CODEC_NAME = "CompressBinaryFlatData";
-  static final String META_EXTENSION = "vbm";
-  static final String DATA_EXTENSION = "vbc";
-  /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
-  static final int VERSION_START = 1;
-  static final int VERSION_CURRENT = VERSION_START;
+    public static final String NAME = "CompressBinaryFlat";
+    static final String META_CODEC_NAME = "CompressBinaryFlatMeta";
+    static final String DATA_CODEC_NAME = "CompressBinaryFlatData";
+    static final String META_EXTENSION = "vbm";
+    static final String DATA_EXTENSION = "vbc";
+    /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
+    static final int VERSION_START = 1;
 
-  /** Flag bit of a field's metadata: the float32 vectors are stored, for exact rescoring. */
-  static final int FLAG_STORE_FLOATS = 1;
+    static final int VERSION_CURRENT = VERSION_START;
 
-  /** Flag bit of a field's metadata: codes were taken against the segment mean, not zero. */
-  static final int FLAG_CENTRED = 2;
+    /** Flag bit of a field's metadata: the float32 vectors are stored, for exact rescoring. */
+    static final int FLAG_STORE_FLOATS = 1;
 
-  /** Field number that ends the metadata's list of fields. */
-  static final int END_OF_FIELDS = -1;
+    /** Flag bit of a field's metadata: codes were taken against the segment mean, not zero. */
+    static final int FLAG_CENTRED = 2;
 
-  private final BinaryCodeOptions options;
-  private final BinaryFlatVectorsScorer scorer;
-  private final FlatVectorsFormat rawFormat;
+    /** Field number that ends the metadata's list of fields. */
+    static final int END_OF_FIELDS = -1;
 
-  public BinaryFlatVectorsFormat(BinaryCodeOptions options) {
-    super(NAME);
-    this.options = options;
-    this.scorer = new BinaryFlatVectorsScorer(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
-    this.rawFormat = new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
-  }
+    private final BinaryCodeOptions options;
+    private final BinaryFlatVectorsScorer scorer;
+    private final FlatVectorsFormat rawFormat;
 
-  @Override
-  public FlatVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
-    return new BinaryFlatVectorsWriter(state, options, rawFormat.fieldsWriter(state), scorer);
-  }
+    public BinaryFlatVectorsFormat(BinaryCodeOptions options) {
+        super(NAME);
+        this.options = options;
+        this.scorer = new BinaryFlatVectorsScorer(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
+        this.rawFormat = new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
+    }
 
-  @Override
-  public BinaryFlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    return new BinaryFlatVectorsReader(state, rawFormat.fieldsReader(state), scorer);
-  }
+    @Override
+    public FlatVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+        return new BinaryFlatVectorsWriter(state, options, rawFormat.fieldsWriter(state), scorer);
+    }
 
-  @Override
-  public int getMaxDimensions(String fieldName) {
-    return VectorLimits.MAX_DIMENSIONS;
-  }
+    @Override
+    public BinaryFlatVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+        return new BinaryFlatVectorsReader(state, rawFormat.fieldsReader(state), scorer);
+    }
 
-  @Override
-  public String toString() {
-    return NAME + "(options=" + options + ", rawFormat=" + rawFormat + ")";
-  }
+    @Override
+    public int getMaxDimensions(String fieldName) {
+        return VectorLimits.MAX_DIMENSIONS;
+    }
+
+    @Override
+    public String toString() {
+        return NAME + "(options=" + options + ", rawFormat=" + rawFormat + ")";
+    }
 }

@@ -32,195 +32,188 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
  */
 public final class BinaryFlatVectorsReader extends FlatVectorsReader {
 
-  private static final long SHALLOW_SIZE =
-      RamUsageEstimator.shallowSizeOfInstance(BinaryFlatVectorsReader.class);
+    private static final long SHALLOW_SIZE = RamUsageEstimator.shallowSizeOfInstance(BinaryFlatVectorsReader.class);
 
-  private final FlatVectorsReader rawReader;
-  private final BinaryFlatVectorsScorer scorer;
-  private final FieldInfos fieldInfos;
-  private final Map<String, BinaryFieldEntry> fields = new HashMap<>();
-  private final IndexInput data;
+    private final FlatVectorsReader rawReader;
+    private final BinaryFlatVectorsScorer scorer;
+    private final FieldInfos fieldInfos;
+    private final Map<String, BinaryFieldEntry> fields = new HashMap<>();
+    private final IndexInput data;
 
-  BinaryFlatVectorsReader(SegmentReadState state, FlatVectorsReader rawReader, BinaryFlatVectorsScorer scorer)
-      throws IOException {
-    super(scorer);
-    this.rawReader = rawReader;
-    this.scorer = scorer;
-    this.fieldInfos = state.fieldInfos;
-    boolean success = false;
-    try {
-      int version = readMeta(state);
-      String dataName =
-          IndexFileNames.segmentFileName(
-              state.segmentInfo.name, state.segmentSuffix, BinaryFlatVectorsFormat.DATA_EXTENSION);
-      this.data =
-          state.directory.openInput(
-              dataName,
-              state.context.withHints(
-                  FileTypeHint.DATA, FileDataHint.KNN_VECTORS, DataAccessHint.RANDOM));
-      int dataVersion =
-          CodecUtil.checkIndexHeader(
-              data,
-              BinaryFlatVectorsFormat.DATA_CODEC_NAME,
-              BinaryFlatVectorsFormat.VERSION_START,
-              BinaryFlatVectorsFormat.VERSION_CURRENT,
-              state.segmentInfo.getId(),
-              state.segmentSuffix);
-      if (dataVersion != version) {
-        throw new CorruptIndexException(
-            "format versions mismatch: meta=" + version + ", data=" + dataVersion, data);
-      }
-      CodecUtil.retrieveChecksum(data);
-      success = true;
-    } finally {
-      if (success == false) {
-        IOUtils.closeWhileHandlingException(this);
-      }
-    }
-  }
-
-  private int readMeta(SegmentReadState state) throws IOException {
-    String metaName =
-        IndexFileNames.segmentFileName(
-            state.segmentInfo.name, state.segmentSuffix, BinaryFlatVectorsFormat.META_EXTENSION);
-    int version = -1;
-    try (ChecksumIndexInput meta = state.directory.openChecksumInput(metaName)) {
-      Throwable priorE = null;
-      try {
-        version =
-            CodecUtil.checkIndexHeader(
-                meta,
-                BinaryFlatVectorsFormat.META_CODEC_NAME,
-                BinaryFlatVectorsFormat.VERSION_START,
-                BinaryFlatVectorsFormat.VERSION_CURRENT,
-                state.segmentInfo.getId(),
-                state.segmentSuffix);
-        for (int number = meta.readInt();
-            number != BinaryFlatVectorsFormat.END_OF_FIELDS;
-            number = meta.readInt()) {
-          FieldInfo info = state.fieldInfos.fieldInfo(number);
-          if (info == null) {
-            throw new CorruptIndexException("invalid field number: " + number, meta);
-          }
-          fields.put(info.name, readEntry(meta, info));
+    BinaryFlatVectorsReader(SegmentReadState state, FlatVectorsReader rawReader, BinaryFlatVectorsScorer scorer)
+            throws IOException {
+        super(scorer);
+        this.rawReader = rawReader;
+        this.scorer = scorer;
+        this.fieldInfos = state.fieldInfos;
+        boolean success = false;
+        try {
+            int version = readMeta(state);
+            String dataName = IndexFileNames.segmentFileName(
+                    state.segmentInfo.name, state.segmentSuffix, BinaryFlatVectorsFormat.DATA_EXTENSION);
+            this.data = state.directory.openInput(
+                    dataName,
+                    state.context.withHints(FileTypeHint.DATA, FileDataHint.KNN_VECTORS, DataAccessHint.RANDOM));
+            int dataVersion = CodecUtil.checkIndexHeader(
+                    data,
+                    BinaryFlatVectorsFormat.DATA_CODEC_NAME,
+                    BinaryFlatVectorsFormat.VERSION_START,
+                    BinaryFlatVectorsFormat.VERSION_CURRENT,
+                    state.segmentInfo.getId(),
+                    state.segmentSuffix);
+            if (dataVersion != version) {
+                throw new CorruptIndexException(
+                        "format versions mismatch: meta=" + version + ", data=" + dataVersion, data);
+            }
+            CodecUtil.retrieveChecksum(data);
+            success = true;
+        } finally {
+            if (success == false) {
+                IOUtils.closeWhileHandlingException(this);
+            }
         }
-      } catch (Throwable t) {
-        priorE = t;
-      } finally {
-        CodecUtil.checkFooter(meta, priorE);
-      }
     }
-    return version;
-  }
 
-  private static BinaryFieldEntry readEntry(ChecksumIndexInput meta, FieldInfo info) throws IOException {
-    int dims = meta.readVInt();
-    if (dims != info.getVectorDimension() || info.getVectorEncoding() != VectorEncoding.FLOAT32) {
-      throw new CorruptIndexException(
-          "field \"" + info.name + "\": stored dimension " + dims + " does not match " + info, meta);
+    private int readMeta(SegmentReadState state) throws IOException {
+        String metaName = IndexFileNames.segmentFileName(
+                state.segmentInfo.name, state.segmentSuffix, BinaryFlatVectorsFormat.META_EXTENSION);
+        int version = -1;
+        try (ChecksumIndexInput meta = state.directory.openChecksumInput(metaName)) {
+            Throwable priorE = null;
+            try {
+                version = CodecUtil.checkIndexHeader(
+                        meta,
+                        BinaryFlatVectorsFormat.META_CODEC_NAME,
+                        BinaryFlatVectorsFormat.VERSION_START,
+                        BinaryFlatVectorsFormat.VERSION_CURRENT,
+                        state.segmentInfo.getId(),
+                        state.segmentSuffix);
+                for (int number = meta.readInt();
+                        number != BinaryFlatVectorsFormat.END_OF_FIELDS;
+                        number = meta.readInt()) {
+                    FieldInfo info = state.fieldInfos.fieldInfo(number);
+                    if (info == null) {
+                        throw new CorruptIndexException("invalid field number: " + number, meta);
+                    }
+                    fields.put(info.name, readEntry(meta, info));
+                }
+            } catch (Throwable t) {
+                priorE = t;
+            } finally {
+                CodecUtil.checkFooter(meta, priorE);
+            }
+        }
+        return version;
     }
-    byte flags = meta.readByte();
-    long codesOffset = meta.readVLong();
-    long codesLength = meta.readVLong();
-    int size = meta.readVInt();
-    if (codesLength != (long) size * SignBinarizer.recordBytes(dims)) {
-      throw new CorruptIndexException(
-          "field \"" + info.name + "\": " + codesLength + " bytes of codes for " + size + " vectors", meta);
+
+    private static BinaryFieldEntry readEntry(ChecksumIndexInput meta, FieldInfo info) throws IOException {
+        int dims = meta.readVInt();
+        if (dims != info.getVectorDimension() || info.getVectorEncoding() != VectorEncoding.FLOAT32) {
+            throw new CorruptIndexException(
+                    "field \"" + info.name + "\": stored dimension " + dims + " does not match " + info, meta);
+        }
+        byte flags = meta.readByte();
+        long codesOffset = meta.readVLong();
+        long codesLength = meta.readVLong();
+        int size = meta.readVInt();
+        if (codesLength != (long) size * SignBinarizer.recordBytes(dims)) {
+            throw new CorruptIndexException(
+                    "field \"" + info.name + "\": " + codesLength + " bytes of codes for " + size + " vectors", meta);
+        }
+        float[] centroid = readFloats(meta, dims);
+        float[] scale = readFloats(meta, dims);
+        OrdToDocDISIReaderConfiguration docs = OrdToDocDISIReaderConfiguration.fromStoredMeta(meta, size);
+        return new BinaryFieldEntry(
+                dims,
+                (flags & BinaryFlatVectorsFormat.FLAG_STORE_FLOATS) != 0,
+                (flags & BinaryFlatVectorsFormat.FLAG_CENTRED) != 0,
+                codesOffset,
+                codesLength,
+                size,
+                centroid,
+                scale,
+                docs);
     }
-    float[] centroid = readFloats(meta, dims);
-    float[] scale = readFloats(meta, dims);
-    OrdToDocDISIReaderConfiguration docs = OrdToDocDISIReaderConfiguration.fromStoredMeta(meta, size);
-    return new BinaryFieldEntry(
-        dims,
-        (flags & BinaryFlatVectorsFormat.FLAG_STORE_FLOATS) != 0,
-        (flags & BinaryFlatVectorsFormat.FLAG_CENTRED) != 0,
-        codesOffset,
-        codesLength,
-        size,
-        centroid,
-        scale,
-        docs);
-  }
 
-  private static float[] readFloats(ChecksumIndexInput meta, int n) throws IOException {
-    float[] values = new float[n];
-    for (int i = 0; i < n; i++) {
-      values[i] = Float.intBitsToFloat(meta.readInt());
+    private static float[] readFloats(ChecksumIndexInput meta, int n) throws IOException {
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = Float.intBitsToFloat(meta.readInt());
+        }
+        return values;
     }
-    return values;
-  }
 
-  /** The field's codes; null for fields this format does not binarise (byte vectors). */
-  public BinarizedVectorValues codes(String field) throws IOException {
-    BinaryFieldEntry entry = fields.get(field);
-    if (entry == null) {
-      return null;
+    /** The field's codes; null for fields this format does not binarise (byte vectors). */
+    public BinarizedVectorValues codes(String field) throws IOException {
+        BinaryFieldEntry entry = fields.get(field);
+        if (entry == null) {
+            return null;
+        }
+        FieldInfo info = fieldInfos.fieldInfo(field);
+        return OffHeapBinarizedVectorValues.load(entry, info.getVectorSimilarityFunction(), data);
     }
-    FieldInfo info = fieldInfos.fieldInfo(field);
-    return OffHeapBinarizedVectorValues.load(entry, info.getVectorSimilarityFunction(), data);
-  }
 
-  @Override
-  public FloatVectorValues getFloatVectorValues(String field) throws IOException {
-    BinarizedVectorValues codes = codes(field);
-    if (codes == null) {
-      return rawReader.getFloatVectorValues(field);
+    @Override
+    public FloatVectorValues getFloatVectorValues(String field) throws IOException {
+        BinarizedVectorValues codes = codes(field);
+        if (codes == null) {
+            return rawReader.getFloatVectorValues(field);
+        }
+        if (fields.get(field).storeFloats()) {
+            return new StoredFloatVectorValues(rawReader.getFloatVectorValues(field), codes, scorer);
+        }
+        return new DecodedFloatVectorValues(codes, scorer);
     }
-    if (fields.get(field).storeFloats()) {
-      return new StoredFloatVectorValues(rawReader.getFloatVectorValues(field), codes, scorer);
+
+    @Override
+    public ByteVectorValues getByteVectorValues(String field) throws IOException {
+        return rawReader.getByteVectorValues(field);
     }
-    return new DecodedFloatVectorValues(codes, scorer);
-  }
 
-  @Override
-  public ByteVectorValues getByteVectorValues(String field) throws IOException {
-    return rawReader.getByteVectorValues(field);
-  }
-
-  @Override
-  public RandomVectorScorer getRandomVectorScorer(String field, float[] target) throws IOException {
-    BinarizedVectorValues codes = codes(field);
-    if (codes == null) {
-      return rawReader.getRandomVectorScorer(field, target);
+    @Override
+    public RandomVectorScorer getRandomVectorScorer(String field, float[] target) throws IOException {
+        BinarizedVectorValues codes = codes(field);
+        if (codes == null) {
+            return rawReader.getRandomVectorScorer(field, target);
+        }
+        return scorer.getRandomVectorScorer(codes.similarity(), codes, target);
     }
-    return scorer.getRandomVectorScorer(codes.similarity(), codes, target);
-  }
 
-  @Override
-  public RandomVectorScorer getRandomVectorScorer(String field, byte[] target) throws IOException {
-    return rawReader.getRandomVectorScorer(field, target);
-  }
-
-  @Override
-  public void checkIntegrity() throws IOException {
-    rawReader.checkIntegrity();
-    CodecUtil.checksumEntireFile(data);
-  }
-
-  @Override
-  public Map<String, Long> getOffHeapByteSize(FieldInfo fieldInfo) {
-    BinaryFieldEntry entry = fields.get(fieldInfo.name);
-    if (entry == null) {
-      return rawReader.getOffHeapByteSize(fieldInfo);
+    @Override
+    public RandomVectorScorer getRandomVectorScorer(String field, byte[] target) throws IOException {
+        return rawReader.getRandomVectorScorer(field, target);
     }
-    Map<String, Long> codes = Map.of(BinaryFlatVectorsFormat.DATA_EXTENSION, entry.codesLength());
-    if (entry.storeFloats() == false) {
-      return codes;
-    }
-    return KnnVectorsReader.mergeOffHeapByteSizeMaps(rawReader.getOffHeapByteSize(fieldInfo), codes);
-  }
 
-  @Override
-  public long ramBytesUsed() {
-    long total = SHALLOW_SIZE + rawReader.ramBytesUsed();
-    for (BinaryFieldEntry entry : fields.values()) {
-      total += 2L * entry.dims() * Float.BYTES + RamUsageEstimator.NUM_BYTES_OBJECT_HEADER;
+    @Override
+    public void checkIntegrity() throws IOException {
+        rawReader.checkIntegrity();
+        CodecUtil.checksumEntireFile(data);
     }
-    return total;
-  }
 
-  @Override
-  public void close() throws IOException {
-    IOUtils.close(data, rawReader);
-  }
+    @Override
+    public Map<String, Long> getOffHeapByteSize(FieldInfo fieldInfo) {
+        BinaryFieldEntry entry = fields.get(fieldInfo.name);
+        if (entry == null) {
+            return rawReader.getOffHeapByteSize(fieldInfo);
+        }
+        Map<String, Long> codes = Map.of(BinaryFlatVectorsFormat.DATA_EXTENSION, entry.codesLength());
+        if (entry.storeFloats() == false) {
+            return codes;
+        }
+        return KnnVectorsReader.mergeOffHeapByteSizeMaps(rawReader.getOffHeapByteSize(fieldInfo), codes);
+    }
+
+    @Override
+    public long ramBytesUsed() {
+        long total = SHALLOW_SIZE + rawReader.ramBytesUsed();
+        for (BinaryFieldEntry entry : fields.values()) {
+            total += 2L * entry.dims() * Float.BYTES + RamUsageEstimator.NUM_BYTES_OBJECT_HEADER;
+        }
+        return total;
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOUtils.close(data, rawReader);
+    }
 }

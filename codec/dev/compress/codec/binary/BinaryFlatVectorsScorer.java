@@ -36,126 +36,126 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  */
 public final class BinaryFlatVectorsScorer implements FlatVectorsScorer {
 
-  private final FlatVectorsScorer rawScorer;
+    private final FlatVectorsScorer rawScorer;
 
-  public BinaryFlatVectorsScorer(FlatVectorsScorer rawScorer) {
-    this.rawScorer = rawScorer;
-  }
-
-  @Override
-  public RandomVectorScorerSupplier getRandomVectorScorerSupplier(
-      VectorSimilarityFunction similarity, KnnVectorValues values) throws IOException {
-    if (values instanceof BinarizedVectorValues codes) {
-      return new HammingScorerSupplier(codes);
-    }
-    return rawScorer.getRandomVectorScorerSupplier(similarity, values);
-  }
-
-  @Override
-  public RandomVectorScorer getRandomVectorScorer(
-      VectorSimilarityFunction similarity, KnnVectorValues values, float[] target) throws IOException {
-    if (values instanceof BinarizedVectorValues codes) {
-      FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
-      return new QuantizedQueryScorer(codes, new SignCodeEstimator(target, codes.centroid(), codes.similarity()));
-    }
-    return rawScorer.getRandomVectorScorer(similarity, values, target);
-  }
-
-  @Override
-  public RandomVectorScorer getRandomVectorScorer(
-      VectorSimilarityFunction similarity, KnnVectorValues values, byte[] target) throws IOException {
-    return rawScorer.getRandomVectorScorer(similarity, values, target);
-  }
-
-  /** Scores {@code target} against codes with the float-arithmetic estimate. */
-  public RandomVectorScorer asymmetricScorer(BinarizedVectorValues codes, float[] target) {
-    FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
-    SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
-    return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
-      @Override
-      public float score(int ord) throws IOException {
-        float signDot = estimator.exactSignDot(codes.vectorValue(ord));
-        return estimator.score(signDot, codes.corrections(ord));
-      }
-    };
-  }
-
-  @Override
-  public String toString() {
-    return "BinaryFlatVectorsScorer(rawScorer=" + rawScorer + ")";
-  }
-
-  /**
-   * The 4-bit query against codes. The graph walk scores a node's unvisited neighbours as one
-   * batch ({@link QuantizedQuery#bulkScore}).
-   */
-  private static final class QuantizedQueryScorer extends RandomVectorScorer.AbstractRandomVectorScorer {
-    private final BinarizedVectorValues codes;
-    private final QuantizedQuery query;
-    private final RecordBatch batch;
-
-    QuantizedQueryScorer(BinarizedVectorValues codes, SignCodeEstimator estimator) {
-      super(codes);
-      this.codes = codes;
-      this.query = estimator.quantized();
-      this.batch = new RecordBatch(codes.dimension());
+    public BinaryFlatVectorsScorer(FlatVectorsScorer rawScorer) {
+        this.rawScorer = rawScorer;
     }
 
     @Override
-    public float score(int ord) throws IOException {
-      return query.score(codes, ord);
+    public RandomVectorScorerSupplier getRandomVectorScorerSupplier(
+            VectorSimilarityFunction similarity, KnnVectorValues values) throws IOException {
+        if (values instanceof BinarizedVectorValues codes) {
+            return new HammingScorerSupplier(codes);
+        }
+        return rawScorer.getRandomVectorScorerSupplier(similarity, values);
     }
 
     @Override
-    public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-      return query.bulkScore(codes, batch, nodes, scores, numNodes);
-    }
-  }
-
-  /** Code-against-code Hamming scorers for graph construction. */
-  private static final class HammingScorerSupplier implements RandomVectorScorerSupplier {
-    private final BinarizedVectorValues codes;
-
-    HammingScorerSupplier(BinarizedVectorValues codes) {
-      this.codes = codes;
+    public RandomVectorScorer getRandomVectorScorer(
+            VectorSimilarityFunction similarity, KnnVectorValues values, float[] target) throws IOException {
+        if (values instanceof BinarizedVectorValues codes) {
+            FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
+            return new QuantizedQueryScorer(codes, new SignCodeEstimator(target, codes.centroid(), codes.similarity()));
+        }
+        return rawScorer.getRandomVectorScorer(similarity, values, target);
     }
 
     @Override
-    public UpdateableRandomVectorScorer scorer() throws IOException {
-      BinarizedVectorValues targets = codes.copy();
-      BinarizedVectorValues others = codes.copy();
-      long[] target = new long[CodeWords.words(codes.dimension())];
-      float dims = codes.dimension();
-      return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
-        private final RecordBatch batch = new RecordBatch(codes.dimension());
+    public RandomVectorScorer getRandomVectorScorer(
+            VectorSimilarityFunction similarity, KnnVectorValues values, byte[] target) throws IOException {
+        return rawScorer.getRandomVectorScorer(similarity, values, target);
+    }
 
-        @Override
-        public void setScoringOrdinal(int node) throws IOException {
-          System.arraycopy(targets.codeWords(node), 0, target, 0, target.length);
+    /** Scores {@code target} against codes with the float-arithmetic estimate. */
+    public RandomVectorScorer asymmetricScorer(BinarizedVectorValues codes, float[] target) {
+        FlatVectorsScorer.checkDimensions(target.length, codes.dimension());
+        SignCodeEstimator estimator = new SignCodeEstimator(target, codes.centroid(), codes.similarity());
+        return new RandomVectorScorer.AbstractRandomVectorScorer(codes) {
+            @Override
+            public float score(int ord) throws IOException {
+                float signDot = estimator.exactSignDot(codes.vectorValue(ord));
+                return estimator.score(signDot, codes.corrections(ord));
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "BinaryFlatVectorsScorer(rawScorer=" + rawScorer + ")";
+    }
+
+    /**
+     * The 4-bit query against codes. The graph walk scores a node's unvisited neighbours as one
+     * batch ({@link QuantizedQuery#bulkScore}).
+     */
+    private static final class QuantizedQueryScorer extends RandomVectorScorer.AbstractRandomVectorScorer {
+        private final BinarizedVectorValues codes;
+        private final QuantizedQuery query;
+        private final RecordBatch batch;
+
+        QuantizedQueryScorer(BinarizedVectorValues codes, SignCodeEstimator estimator) {
+            super(codes);
+            this.codes = codes;
+            this.query = estimator.quantized();
+            this.batch = new RecordBatch(codes.dimension());
         }
 
         @Override
         public float score(int ord) throws IOException {
-          return 1f - CodeWords.xorBitCount(target, others.codeWords(ord)) / dims;
+            return query.score(codes, ord);
         }
 
-        /** Batched like {@link QuantizedQueryScorer#bulkScore}. */
         @Override
         public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-          batch.read(others, nodes, numNodes);
-          float max = Float.NEGATIVE_INFINITY;
-          for (int i = 0; i < numNodes; i++) {
-            scores[i] = 1f - CodeWords.xorBitCount(target, batch.words, i * batch.stride) / dims;
-            max = Math.max(max, scores[i]);
-          }
-          return max;
+            return query.bulkScore(codes, batch, nodes, scores, numNodes);
         }
-      };
     }
 
-    @Override
-    public RandomVectorScorerSupplier copy() throws IOException {
-      return new HammingScorerSupplier(codes.copy());
+    /** Code-against-code Hamming scorers for graph construction. */
+    private static final class HammingScorerSupplier implements RandomVectorScorerSupplier {
+        private final BinarizedVectorValues codes;
+
+        HammingScorerSupplier(BinarizedVectorValues codes) {
+            this.codes = codes;
+        }
+
+        @Override
+        public UpdateableRandomVectorScorer scorer() throws IOException {
+            BinarizedVectorValues targets = codes.copy();
+            BinarizedVectorValues others = codes.copy();
+            long[] target = new long[CodeWords.words(codes.dimension())];
+            float dims = codes.dimension();
+            return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
+                private final RecordBatch batch = new RecordBatch(codes.dimension());
+
+                @Override
+                public void setScoringOrdinal(int node) throws IOException {
+                    System.arraycopy(targets.codeWords(node), 0, target, 0, target.length);
+                }
+
+                @Override
+                public float score(int ord) throws IOException {
+                    return 1f - CodeWords.xorBitCount(target, others.codeWords(ord)) / dims;
+                }
+
+                /** Batched like {@link QuantizedQueryScorer#bulkScore}. */
+                @Override
+                public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
+                    batch.read(others, nodes, numNodes);
+                    float max = Float.NEGATIVE_INFINITY;
+                    for (int i = 0; i < numNodes; i++) {
+                        scores[i] = 1f - CodeWords.xorBitCount(target, batch.words, i * batch.stride) / dims;
+                        max = Math.max(max, scores[i]);
+                    }
+                    return max;
+                }
+            };
+        }
+
+        @Override
+        public RandomVectorScorerSupplier copy() throws IOException {
+            return new HammingScorerSupplier(codes.copy());
+        }
     }
-  }
 }

@@ -45,48 +45,48 @@ import org.apache.lucene.index.SegmentWriteState;
  */
 public final class BinaryHnswVectorsFormat extends KnnVectorsFormat {
 
-  public static final String NAME = "CompressBinaryHnsw";
+    public static final String NAME = "CompressBinaryHnsw";
 
-  private final HnswParameters hnsw;
-  private final BinaryCodeOptions options;
-  private final BinaryFlatVectorsFormat flatFormat;
+    private final HnswParameters hnsw;
+    private final BinaryCodeOptions options;
+    private final BinaryFlatVectorsFormat flatFormat;
 
-  /** Defaults: Lucene's m and beam width, floats stored, centred codes. Used by SPI to read. */
-  public BinaryHnswVectorsFormat() {
-    this(HnswParameters.DEFAULT, BinaryCodeOptions.DEFAULT);
-  }
+    /** Defaults: Lucene's m and beam width, floats stored, centred codes. Used by SPI to read. */
+    public BinaryHnswVectorsFormat() {
+        this(HnswParameters.DEFAULT, BinaryCodeOptions.DEFAULT);
+    }
 
-  public BinaryHnswVectorsFormat(HnswParameters hnsw, BinaryCodeOptions options) {
-    super(NAME);
-    this.hnsw = hnsw;
-    this.options = options;
-    this.flatFormat = new BinaryFlatVectorsFormat(options);
-  }
+    public BinaryHnswVectorsFormat(HnswParameters hnsw, BinaryCodeOptions options) {
+        super(NAME);
+        this.hnsw = hnsw;
+        this.options = options;
+        this.flatFormat = new BinaryFlatVectorsFormat(options);
+    }
 
-  @Override
-  public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
-    return new Lucene99HnswVectorsWriter(
-        state,
-        hnsw.m(),
-        hnsw.beamWidth(),
-        flatFormat.fieldsWriter(state),
-        Lucene99HnswVectorsFormat.DEFAULT_NUM_MERGE_WORKER,
-        null);
-  }
+    @Override
+    public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+        return new Lucene99HnswVectorsWriter(
+                state,
+                hnsw.m(),
+                hnsw.beamWidth(),
+                flatFormat.fieldsWriter(state),
+                Lucene99HnswVectorsFormat.DEFAULT_NUM_MERGE_WORKER,
+                null);
+    }
 
-  @Override
-  public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    FlatVectorsReader flat = flatFormat.fieldsReader(state);
-    return new BinaryHnswVectorsReader(new Lucene99HnswVectorsReader(state, flat), flat);
-  }
+    @Override
+    public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+        FlatVectorsReader flat = flatFormat.fieldsReader(state);
+        return new BinaryHnswVectorsReader(new Lucene99HnswVectorsReader(state, flat), flat);
+    }
 
-  @Override
-  public int getMaxDimensions(String fieldName) {
-    return VectorLimits.MAX_DIMENSIONS;
-  }
+    @Override
+    public int getMaxDimensions(String fieldName) {
+        return VectorLimits.MAX_DIMENSIONS;
+    }
 
-  @Override
-  public String toString() {
-    return NAME + "(" + hnsw + ", " + options + ")";
-  }
+    @Override
+    public String toString() {
+        return NAME + "(" + hnsw + ", " + options + ")";
+    }
 }

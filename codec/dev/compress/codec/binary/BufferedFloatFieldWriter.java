@@ -14,66 +14,63 @@ import org.apache.lucene.util.RamUsageEstimator;
  */
 final class BufferedFloatFieldWriter extends FlatFieldVectorsWriter<float[]> {
 
-  private static final long SHALLOW_SIZE =
-      RamUsageEstimator.shallowSizeOfInstance(BufferedFloatFieldWriter.class);
+    private static final long SHALLOW_SIZE = RamUsageEstimator.shallowSizeOfInstance(BufferedFloatFieldWriter.class);
 
-  private final FieldInfo fieldInfo;
-  private final List<float[]> vectors = new ArrayList<>();
-  private final DocsWithFieldSet docsWithField = new DocsWithFieldSet();
-  private int lastDoc = -1;
-  private boolean finished;
+    private final FieldInfo fieldInfo;
+    private final List<float[]> vectors = new ArrayList<>();
+    private final DocsWithFieldSet docsWithField = new DocsWithFieldSet();
+    private int lastDoc = -1;
+    private boolean finished;
 
-  BufferedFloatFieldWriter(FieldInfo fieldInfo) {
-    this.fieldInfo = fieldInfo;
-  }
-
-  @Override
-  public void addValue(int docID, float[] vectorValue) {
-    if (finished) {
-      throw new IllegalStateException("already finished, cannot add more values");
+    BufferedFloatFieldWriter(FieldInfo fieldInfo) {
+        this.fieldInfo = fieldInfo;
     }
-    if (docID == lastDoc) {
-      throw new IllegalArgumentException(
-          "VectorValuesField \""
-              + fieldInfo.name
-              + "\" appears more than once in this document (only one value is allowed per field)");
+
+    @Override
+    public void addValue(int docID, float[] vectorValue) {
+        if (finished) {
+            throw new IllegalStateException("already finished, cannot add more values");
+        }
+        if (docID == lastDoc) {
+            throw new IllegalArgumentException("VectorValuesField \""
+                    + fieldInfo.name
+                    + "\" appears more than once in this document (only one value is allowed per field)");
+        }
+        docsWithField.add(docID);
+        vectors.add(copyValue(vectorValue));
+        lastDoc = docID;
     }
-    docsWithField.add(docID);
-    vectors.add(copyValue(vectorValue));
-    lastDoc = docID;
-  }
 
-  @Override
-  public float[] copyValue(float[] vectorValue) {
-    return ArrayUtil.copyArray(vectorValue);
-  }
+    @Override
+    public float[] copyValue(float[] vectorValue) {
+        return ArrayUtil.copyArray(vectorValue);
+    }
 
-  @Override
-  public List<float[]> getVectors() {
-    return vectors;
-  }
+    @Override
+    public List<float[]> getVectors() {
+        return vectors;
+    }
 
-  @Override
-  public DocsWithFieldSet getDocsWithFieldSet() {
-    return docsWithField;
-  }
+    @Override
+    public DocsWithFieldSet getDocsWithFieldSet() {
+        return docsWithField;
+    }
 
-  @Override
-  public void finish() {
-    finished = true;
-  }
+    @Override
+    public void finish() {
+        finished = true;
+    }
 
-  @Override
-  public boolean isFinished() {
-    return finished;
-  }
+    @Override
+    public boolean isFinished() {
+        return finished;
+    }
 
-  @Override
-  public long ramBytesUsed() {
-    long perVector =
-        RamUsageEstimator.NUM_BYTES_ARRAY_HEADER
-            + (long) fieldInfo.getVectorDimension() * Float.BYTES
-            + RamUsageEstimator.NUM_BYTES_OBJECT_REF;
-    return SHALLOW_SIZE + docsWithField.ramBytesUsed() + vectors.size() * perVector;
-  }
+    @Override
+    public long ramBytesUsed() {
+        long perVector = RamUsageEstimator.NUM_BYTES_ARRAY_HEADER
+                + (long) fieldInfo.getVectorDimension() * Float.BYTES
+                + RamUsageEstimator.NUM_BYTES_OBJECT_REF;
+        return SHALLOW_SIZE + docsWithField.ramBytesUsed() + vectors.size() * perVector;
+    }
 }

@@ -22,52 +22,52 @@ package dev.compress.codec.binary;
  */
 final class CentreShift {
 
-  private final float[] from;
-  private final float[] to;
-  private final float[] shift;
-  private final double shiftDotFrom;
-  private final double fromSquaredNorm;
-  private final double toSquaredNorm;
+    private final float[] from;
+    private final float[] to;
+    private final float[] shift;
+    private final double shiftDotFrom;
+    private final double fromSquaredNorm;
+    private final double toSquaredNorm;
 
-  CentreShift(float[] from, float[] to) {
-    this.from = from;
-    this.to = to;
-    this.shift = new float[from.length];
-    double shiftDotFrom = 0, fromSquaredNorm = 0, toSquaredNorm = 0;
-    for (int i = 0; i < from.length; i++) {
-      shift[i] = to[i] - from[i];
-      shiftDotFrom += (double) shift[i] * from[i];
-      fromSquaredNorm += (double) from[i] * from[i];
-      toSquaredNorm += (double) to[i] * to[i];
+    CentreShift(float[] from, float[] to) {
+        this.from = from;
+        this.to = to;
+        this.shift = new float[from.length];
+        double shiftDotFrom = 0, fromSquaredNorm = 0, toSquaredNorm = 0;
+        for (int i = 0; i < from.length; i++) {
+            shift[i] = to[i] - from[i];
+            shiftDotFrom += (double) shift[i] * from[i];
+            fromSquaredNorm += (double) from[i] * from[i];
+            toSquaredNorm += (double) to[i] * to[i];
+        }
+        this.shiftDotFrom = shiftDotFrom;
+        this.fromSquaredNorm = fromSquaredNorm;
+        this.toSquaredNorm = toSquaredNorm;
     }
-    this.shiftDotFrom = shiftDotFrom;
-    this.fromSquaredNorm = fromSquaredNorm;
-    this.toSquaredNorm = toSquaredNorm;
-  }
 
-  /**
-   * Rewrites {@code corrections}, those of {@code code} around the old centre, for the new one;
-   * rewrites {@code code} too for a vector that is the old centre.
-   */
-  void apply(byte[] code, float[] corrections) {
-    if (corrections[0] == 0) {
-      SignBinarizer.binarize(from, to, code);
-      SignBinarizer.corrections(from, to, corrections);
-      return;
+    /**
+     * Rewrites {@code corrections}, those of {@code code} around the old centre, for the new one;
+     * rewrites {@code code} too for a vector that is the old centre.
+     */
+    void apply(byte[] code, float[] corrections) {
+        if (corrections[0] == 0) {
+            SignBinarizer.binarize(from, to, code);
+            SignBinarizer.corrections(from, to, corrections);
+            return;
+        }
+        double signDotShift = 0;
+        for (int i = 0; i < shift.length; i++) {
+            signDotShift += SignBinarizer.bit(code, i) ? shift[i] : -shift[i];
+        }
+        double scaleFactor = corrections[0];
+        double centreDot = corrections[1];
+        double squaredNorm = corrections[2];
+        double fromResidual = Math.max(0, squaredNorm - 2 * centreDot + fromSquaredNorm);
+        double fromSignDot = fromResidual / scaleFactor;
+        double toCentreDot = centreDot + shiftDotFrom + scaleFactor * signDotShift;
+        double toResidual = Math.max(0, squaredNorm - 2 * toCentreDot + toSquaredNorm);
+        double toSignDot = Math.max(fromSignDot - signDotShift, Math.sqrt(toResidual));
+        corrections[0] = toResidual == 0 ? 0f : (float) (toResidual / toSignDot);
+        corrections[1] = (float) toCentreDot;
     }
-    double signDotShift = 0;
-    for (int i = 0; i < shift.length; i++) {
-      signDotShift += SignBinarizer.bit(code, i) ? shift[i] : -shift[i];
-    }
-    double scaleFactor = corrections[0];
-    double centreDot = corrections[1];
-    double squaredNorm = corrections[2];
-    double fromResidual = Math.max(0, squaredNorm - 2 * centreDot + fromSquaredNorm);
-    double fromSignDot = fromResidual / scaleFactor;
-    double toCentreDot = centreDot + shiftDotFrom + scaleFactor * signDotShift;
-    double toResidual = Math.max(0, squaredNorm - 2 * toCentreDot + toSquaredNorm);
-    double toSignDot = Math.max(fromSignDot - signDotShift, Math.sqrt(toResidual));
-    corrections[0] = toResidual == 0 ? 0f : (float) (toResidual / toSignDot);
-    corrections[1] = (float) toCentreDot;
-  }
 }

@@ -13,73 +13,73 @@ import org.apache.lucene.util.Bits;
  */
 final class DecodedFloatVectorValues extends FloatVectorValues {
 
-  private final BinarizedVectorValues codes;
-  private final BinaryFlatVectorsScorer scorer;
-  private final float[] decoded;
+    private final BinarizedVectorValues codes;
+    private final BinaryFlatVectorsScorer scorer;
+    private final float[] decoded;
 
-  DecodedFloatVectorValues(BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
-    this.codes = codes;
-    this.scorer = scorer;
-    this.decoded = new float[codes.dimension()];
-  }
-
-  /** The codes these values decode. */
-  BinarizedVectorValues codes() {
-    return codes;
-  }
-
-  @Override
-  public float[] vectorValue(int ord) throws IOException {
-    SignBinarizer.decode(codes.vectorValue(ord), codes.centroid(), codes.scale(), decoded);
-    return decoded;
-  }
-
-  @Override
-  public int dimension() {
-    return codes.dimension();
-  }
-
-  @Override
-  public int size() {
-    return codes.size();
-  }
-
-  @Override
-  public int ordToDoc(int ord) {
-    return codes.ordToDoc(ord);
-  }
-
-  @Override
-  public Bits getAcceptOrds(Bits acceptDocs) {
-    return codes.getAcceptOrds(acceptDocs);
-  }
-
-  @Override
-  public DocIndexIterator iterator() {
-    return codes.iterator();
-  }
-
-  @Override
-  public DecodedFloatVectorValues copy() throws IOException {
-    return new DecodedFloatVectorValues(codes.copy(), scorer);
-  }
-
-  @Override
-  public VectorScorer scorer(float[] target) throws IOException {
-    if (size() == 0) {
-      return null;
+    DecodedFloatVectorValues(BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
+        this.codes = codes;
+        this.scorer = scorer;
+        this.decoded = new float[codes.dimension()];
     }
-    BinarizedVectorValues scored = codes.copy();
-    return new OrdinalVectorScorer(
-        scored.iterator(), scorer.getRandomVectorScorer(scored.similarity(), scored, target));
-  }
 
-  @Override
-  public VectorScorer rescorer(float[] target) throws IOException {
-    if (size() == 0) {
-      return null;
+    /** The codes these values decode. */
+    BinarizedVectorValues codes() {
+        return codes;
     }
-    BinarizedVectorValues scored = codes.copy();
-    return new OrdinalVectorScorer(scored.iterator(), scorer.asymmetricScorer(scored, target));
-  }
+
+    @Override
+    public float[] vectorValue(int ord) throws IOException {
+        SignBinarizer.decode(codes.vectorValue(ord), codes.centroid(), codes.scale(), decoded);
+        return decoded;
+    }
+
+    @Override
+    public int dimension() {
+        return codes.dimension();
+    }
+
+    @Override
+    public int size() {
+        return codes.size();
+    }
+
+    @Override
+    public int ordToDoc(int ord) {
+        return codes.ordToDoc(ord);
+    }
+
+    @Override
+    public Bits getAcceptOrds(Bits acceptDocs) {
+        return codes.getAcceptOrds(acceptDocs);
+    }
+
+    @Override
+    public DocIndexIterator iterator() {
+        return codes.iterator();
+    }
+
+    @Override
+    public DecodedFloatVectorValues copy() throws IOException {
+        return new DecodedFloatVectorValues(codes.copy(), scorer);
+    }
+
+    @Override
+    public VectorScorer scorer(float[] target) throws IOException {
+        if (size() == 0) {
+            return null;
+        }
+        BinarizedVectorValues scored = codes.copy();
+        return new OrdinalVectorScorer(
+                scored.iterator(), scorer.getRandomVectorScorer(scored.similarity(), scored, target));
+    }
+
+    @Override
+    public VectorScorer rescorer(float[] target) throws IOException {
+        if (size() == 0) {
+            return null;
+        }
+        BinarizedVectorValues scored = codes.copy();
+        return new OrdinalVectorScorer(scored.iterator(), scorer.asymmetricScorer(scored, target));
+    }
 }

@@ -20,43 +20,43 @@ import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
  */
 final class MergeGraphScorerSupplier implements RandomVectorScorerSupplier {
 
-  private final BinarizedVectorValues codes;
-  private final IndexInput queries;
-  private final RandomAccessInput queryRecords;
-  private final int recordBytes;
+    private final BinarizedVectorValues codes;
+    private final IndexInput queries;
+    private final RandomAccessInput queryRecords;
+    private final int recordBytes;
 
-  MergeGraphScorerSupplier(BinarizedVectorValues codes, IndexInput queries) throws IOException {
-    this.codes = codes;
-    this.queries = queries;
-    this.queryRecords = queries.randomAccessSlice(0, queries.length());
-    this.recordBytes = QuantizedQuery.recordBytes(codes.dimension());
-  }
+    MergeGraphScorerSupplier(BinarizedVectorValues codes, IndexInput queries) throws IOException {
+        this.codes = codes;
+        this.queries = queries;
+        this.queryRecords = queries.randomAccessSlice(0, queries.length());
+        this.recordBytes = QuantizedQuery.recordBytes(codes.dimension());
+    }
 
-  @Override
-  public UpdateableRandomVectorScorer scorer() throws IOException {
-    BinarizedVectorValues others = codes.copy();
-    QuantizedQuery query = new QuantizedQuery(codes.dimension(), codes.similarity());
-    RecordBatch batch = new RecordBatch(codes.dimension());
-    return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
-      @Override
-      public void setScoringOrdinal(int node) throws IOException {
-        query.read(queryRecords, (long) node * recordBytes);
-      }
+    @Override
+    public UpdateableRandomVectorScorer scorer() throws IOException {
+        BinarizedVectorValues others = codes.copy();
+        QuantizedQuery query = new QuantizedQuery(codes.dimension(), codes.similarity());
+        RecordBatch batch = new RecordBatch(codes.dimension());
+        return new UpdateableRandomVectorScorer.AbstractUpdateableRandomVectorScorer(others) {
+            @Override
+            public void setScoringOrdinal(int node) throws IOException {
+                query.read(queryRecords, (long) node * recordBytes);
+            }
 
-      @Override
-      public float score(int ord) throws IOException {
-        return query.score(others, ord);
-      }
+            @Override
+            public float score(int ord) throws IOException {
+                return query.score(others, ord);
+            }
 
-      @Override
-      public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
-        return query.bulkScore(others, batch, nodes, scores, numNodes);
-      }
-    };
-  }
+            @Override
+            public float bulkScore(int[] nodes, float[] scores, int numNodes) throws IOException {
+                return query.bulkScore(others, batch, nodes, scores, numNodes);
+            }
+        };
+    }
 
-  @Override
-  public RandomVectorScorerSupplier copy() throws IOException {
-    return new MergeGraphScorerSupplier(codes.copy(), queries.clone());
-  }
+    @Override
+    public RandomVectorScorerSupplier copy() throws IOException {
+        return new MergeGraphScorerSupplier(codes.copy(), queries.clone());
+    }
 }

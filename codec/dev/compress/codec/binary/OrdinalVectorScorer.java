@@ -9,21 +9,21 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
 /** A {@link VectorScorer} that scores the current document's ordinal with a random scorer. */
 final class OrdinalVectorScorer implements VectorScorer {
 
-  private final KnnVectorValues.DocIndexIterator iterator;
-  private final RandomVectorScorer scorer;
+    private final KnnVectorValues.DocIndexIterator iterator;
+    private final RandomVectorScorer scorer;
 
-  OrdinalVectorScorer(KnnVectorValues.DocIndexIterator iterator, RandomVectorScorer scorer) {
-    this.iterator = iterator;
-    this.scorer = scorer;
-  }
+    OrdinalVectorScorer(KnnVectorValues.DocIndexIterator iterator, RandomVectorScorer scorer) {
+        this.iterator = iterator;
+        this.scorer = scorer;
+    }
 
-  @Override
-  public float score() throws IOException {
-    return scorer.score(iterator.index());
-  }
+    @Override
+    public float score() throws IOException {
+        return scorer.score(iterator.index());
+    }
 
-  @Override
-  public DocIdSetIterator iterator() {
-    return iterator;
-  }
+    @Override
+    public DocIdSetIterator iterator() {
+        return iterator;
+    }
 }

@@ -9,20 +9,20 @@ import java.io.IOException;
  */
 final class RecordBatch {
 
-  final int stride;
-  long[] words = new long[0];
-  float[] corrections = new float[0];
+    final int stride;
+    long[] words = new long[0];
+    float[] corrections = new float[0];
 
-  RecordBatch(int dims) {
-    this.stride = CodeWords.words(dims);
-  }
-
-  /** Reads the records of {@code ords[0..count)}, growing the buffers when needed. */
-  void read(BinarizedVectorValues codes, int[] ords, int count) throws IOException {
-    if (words.length < count * stride) {
-      words = new long[count * stride];
-      corrections = new float[count * SignBinarizer.CORRECTIONS];
+    RecordBatch(int dims) {
+        this.stride = CodeWords.words(dims);
     }
-    codes.readRecords(ords, count, words, corrections);
-  }
+
+    /** Reads the records of {@code ords[0..count)}, growing the buffers when needed. */
+    void read(BinarizedVectorValues codes, int[] ords, int count) throws IOException {
+        if (words.length < count * stride) {
+            words = new long[count * stride];
+            corrections = new float[count * SignBinarizer.CORRECTIONS];
+        }
+        codes.readRecords(ords, count, words, corrections);
+    }
 }

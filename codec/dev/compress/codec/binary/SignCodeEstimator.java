@@ -23,60 +23,60 @@ import org.apache.lucene.util.VectorUtil;
  */
 public final class SignCodeEstimator {
 
-  private final int dims;
-  private final float[] residual;
-  private final float residualSum;
-  private final QuantizedQuery quantized;
+    private final int dims;
+    private final float[] residual;
+    private final float residualSum;
+    private final QuantizedQuery quantized;
 
-  /** Prepares {@code query} for codes taken around {@code centre} in a field of {@code similarity}. */
-  public SignCodeEstimator(float[] query, float[] centre, VectorSimilarityFunction similarity) {
-    this.dims = query.length;
-    float[] prepared = SignBinarizer.prepare(query, similarity, new float[dims]);
-    this.residual = new float[dims];
-    float sum = 0;
-    for (int i = 0; i < dims; i++) {
-      residual[i] = prepared[i] - centre[i];
-      sum += residual[i];
+    /** Prepares {@code query} for codes taken around {@code centre} in a field of {@code similarity}. */
+    public SignCodeEstimator(float[] query, float[] centre, VectorSimilarityFunction similarity) {
+        this.dims = query.length;
+        float[] prepared = SignBinarizer.prepare(query, similarity, new float[dims]);
+        this.residual = new float[dims];
+        float sum = 0;
+        for (int i = 0; i < dims; i++) {
+            residual[i] = prepared[i] - centre[i];
+            sum += residual[i];
+        }
+        this.residualSum = sum;
+        this.quantized = new QuantizedQuery(dims, similarity);
+        quantized.quantise(
+                residual,
+                VectorUtil.dotProduct(prepared, centre) - VectorUtil.dotProduct(centre, centre),
+                VectorUtil.dotProduct(prepared, prepared));
     }
-    this.residualSum = sum;
-    this.quantized = new QuantizedQuery(dims, similarity);
-    quantized.quantise(
-        residual,
-        VectorUtil.dotProduct(prepared, centre) - VectorUtil.dotProduct(centre, centre),
-        VectorUtil.dotProduct(prepared, prepared));
-  }
 
-  /** {@code <s, q - c>} in float arithmetic. */
-  public float exactSignDot(byte[] code) {
-    float agree = 0;
-    for (int i = 0; i < dims; i++) {
-      if (SignBinarizer.bit(code, i)) {
-        agree += residual[i];
-      }
+    /** {@code <s, q - c>} in float arithmetic. */
+    public float exactSignDot(byte[] code) {
+        float agree = 0;
+        for (int i = 0; i < dims; i++) {
+            if (SignBinarizer.bit(code, i)) {
+                agree += residual[i];
+            }
+        }
+        return 2 * agree - residualSum;
     }
-    return 2 * agree - residualSum;
-  }
 
-  /**
-   * {@code <s, q - c>} from the 4-bit query, {@code sum_i s_i (lower + step * level_i)}, for a code
-   * packed into words ({@link CodeWords}).
-   */
-  public float quantizedSignDot(long[] code) {
-    return quantized.signDot(code, 0);
-  }
+    /**
+     * {@code <s, q - c>} from the 4-bit query, {@code sum_i s_i (lower + step * level_i)}, for a code
+     * packed into words ({@link CodeWords}).
+     */
+    public float quantizedSignDot(long[] code) {
+        return quantized.signDot(code, 0);
+    }
 
-  /** {@link #quantizedSignDot(long[])} of the code that starts at {@code words[offset]}. */
-  public float quantizedSignDot(long[] words, int offset) {
-    return quantized.signDot(words, offset);
-  }
+    /** {@link #quantizedSignDot(long[])} of the code that starts at {@code words[offset]}. */
+    public float quantizedSignDot(long[] words, int offset) {
+        return quantized.signDot(words, offset);
+    }
 
-  /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
-  public float score(float signDot, float[] corrections) {
-    return quantized.score(signDot, corrections, 0);
-  }
+    /** The similarity score for a code with {@code signDot = <s, q - c>} and its corrections. */
+    public float score(float signDot, float[] corrections) {
+        return quantized.score(signDot, corrections, 0);
+    }
 
-  /** The 4-bit form of this query. */
-  QuantizedQuery quantized() {
-    return quantized;
-  }
+    /** The 4-bit form of this query. */
+    QuantizedQuery quantized() {
+        return quantized;
+    }
 }

@@ -12,66 +12,66 @@ import org.apache.lucene.util.Bits;
  */
 final class StoredFloatVectorValues extends FloatVectorValues {
 
-  private final FloatVectorValues floats;
-  private final BinarizedVectorValues codes;
-  private final BinaryFlatVectorsScorer scorer;
+    private final FloatVectorValues floats;
+    private final BinarizedVectorValues codes;
+    private final BinaryFlatVectorsScorer scorer;
 
-  StoredFloatVectorValues(FloatVectorValues floats, BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
-    this.floats = floats;
-    this.codes = codes;
-    this.scorer = scorer;
-  }
-
-  @Override
-  public float[] vectorValue(int ord) throws IOException {
-    return floats.vectorValue(ord);
-  }
-
-  @Override
-  public int dimension() {
-    return floats.dimension();
-  }
-
-  @Override
-  public int size() {
-    return floats.size();
-  }
-
-  @Override
-  public int ordToDoc(int ord) {
-    return floats.ordToDoc(ord);
-  }
-
-  @Override
-  public Bits getAcceptOrds(Bits acceptDocs) {
-    return floats.getAcceptOrds(acceptDocs);
-  }
-
-  @Override
-  public DocIndexIterator iterator() {
-    return floats.iterator();
-  }
-
-  @Override
-  public StoredFloatVectorValues copy() throws IOException {
-    return new StoredFloatVectorValues(floats.copy(), codes.copy(), scorer);
-  }
-
-  @Override
-  public VectorScorer scorer(float[] target) throws IOException {
-    if (size() == 0) {
-      return null;
+    StoredFloatVectorValues(FloatVectorValues floats, BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
+        this.floats = floats;
+        this.codes = codes;
+        this.scorer = scorer;
     }
-    BinarizedVectorValues scored = codes.copy();
-    return new OrdinalVectorScorer(
-        floats.copy().iterator(), scorer.getRandomVectorScorer(scored.similarity(), scored, target));
-  }
 
-  @Override
-  public VectorScorer rescorer(float[] target) throws IOException {
-    if (size() == 0) {
-      return null;
+    @Override
+    public float[] vectorValue(int ord) throws IOException {
+        return floats.vectorValue(ord);
     }
-    return floats.copy().scorer(target);
-  }
+
+    @Override
+    public int dimension() {
+        return floats.dimension();
+    }
+
+    @Override
+    public int size() {
+        return floats.size();
+    }
+
+    @Override
+    public int ordToDoc(int ord) {
+        return floats.ordToDoc(ord);
+    }
+
+    @Override
+    public Bits getAcceptOrds(Bits acceptDocs) {
+        return floats.getAcceptOrds(acceptDocs);
+    }
+
+    @Override
+    public DocIndexIterator iterator() {
+        return floats.iterator();
+    }
+
+    @Override
+    public StoredFloatVectorValues copy() throws IOException {
+        return new StoredFloatVectorValues(floats.copy(), codes.copy(), scorer);
+    }
+
+    @Override
+    public VectorScorer scorer(float[] target) throws IOException {
+        if (size() == 0) {
+            return null;
+        }
+        BinarizedVectorValues scored = codes.copy();
+        return new OrdinalVectorScorer(
+                floats.copy().iterator(), scorer.getRandomVectorScorer(scored.similarity(), scored, target));
+    }
+
+    @Override
+    public VectorScorer rescorer(float[] target) throws IOException {
+        if (size() == 0) {
+            return null;
+        }
+        return floats.copy().scorer(target);
+    }
 }

@@ -39,45 +39,45 @@ import org.apache.lucene.index.SegmentWriteState;
  */
 public final class FloatHnswVectorsFormat extends KnnVectorsFormat {
 
-  public static final String NAME = "CompressFloatHnsw";
+    public static final String NAME = "CompressFloatHnsw";
 
-  private final HnswParameters hnsw;
-  private final FlatVectorsFormat flatFormat =
-      new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
+    private final HnswParameters hnsw;
+    private final FlatVectorsFormat flatFormat =
+            new Lucene99FlatVectorsFormat(FlatVectorScorerUtil.getLucene99FlatVectorsScorer());
 
-  /** Lucene's default m and beam width. Used by SPI to read. */
-  public FloatHnswVectorsFormat() {
-    this(HnswParameters.DEFAULT);
-  }
+    /** Lucene's default m and beam width. Used by SPI to read. */
+    public FloatHnswVectorsFormat() {
+        this(HnswParameters.DEFAULT);
+    }
 
-  public FloatHnswVectorsFormat(HnswParameters hnsw) {
-    super(NAME);
-    this.hnsw = hnsw;
-  }
+    public FloatHnswVectorsFormat(HnswParameters hnsw) {
+        super(NAME);
+        this.hnsw = hnsw;
+    }
 
-  @Override
-  public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
-    return new Lucene99HnswVectorsWriter(
-        state,
-        hnsw.m(),
-        hnsw.beamWidth(),
-        flatFormat.fieldsWriter(state),
-        Lucene99HnswVectorsFormat.DEFAULT_NUM_MERGE_WORKER,
-        null);
-  }
+    @Override
+    public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+        return new Lucene99HnswVectorsWriter(
+                state,
+                hnsw.m(),
+                hnsw.beamWidth(),
+                flatFormat.fieldsWriter(state),
+                Lucene99HnswVectorsFormat.DEFAULT_NUM_MERGE_WORKER,
+                null);
+    }
 
-  @Override
-  public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
-    return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
-  }
+    @Override
+    public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+        return new Lucene99HnswVectorsReader(state, flatFormat.fieldsReader(state));
+    }
 
-  @Override
-  public int getMaxDimensions(String fieldName) {
-    return VectorLimits.MAX_DIMENSIONS;
-  }
+    @Override
+    public int getMaxDimensions(String fieldName) {
+        return VectorLimits.MAX_DIMENSIONS;
+    }
 
-  @Override
-  public String toString() {
-    return NAME + "(" + hnsw + ")";
-  }
+    @Override
+    public String toString() {
+        return NAME + "(" + hnsw + ")";
+    }
 }

@@ -26,103 +26,108 @@ import org.apache.lucene.util.DocIdSetBuilder;
  */
 final class CandidateKnnQuery extends KnnFloatVectorQuery {
 
-  private final int finalK;
-  private final boolean rescore;
+    private final int finalK;
+    private final boolean rescore;
 
-  CandidateKnnQuery(String field, float[] target, int numCandidates, org.apache.lucene.search.Query filter,
-      int finalK, boolean rescore) {
-    super(field, target, numCandidates, filter);
-    this.finalK = finalK;
-    this.rescore = rescore;
-  }
+    CandidateKnnQuery(
+            String field,
+            float[] target,
+            int numCandidates,
+            org.apache.lucene.search.Query filter,
+            int finalK,
+            boolean rescore) {
+        super(field, target, numCandidates, filter);
+        this.finalK = finalK;
+        this.rescore = rescore;
+    }
 
-  /**
-   * Candidates rescored per slot of the walk's beam. The nodes that enter the beam and are pushed
-   * out of it again are the estimate's near misses: the walk has scored them already, so keeping
-   * them for rescoring costs only their float reads, and exact scores recover true neighbours the
-   * estimate ranked just below the beam. Above 2 nothing is gained, because a walk rarely collects
-   * more than twice its beam. Recall@10 after rescoring at each candidate budget: {@code bench/run
-   * quick codec}.
-   */
-  private static final int RESCORED_PER_BEAM_SLOT = 2;
+    /**
+     * Candidates rescored per slot of the walk's beam. The nodes that enter the beam and are pushed
+     * out of it again are the estimate's near misses: the walk has scored them already, so keeping
+     * them for rescoring costs only their float reads, and exact scores recover true neighbours the
+     * estimate ranked just below the beam. Above 2 nothing is gained, because a walk rarely collects
+     * more than twice its beam. Recall@10 after rescoring at each candidate budget: {@code bench/run
+     * quick codec}.
+     */
+    private static final int RESCORED_PER_BEAM_SLOT = 2;
 
-  /**
-   * Every segment collects the full {@code numCandidates}: Lucene's optimistic collection would
-   * shrink small segments' share, which the rescoring phase cannot recover. With rescoring, the
-   * walk keeps {@value #RESCORED_PER_BEAM_SLOT}x its beam of best approximate candidates ({@link
-   * WideKnnCollector}): the walk is the same, and the near misses get rescored too.
-   */
-  @Override
-  protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
-    if (rescore) {
-      int keep = (int) Math.min(Integer.MAX_VALUE, (long) RESCORED_PER_BEAM_SLOT * k);
-      return (visitedLimit, strategy, context) -> new WideKnnCollector(k, keep, visitedLimit, strategy);
+    /**
+     * Every segment collects the full {@code numCandidates}: Lucene's optimistic collection would
+     * shrink small segments' share, which the rescoring phase cannot recover. With rescoring, the
+     * walk keeps {@value #RESCORED_PER_BEAM_SLOT}x its beam of best approximate candidates ({@link
+     * WideKnnCollector}): the walk is the same, and the near misses get rescored too.
+     */
+    @Override
+    protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
+        if (rescore) {
+            int keep = (int) Math.min(Integer.MAX_VALUE, (long) RESCORED_PER_BEAM_SLOT * k);
+            return (visitedLimit, strategy, context) -> new WideKnnCollector(k, keep, visitedLimit, strategy);
+        }
+        return (visitedLimit, strategy, context) -> new TopKnnCollector(k, visitedLimit, strategy);
     }
-    return (visitedLimit, strategy, context) -> new TopKnnCollector(k, visitedLimit, strategy);
-  }
 
-  @Override
-  protected TopDocs searchLeaf(
-      LeafReaderContext context, Weight filterWeight, TimeLimitingKnnCollectorManager collectors)
-      throws IOException {
-    TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
-    ScoreDoc[] hits = rescore ? rescored(context, candidates.scoreDocs) : candidates.scoreDocs;
-    return new TopDocs(candidates.totalHits, best(hits, finalK));
-  }
+    @Override
+    protected TopDocs searchLeaf(
+            LeafReaderContext context, Weight filterWeight, TimeLimitingKnnCollectorManager collectors)
+            throws IOException {
+        TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
+        ScoreDoc[] hits = rescore ? rescored(context, candidates.scoreDocs) : candidates.scoreDocs;
+        return new TopDocs(candidates.totalHits, best(hits, finalK));
+    }
 
-  /**
-   * The {@code n} best hits, highest score first and ties in doc order. A bounded queue rather than
-   * a sort of all candidates: at large budgets hundreds of candidates are rescored, and sorting them
-   * all showed in profiles of million-vector queries, while only {@code n} are kept. CPU time per
-   * query: {@code bench/run full codec} with {@code -Dbench.synthetic.docs=1000000}.
-   */
-  private static ScoreDoc[] best(ScoreDoc[] hits, int n) {
-    HitQueue queue = new HitQueue(Math.min(n, hits.length), false);
-    for (ScoreDoc hit : hits) {
-      queue.insertWithOverflow(hit);
+    /**
+     * The {@code n} best hits, highest score first and ties in doc order. A bounded queue rather than
+     * a sort of all candidates: at large budgets hundreds of candidates are rescored, and sorting them
+     * all showed in profiles of million-vector queries, while only {@code n} are kept. CPU time per
+     * query: {@code bench/run full codec} with {@code -Dbench.synthetic.docs=1000000}.
+     */
+    private static ScoreDoc[] best(ScoreDoc[] hits, int n) {
+        HitQueue queue = new HitQueue(Math.min(n, hits.length), false);
+        for (ScoreDoc hit : hits) {
+            queue.insertWithOverflow(hit);
+        }
+        ScoreDoc[] best = new ScoreDoc[queue.size()];
+        for (int i = best.length - 1; i >= 0; i--) {
+            best[i] = queue.pop();
+        }
+        return best;
     }
-    ScoreDoc[] best = new ScoreDoc[queue.size()];
-    for (int i = best.length - 1; i >= 0; i--) {
-      best[i] = queue.pop();
-    }
-    return best;
-  }
 
-  /**
-   * The candidates (global doc ids) with full-fidelity scores, read in doc order through the
-   * rescorer's bulk interface: Lucene's float scorers then score several vectors per pass, so
-   * their memory misses overlap.
-   */
-  private ScoreDoc[] rescored(LeafReaderContext context, ScoreDoc[] candidates) throws IOException {
-    if (candidates.length == 0) {
-      return candidates;
+    /**
+     * The candidates (global doc ids) with full-fidelity scores, read in doc order through the
+     * rescorer's bulk interface: Lucene's float scorers then score several vectors per pass, so
+     * their memory misses overlap.
+     */
+    private ScoreDoc[] rescored(LeafReaderContext context, ScoreDoc[] candidates) throws IOException {
+        if (candidates.length == 0) {
+            return candidates;
+        }
+        FloatVectorValues values = context.reader().getFloatVectorValues(field);
+        DocIdSetBuilder docs = new DocIdSetBuilder(context.reader().maxDoc());
+        DocIdSetBuilder.BulkAdder adder = docs.grow(candidates.length);
+        for (ScoreDoc candidate : candidates) {
+            adder.add(candidate.doc - context.docBase);
+        }
+        VectorScorer.Bulk bulk = values.rescorer(target).bulk(docs.build().iterator());
+        DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        ScoreDoc[] rescored = new ScoreDoc[candidates.length];
+        int count = 0;
+        for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);
+                buffer.size > 0;
+                bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer)) {
+            for (int i = 0; i < buffer.size; i++) {
+                rescored[count++] = new ScoreDoc(context.docBase + buffer.docs[i], buffer.features[i]);
+            }
+        }
+        if (count != candidates.length) {
+            throw new IllegalStateException((candidates.length - count) + " of " + candidates.length
+                    + " candidates have no vector in field " + field);
+        }
+        return rescored;
     }
-    FloatVectorValues values = context.reader().getFloatVectorValues(field);
-    DocIdSetBuilder docs = new DocIdSetBuilder(context.reader().maxDoc());
-    DocIdSetBuilder.BulkAdder adder = docs.grow(candidates.length);
-    for (ScoreDoc candidate : candidates) {
-      adder.add(candidate.doc - context.docBase);
-    }
-    VectorScorer.Bulk bulk = values.rescorer(target).bulk(docs.build().iterator());
-    DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
-    ScoreDoc[] rescored = new ScoreDoc[candidates.length];
-    int count = 0;
-    for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);
-        buffer.size > 0;
-        bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer)) {
-      for (int i = 0; i < buffer.size; i++) {
-        rescored[count++] = new ScoreDoc(context.docBase + buffer.docs[i], buffer.features[i]);
-      }
-    }
-    if (count != candidates.length) {
-      throw new IllegalStateException(
-          (candidates.length - count) + " of " + candidates.length + " candidates have no vector in field " + field);
-    }
-    return rescored;
-  }
 
-  @Override
-  protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
-    return TopDocs.merge(finalK, perLeafResults);
-  }
+    @Override
+    protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
+        return TopDocs.merge(finalK, perLeafResults);
+    }
 }

@@ -35,82 +35,80 @@ import org.apache.lucene.search.QueryVisitor;
  */
 public final class RescoringKnnQuery extends Query {
 
-  private final String field;
-  private final float[] target;
-  private final int k;
-  private final float oversample;
-  private final Query filter;
-  private final boolean rescore;
+    private final String field;
+    private final float[] target;
+    private final int k;
+    private final float oversample;
+    private final Query filter;
+    private final boolean rescore;
 
-  /**
-   * @param field the vector field
-   * @param target the float query vector (adapted / truncated to the field's dimension)
-   * @param k the number of hits to return
-   * @param oversample candidates per segment as a multiple of k (>= 1)
-   * @param filter documents allowed to match, or null for all
-   * @param rescore whether to rescore candidates with full-fidelity vectors
-   */
-  public RescoringKnnQuery(
-      String field, float[] target, int k, float oversample, Query filter, boolean rescore) {
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be at least 1, got " + k);
+    /**
+     * @param field the vector field
+     * @param target the float query vector (adapted / truncated to the field's dimension)
+     * @param k the number of hits to return
+     * @param oversample candidates per segment as a multiple of k (>= 1)
+     * @param filter documents allowed to match, or null for all
+     * @param rescore whether to rescore candidates with full-fidelity vectors
+     */
+    public RescoringKnnQuery(String field, float[] target, int k, float oversample, Query filter, boolean rescore) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be at least 1, got " + k);
+        }
+        if (!(oversample >= 1f) || Float.isInfinite(oversample)) {
+            throw new IllegalArgumentException("oversample must be a finite number >= 1, got " + oversample);
+        }
+        this.field = Objects.requireNonNull(field, "field");
+        this.target = target.clone();
+        this.k = k;
+        this.oversample = oversample;
+        this.filter = filter;
+        this.rescore = rescore;
     }
-    if (!(oversample >= 1f) || Float.isInfinite(oversample)) {
-      throw new IllegalArgumentException("oversample must be a finite number >= 1, got " + oversample);
+
+    /** Candidates searched per segment: {@code ceil(k * oversample)}. */
+    public int candidatesPerSegment() {
+        return (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(k * (double) oversample));
     }
-    this.field = Objects.requireNonNull(field, "field");
-    this.target = target.clone();
-    this.k = k;
-    this.oversample = oversample;
-    this.filter = filter;
-    this.rescore = rescore;
-  }
 
-  /** Candidates searched per segment: {@code ceil(k * oversample)}. */
-  public int candidatesPerSegment() {
-    return (int) Math.min(Integer.MAX_VALUE, (long) Math.ceil(k * (double) oversample));
-  }
-
-  @Override
-  public Query rewrite(IndexSearcher searcher) throws IOException {
-    return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore)
-        .rewrite(searcher);
-  }
-
-  @Override
-  public void visit(QueryVisitor visitor) {
-    if (visitor.acceptField(field)) {
-      visitor.visitLeaf(this);
+    @Override
+    public Query rewrite(IndexSearcher searcher) throws IOException {
+        return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore).rewrite(searcher);
     }
-  }
 
-  @Override
-  public String toString(String defaultField) {
-    return "RescoringKnnQuery(field="
-        + field
-        + ", k="
-        + k
-        + ", oversample="
-        + oversample
-        + ", rescore="
-        + rescore
-        + (filter == null ? "" : ", filter=" + filter)
-        + ")";
-  }
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(field)) {
+            visitor.visitLeaf(this);
+        }
+    }
 
-  @Override
-  public boolean equals(Object other) {
-    return sameClassAs(other)
-        && field.equals(((RescoringKnnQuery) other).field)
-        && Arrays.equals(target, ((RescoringKnnQuery) other).target)
-        && k == ((RescoringKnnQuery) other).k
-        && oversample == ((RescoringKnnQuery) other).oversample
-        && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
-        && rescore == ((RescoringKnnQuery) other).rescore;
-  }
+    @Override
+    public String toString(String defaultField) {
+        return "RescoringKnnQuery(field="
+                + field
+                + ", k="
+                + k
+                + ", oversample="
+                + oversample
+                + ", rescore="
+                + rescore
+                + (filter == null ? "" : ", filter=" + filter)
+                + ")";
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore);
-  }
+    @Override
+    public boolean equals(Object other) {
+        return sameClassAs(other)
+                && field.equals(((RescoringKnnQuery) other).field)
+                && Arrays.equals(target, ((RescoringKnnQuery) other).target)
+                && k == ((RescoringKnnQuery) other).k
+                && oversample == ((RescoringKnnQuery) other).oversample
+                && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
+                && rescore == ((RescoringKnnQuery) other).rescore;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore);
+    }
 }

@@ -10,16 +10,16 @@ import java.nio.file.Path;
  */
 public final class EmbeddingsSource {
 
-  private EmbeddingsSource() {}
+    private EmbeddingsSource() {}
 
-  /** The folder holding {@code {corpus,queries}.{f32,ids}} for the data set and model. */
-  public static Path resolve(Path dataDir, String dataset, SentenceModel model, Path cacheDir) throws IOException {
-    Path shared = dataDir.resolve("embeddings").resolve(dataset).resolve(model.directoryName());
-    if (Files.isRegularFile(shared.resolve("corpus.f32")) && Files.isRegularFile(shared.resolve("queries.f32"))) {
-      return shared;
+    /** The folder holding {@code {corpus,queries}.{f32,ids}} for the data set and model. */
+    public static Path resolve(Path dataDir, String dataset, SentenceModel model, Path cacheDir) throws IOException {
+        Path shared = dataDir.resolve("embeddings").resolve(dataset).resolve(model.directoryName());
+        if (Files.isRegularFile(shared.resolve("corpus.f32")) && Files.isRegularFile(shared.resolve("queries.f32"))) {
+            return shared;
+        }
+        System.err.println("no shared vectors at " + shared + "; embedding " + dataset + " with "
+                + model.directoryName() + " into " + cacheDir);
+        return BeirTextEmbedder.ensureEmbeddings(dataset, model, dataDir.resolve("beir"), cacheDir);
     }
-    System.err.println("no shared vectors at " + shared + "; embedding " + dataset + " with "
-        + model.directoryName() + " into " + cacheDir);
-    return BeirTextEmbedder.ensureEmbeddings(dataset, model, dataDir.resolve("beir"), cacheDir);
-  }
 }

@@ -11,12 +11,11 @@ import java.util.Map;
  * @param phases   phase name -> seconds, in run order
  */
 public record DemoResults(
-    String title,
-    String heldOut,
-    String modelSummary,
-    List<ResultRow> rows,
-    List<TrainingEpoch> training,
-    Map<String, Double> phases,
-    double totalSeconds,
-    String finishedAt
-) {}
+        String title,
+        String heldOut,
+        String modelSummary,
+        List<ResultRow> rows,
+        List<TrainingEpoch> training,
+        Map<String, Double> phases,
+        double totalSeconds,
+        String finishedAt) {}

@@ -6,15 +6,14 @@ package dev.compress.demo.report;
  * error over queries), bytes per vector, and the median time the node took per query.
  */
 public record ResultRow(
-    String label,
-    int searchBytes,
-    int diskBytes,
-    double ndcg,
-    double recall,
-    double ndcgRatio,
-    double recallRatio,
-    double pairedNdcgDifference,
-    double pairedStandardError,
-    double seconds,
-    double p50Millis
-) {}
+        String label,
+        int searchBytes,
+        int diskBytes,
+        double ndcg,
+        double recall,
+        double ndcgRatio,
+        double recallRatio,
+        double pairedNdcgDifference,
+        double pairedStandardError,
+        double seconds,
+        double p50Millis) {}

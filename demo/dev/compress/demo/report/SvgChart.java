@@ -47,20 +47,42 @@ public final class SvgChart {
         StringBuilder svg = new StringBuilder();
         int legendHeight = 16 * series.size();
         int height = HEIGHT + legendHeight;
-        svg.append(String.format(Locale.ROOT,
-            "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">%n",
-            id, WIDTH, height, WIDTH, height, escape(title)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">%n",
+                id,
+                WIDTH,
+                height,
+                WIDTH,
+                height,
+                escape(title)));
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
         svg.append(text(WIDTH / 2.0, 20, title, "middle", 15, "bold"));
         if (series.isEmpty()) {
             svg.append(text(WIDTH / 2.0, HEIGHT / 2.0, "no data recorded for this run", "middle", 13, "normal"));
             return svg.append("</svg>\n").toString();
         }
-        Axis x = Axis.of(series.stream().flatMap(s -> s.points().stream()).mapToDouble(p -> p[0]).toArray(), logX);
-        Axis y = Axis.of(series.stream().flatMap(s -> s.points().stream()).mapToDouble(p -> p[1]).toArray(), false);
+        Axis x = Axis.of(
+                series.stream()
+                        .flatMap(s -> s.points().stream())
+                        .mapToDouble(p -> p[0])
+                        .toArray(),
+                logX);
+        Axis y = Axis.of(
+                series.stream()
+                        .flatMap(s -> s.points().stream())
+                        .mapToDouble(p -> p[1])
+                        .toArray(),
+                false);
         double plotW = WIDTH - LEFT - RIGHT;
         double plotH = HEIGHT - TOP - BOTTOM;
-        svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444444\"/>%n", LEFT, TOP, plotW, plotH));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444444\"/>%n",
+                LEFT,
+                TOP,
+                plotW,
+                plotH));
         for (double t : x.ticks()) {
             double px = LEFT + x.fraction(t) * plotW;
             svg.append(line(px, TOP, px, TOP + plotH, "#e5e5e5"));
@@ -72,8 +94,12 @@ public final class SvgChart {
             svg.append(text(LEFT - 6, py + 4, Axis.label(t), "end", 11, "normal"));
         }
         svg.append(text(LEFT + plotW / 2, HEIGHT - 10, xLabel, "middle", 12, "normal"));
-        svg.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">%s</text>%n",
-            TOP + plotH / 2, TOP + plotH / 2, escape(yLabel)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"14\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">%s</text>%n",
+                TOP + plotH / 2,
+                TOP + plotH / 2,
+                escape(yLabel)));
         for (Series s : series) {
             StringBuilder path = new StringBuilder();
             for (double[] p : s.points()) {
@@ -81,29 +107,59 @@ public final class SvgChart {
                 double py = TOP + plotH - y.fraction(p[1]) * plotH;
                 path.append(path.isEmpty() ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f", px, py));
                 if (s.markers()) {
-                    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"0.5\"><title>%s: (%s, %s)</title></circle>%n",
-                        px, py, s.colour(), escape(s.name()), Axis.label(p[0]), String.format(Locale.ROOT, "%.4f", p[1])));
+                    svg.append(String.format(
+                            Locale.ROOT,
+                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\" stroke=\"#222222\" stroke-width=\"0.5\"><title>%s: (%s, %s)</title></circle>%n",
+                            px,
+                            py,
+                            s.colour(),
+                            escape(s.name()),
+                            Axis.label(p[0]),
+                            String.format(Locale.ROOT, "%.4f", p[1])));
                 }
             }
             if (s.line()) {
-                svg.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"/>%n", path, s.colour()));
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"/>%n",
+                        path,
+                        s.colour()));
             }
         }
         for (int i = 0; i < series.size(); i++) {
             double ly = HEIGHT + 4 + 16 * i;
-            svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>%n", LEFT, ly, series.get(i).colour()));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
+                    LEFT,
+                    ly,
+                    series.get(i).colour()));
             svg.append(text(LEFT + 18, ly + 10, series.get(i).name(), "start", 12, "normal"));
         }
         return svg.append("</svg>\n").toString();
     }
 
     private static String line(double x1, double y1, double x2, double y2, String colour) {
-        return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n", x1, y1, x2, y2, colour);
+        return String.format(
+                Locale.ROOT,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n",
+                x1,
+                y1,
+                x2,
+                y2,
+                colour);
     }
 
     private static String text(double x, double y, String content, String anchor, int size, String weight) {
-        return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"%d\" font-weight=\"%s\" text-anchor=\"%s\">%s</text>%n",
-            x, y, size, weight, anchor, escape(content));
+        return String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"%d\" font-weight=\"%s\" text-anchor=\"%s\">%s</text>%n",
+                x,
+                y,
+                size,
+                weight,
+                anchor,
+                escape(content));
     }
 
     static String escape(String s) {
@@ -128,13 +184,17 @@ public final class SvgChart {
                 }
                 List<Double> ticks = new ArrayList<>();
                 for (double decade = min; decade <= max * 1.0001; decade *= 10) {
-                    for (double m : new double[] { 1, 2, 5 }) {
+                    for (double m : new double[] {1, 2, 5}) {
                         if (decade * m <= max * 1.0001) {
                             ticks.add(decade * m);
                         }
                     }
                 }
-                return new Axis(min, max, true, ticks.stream().mapToDouble(Double::doubleValue).toArray());
+                return new Axis(
+                        min,
+                        max,
+                        true,
+                        ticks.stream().mapToDouble(Double::doubleValue).toArray());
             }
             if (hi - lo < 1e-12) {
                 double pad = Math.max(Math.abs(hi) * 0.1, 1e-3);
@@ -159,7 +219,9 @@ public final class SvgChart {
         }
 
         double fraction(double v) {
-            return log ? (Math.log10(v) - Math.log10(min)) / (Math.log10(max) - Math.log10(min)) : (v - min) / (max - min);
+            return log
+                    ? (Math.log10(v) - Math.log10(min)) / (Math.log10(max) - Math.log10(min))
+                    : (v - min) / (max - min);
         }
 
         static String label(double v) {

@@ -9,8 +9,12 @@ public record TrainingEpoch(int epoch, Double loss, Double activeTripletRatio, D
     /** The {@code progress.history} list of a model document. */
     public static List<TrainingEpoch> fromHistory(List<Map<String, Object>> history) {
         return history.stream()
-            .map(e -> new TrainingEpoch(((Number) e.get("epoch")).intValue(), number(e.get("loss")), number(e.get("active_triplet_ratio")), number(e.get("validation_ndcg@10"))))
-            .toList();
+                .map(e -> new TrainingEpoch(
+                        ((Number) e.get("epoch")).intValue(),
+                        number(e.get("loss")),
+                        number(e.get("active_triplet_ratio")),
+                        number(e.get("validation_ndcg@10"))))
+                .toList();
     }
 
     private static Double number(Object value) {

@@ -1,7 +1,6 @@
 package dev.compress.plugin.codec;
 
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
-
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.FilterCodec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
@@ -29,7 +28,9 @@ final class CompressCodec extends FilterCodec {
                     return FieldFormats.forField(compressed.config());
                 }
                 // the delegate is usually per-field already; nesting two per-field formats would clash
-                return original instanceof PerFieldKnnVectorsFormat perField ? perField.getKnnVectorsFormatForField(field) : original;
+                return original instanceof PerFieldKnnVectorsFormat perField
+                        ? perField.getKnnVectorsFormatForField(field)
+                        : original;
             }
         };
     }

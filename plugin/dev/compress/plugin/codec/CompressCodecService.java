@@ -1,12 +1,11 @@
 package dev.compress.plugin.codec;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.codecs.Codec;
 import org.opensearch.index.codec.CodecService;
 import org.opensearch.index.codec.CodecServiceConfig;
 import org.opensearch.index.mapper.MapperService;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Every codec an index may choose ({@code index.codec}), each wrapped in {@link CompressCodec}. */
 public final class CompressCodecService extends CodecService {

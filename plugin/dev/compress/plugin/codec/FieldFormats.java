@@ -6,7 +6,6 @@ import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.floats.FloatHnswVectorsFormat;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
-
 import org.apache.lucene.codecs.KnnVectorsFormat;
 
 /** Maps a {@code compressed_vector} field's mapping to the codec format that stores it. */
@@ -19,6 +18,7 @@ final class FieldFormats {
         if (config.encoding() == VectorEncoding.FLOAT) {
             return new FloatHnswVectorsFormat(hnsw);
         }
-        return new BinaryHnswVectorsFormat(hnsw, new BinaryCodeOptions(config.rescoreVectors(), BinaryCodeOptions.DEFAULT_CENTRED));
+        return new BinaryHnswVectorsFormat(
+                hnsw, new BinaryCodeOptions(config.rescoreVectors(), BinaryCodeOptions.DEFAULT_CENTRED));
     }
 }

@@ -1,10 +1,9 @@
 package dev.compress.plugin.inference;
 
+import java.io.IOException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.transport.TransportRequest;
-
-import java.io.IOException;
 
 /** The part of an {@link EvictModelRequest} sent to each node. */
 public final class EvictModelNodeRequest extends TransportRequest {

@@ -1,11 +1,10 @@
 package dev.compress.plugin.inference;
 
+import java.io.IOException;
 import org.opensearch.action.support.nodes.BaseNodeResponse;
 import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** One node's answer: whether it had the model cached (or loading). */
 public final class EvictModelNodeResponse extends BaseNodeResponse {

@@ -1,10 +1,9 @@
 package dev.compress.plugin.inference;
 
+import java.io.IOException;
 import org.opensearch.action.support.nodes.BaseNodesRequest;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** Evict one model on every node (no node ids = all nodes). */
 public final class EvictModelRequest extends BaseNodesRequest<EvictModelRequest> {

@@ -1,13 +1,12 @@
 package dev.compress.plugin.inference;
 
+import java.io.IOException;
+import java.util.List;
 import org.opensearch.action.FailedNodeException;
 import org.opensearch.action.support.nodes.BaseNodesResponse;
 import org.opensearch.cluster.ClusterName;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
-import java.util.List;
 
 /** Every node's answer to an {@link EvictModelRequest}; {@link #failures()} lists nodes that did not answer. */
 public final class EvictModelResponse extends BaseNodesResponse<EvictModelNodeResponse> {
@@ -16,7 +15,8 @@ public final class EvictModelResponse extends BaseNodesResponse<EvictModelNodeRe
         super(in);
     }
 
-    EvictModelResponse(ClusterName clusterName, List<EvictModelNodeResponse> nodes, List<FailedNodeException> failures) {
+    EvictModelResponse(
+            ClusterName clusterName, List<EvictModelNodeResponse> nodes, List<FailedNodeException> failures) {
         super(clusterName, nodes, failures);
     }
 

@@ -8,12 +8,10 @@ import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelMetadata;
-
+import java.util.concurrent.Executor;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
-
-import java.util.concurrent.Executor;
 
 /**
  * Loads a {@code created} model from the model index: state document, then file chunks, then parsing
@@ -31,27 +29,38 @@ public final class IndexModelLoader implements ModelLoader {
 
     @Override
     public void load(String modelId, ActionListener<LoadedModel> listener) {
-        modelIndex.get(modelId, ActionListener.wrap(record -> {
-            try {
-                if (record.state() != ModelState.CREATED) {
-                    listener.onFailure(notCreated(record));
-                    return;
-                }
-            } catch (RuntimeException e) {
-                listener.onFailure(unusable(modelId, e));
-                return;
-            }
-            modelIndex.getModelFile(record, ActionListener.wrap(bytes -> executor.execute(() -> {
-                LoadedModel model;
-                try {
-                    model = parse(record, bytes);
-                } catch (RuntimeException e) {
-                    listener.onFailure(unusable(modelId, e));
-                    return;
-                }
-                listener.onResponse(model);
-            }), e -> listener.onFailure(e instanceof OpenSearchStatusException ? e : unusable(modelId, e))));
-        }, listener::onFailure));
+        modelIndex.get(
+                modelId,
+                ActionListener.wrap(
+                        record -> {
+                            try {
+                                if (record.state() != ModelState.CREATED) {
+                                    listener.onFailure(notCreated(record));
+                                    return;
+                                }
+                            } catch (RuntimeException e) {
+                                listener.onFailure(unusable(modelId, e));
+                                return;
+                            }
+                            modelIndex.getModelFile(
+                                    record,
+                                    ActionListener.wrap(
+                                            bytes -> executor.execute(() -> {
+                                                LoadedModel model;
+                                                try {
+                                                    model = parse(record, bytes);
+                                                } catch (RuntimeException e) {
+                                                    listener.onFailure(unusable(modelId, e));
+                                                    return;
+                                                }
+                                                listener.onResponse(model);
+                                            }),
+                                            e -> listener.onFailure(
+                                                    e instanceof OpenSearchStatusException
+                                                            ? e
+                                                            : unusable(modelId, e))));
+                        },
+                        listener::onFailure));
     }
 
     /**
@@ -62,13 +71,14 @@ public final class IndexModelLoader implements ModelLoader {
     static LoadedModel parse(ModelRecord record, byte[] bytes) {
         ModelArtifact artifact = ModelFile.fromBytes(bytes);
         if (artifact.metadata().inputDim() != record.inputDimension()) {
-            throw new IllegalStateException("its file reads " + artifact.metadata().inputDim() + "-d vectors, its document says "
-                + record.inputDimension());
+            throw new IllegalStateException("its file reads "
+                    + artifact.metadata().inputDim() + "-d vectors, its document says " + record.inputDimension());
         }
-        boolean maskModel = ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(artifact.metadata().output());
+        boolean maskModel =
+                ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(artifact.metadata().output());
         if (maskModel == false && artifact.metadata().outputDims().equals(record.dimensions()) == false) {
-            throw new IllegalStateException("its file serves dimensions " + artifact.metadata().outputDims() + ", its document says "
-                + record.dimensions());
+            throw new IllegalStateException("its file serves dimensions "
+                    + artifact.metadata().outputDims() + ", its document says " + record.dimensions());
         }
         Encoder encoder = CpuEncoders.forServing(artifact, artifact.metadata().maxOutputDim());
         return new LoadedModel(record.id(), artifact.metadata(), encoder, bytes.length);
@@ -77,16 +87,15 @@ public final class IndexModelLoader implements ModelLoader {
     /** A model whose document or file cannot serve: a 409 naming the model and the reason, never a 500. */
     private static OpenSearchStatusException unusable(String modelId, Exception e) {
         return new OpenSearchStatusException(
-            "model [" + modelId + "] cannot be used: " + e.getMessage() + "; delete it and train it again",
-            RestStatus.CONFLICT,
-            e
-        );
+                "model [" + modelId + "] cannot be used: " + e.getMessage() + "; delete it and train it again",
+                RestStatus.CONFLICT,
+                e);
     }
 
     private static OpenSearchStatusException notCreated(ModelRecord record) {
         return new OpenSearchStatusException(
-            "model [" + record.id() + "] is in state [" + record.state().jsonName() + "]; only [created] models can be used",
-            RestStatus.BAD_REQUEST
-        );
+                "model [" + record.id() + "] is in state [" + record.state().jsonName()
+                        + "]; only [created] models can be used",
+                RestStatus.BAD_REQUEST);
     }
 }

@@ -22,9 +22,8 @@ public record LoadedModel(String id, ModelMetadata metadata, Encoder encoder, lo
             return metadata.maxOutputDim();
         }
         if (metadata.outputDims().contains(requested) == false) {
-            throw new IllegalArgumentException(
-                "model [" + id + "] serves output dimensions " + metadata.outputDims() + ", not [" + requested + "]"
-            );
+            throw new IllegalArgumentException("model [" + id + "] serves output dimensions " + metadata.outputDims()
+                    + ", not [" + requested + "]");
         }
         return requested;
     }
@@ -32,16 +31,16 @@ public record LoadedModel(String id, ModelMetadata metadata, Encoder encoder, lo
     /** Fails unless the model maps vectors to embeddings (a mask predictor scores dimensions instead). */
     public void requireEmbeddingOutput() {
         if (ModelMetadata.OUTPUT_EMBEDDING.equals(metadata.output()) == false) {
-            throw new IllegalArgumentException(
-                "model [" + id + "] outputs [" + metadata.output() + "], not [" + ModelMetadata.OUTPUT_EMBEDDING + "]: it cannot compress vectors"
-            );
+            throw new IllegalArgumentException("model [" + id + "] outputs [" + metadata.output() + "], not ["
+                    + ModelMetadata.OUTPUT_EMBEDDING + "]: it cannot compress vectors");
         }
     }
 
     /** Fails with both numbers unless {@code length} is the model's input dimension. */
     public void requireInputLength(int length) {
         if (length != inputDim()) {
-            throw new IllegalArgumentException("vector has " + length + " dimensions but model [" + id + "] expects " + inputDim());
+            throw new IllegalArgumentException(
+                    "vector has " + length + " dimensions but model [" + id + "] expects " + inputDim());
         }
     }
 

@@ -1,5 +1,12 @@
 package dev.compress.plugin.inference;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.opensearch.action.support.ContextPreservingActionListener;
 import org.opensearch.common.cache.Cache;
 import org.opensearch.common.cache.CacheBuilder;
@@ -8,14 +15,6 @@ import org.opensearch.common.settings.Setting.Property;
 import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.unit.ByteSizeValue;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The models this node has loaded for ingest and query-time adaptation, least recently used first
@@ -27,7 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ModelCache {
 
     /** Bytes of model files the cache keeps; a model larger than this is served but not kept. */
-    public static final Setting<ByteSizeValue> MAX_SIZE = Setting.memorySizeSetting("compress.model_cache.max_size", "10%", Property.NodeScope);
+    public static final Setting<ByteSizeValue> MAX_SIZE =
+            Setting.memorySizeSetting("compress.model_cache.max_size", "10%", Property.NodeScope);
 
     private final ModelLoader loader;
     private final long maxBytes;
@@ -35,6 +35,7 @@ public final class ModelCache {
     private final Cache<String, LoadedModel> cache;
     /** Loads in flight, guarded by {@code this} together with additions to and removals from {@link #cache}. */
     private final Map<String, PendingLoad> pending = new HashMap<>();
+
     private final AtomicLong loads = new AtomicLong();
 
     private static final class PendingLoad {
@@ -45,7 +46,10 @@ public final class ModelCache {
         this.loader = loader;
         this.maxBytes = maxBytes;
         this.threadContext = threadContext;
-        this.cache = CacheBuilder.<String, LoadedModel>builder().setMaximumWeight(maxBytes).weigher((id, model) -> model.weightBytes()).build();
+        this.cache = CacheBuilder.<String, LoadedModel>builder()
+                .setMaximumWeight(maxBytes)
+                .weigher((id, model) -> model.weightBytes())
+                .build();
     }
 
     /** Answers at once when the model is cached, otherwise once it is loaded (on the loader's thread). */
@@ -56,7 +60,8 @@ public final class ModelCache {
             return;
         }
         // a load answers every caller that joined it: each must get its own thread context back
-        ActionListener<LoadedModel> waiting = ContextPreservingActionListener.wrapPreservingContext(listener, threadContext);
+        ActionListener<LoadedModel> waiting =
+                ContextPreservingActionListener.wrapPreservingContext(listener, threadContext);
         PendingLoad load;
         synchronized (this) {
             cached = cache.get(modelId);
@@ -77,7 +82,9 @@ public final class ModelCache {
         }
         loads.incrementAndGet();
         PendingLoad started = load;
-        loader.load(modelId, ActionListener.wrap(model -> complete(modelId, started, model), e -> fail(modelId, started, e)));
+        loader.load(
+                modelId,
+                ActionListener.wrap(model -> complete(modelId, started, model), e -> fail(modelId, started, e)));
     }
 
     private void complete(String modelId, PendingLoad load, LoadedModel model) {

@@ -1,5 +1,7 @@
 package dev.compress.plugin.inference;
 
+import java.io.IOException;
+import java.util.List;
 import org.opensearch.action.FailedNodeException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.nodes.TransportNodesAction;
@@ -9,42 +11,36 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 
-import java.io.IOException;
-import java.util.List;
-
 /** Sends the eviction to every node; each drops the model from its own {@link ModelCache}. */
-public final class TransportEvictModelAction extends TransportNodesAction<
-    EvictModelRequest,
-    EvictModelResponse,
-    EvictModelNodeRequest,
-    EvictModelNodeResponse> {
+public final class TransportEvictModelAction
+        extends TransportNodesAction<
+                EvictModelRequest, EvictModelResponse, EvictModelNodeRequest, EvictModelNodeResponse> {
 
     private final ModelCache modelCache;
 
     @Inject
     public TransportEvictModelAction(
-        ThreadPool threadPool,
-        ClusterService clusterService,
-        TransportService transportService,
-        ActionFilters actionFilters,
-        ModelCache modelCache
-    ) {
+            ThreadPool threadPool,
+            ClusterService clusterService,
+            TransportService transportService,
+            ActionFilters actionFilters,
+            ModelCache modelCache) {
         super(
-            EvictModelAction.NAME,
-            threadPool,
-            clusterService,
-            transportService,
-            actionFilters,
-            EvictModelRequest::new,
-            EvictModelNodeRequest::new,
-            ThreadPool.Names.MANAGEMENT,
-            EvictModelNodeResponse.class
-        );
+                EvictModelAction.NAME,
+                threadPool,
+                clusterService,
+                transportService,
+                actionFilters,
+                EvictModelRequest::new,
+                EvictModelNodeRequest::new,
+                ThreadPool.Names.MANAGEMENT,
+                EvictModelNodeResponse.class);
         this.modelCache = modelCache;
     }
 
     @Override
-    protected EvictModelResponse newResponse(EvictModelRequest request, List<EvictModelNodeResponse> responses, List<FailedNodeException> failures) {
+    protected EvictModelResponse newResponse(
+            EvictModelRequest request, List<EvictModelNodeResponse> responses, List<FailedNodeException> failures) {
         return new EvictModelResponse(clusterService.getClusterName(), responses, failures);
     }
 

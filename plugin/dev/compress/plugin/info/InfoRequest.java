@@ -1,10 +1,9 @@
 package dev.compress.plugin.info;
 
+import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
-
-import java.io.IOException;
 
 /** The info request has no parameters. */
 public final class InfoRequest extends ActionRequest {

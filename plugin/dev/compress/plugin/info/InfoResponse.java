@@ -1,14 +1,12 @@
 package dev.compress.plugin.info;
 
 import dev.compress.training.engine.EngineStatus;
-
+import java.io.IOException;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
 
 /** Plugin version, Lucene version and the training engine's state, as seen by one node. */
 public final class InfoResponse extends ActionResponse implements ToXContentObject {
@@ -31,14 +29,13 @@ public final class InfoResponse extends ActionResponse implements ToXContentObje
         pluginVersion = in.readString();
         luceneVersion = in.readString();
         engine = new EngineStatus(
-            in.readBoolean(),
-            in.readString(),
-            in.readOptionalString(),
-            in.readVInt(),
-            in.readStringList(),
-            in.readOptionalString(),
-            in.readOptionalString()
-        );
+                in.readBoolean(),
+                in.readString(),
+                in.readOptionalString(),
+                in.readVInt(),
+                in.readStringList(),
+                in.readOptionalString(),
+                in.readOptionalString());
     }
 
     @Override

@@ -1,11 +1,10 @@
 package dev.compress.plugin.info;
 
+import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.util.List;
 
 /** {@code GET _plugins/compress}. */
 public final class RestInfoAction extends BaseRestHandler {

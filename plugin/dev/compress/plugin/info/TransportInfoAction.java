@@ -3,7 +3,6 @@ package dev.compress.plugin.info;
 import dev.compress.plugin.PluginVersion;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.engine.EngineStatus;
-
 import org.apache.lucene.util.Version;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -22,7 +21,11 @@ public final class TransportInfoAction extends HandledTransportAction<InfoReques
     private final ThreadPool threadPool;
 
     @Inject
-    public TransportInfoAction(TransportService transportService, ActionFilters actionFilters, ClusterService clusterService, ThreadPool threadPool) {
+    public TransportInfoAction(
+            TransportService transportService,
+            ActionFilters actionFilters,
+            ClusterService clusterService,
+            ThreadPool threadPool) {
         super(InfoAction.NAME, transportService, actionFilters, InfoRequest::new);
         this.clusterService = clusterService;
         this.threadPool = threadPool;
@@ -34,7 +37,8 @@ public final class TransportInfoAction extends HandledTransportAction<InfoReques
             try {
                 // Loading extracts and maps libtorch: only the plugin's own permissions may count.
                 EngineStatus engine = AccessController.doPrivileged(DjlRuntime::status);
-                listener.onResponse(new InfoResponse(clusterService.localNode().getName(), PluginVersion.get(), Version.LATEST.toString(), engine));
+                listener.onResponse(new InfoResponse(
+                        clusterService.localNode().getName(), PluginVersion.get(), Version.LATEST.toString(), engine));
             } catch (Exception e) {
                 listener.onFailure(e);
             }

@@ -1,14 +1,13 @@
 package dev.compress.plugin.ingest;
 
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.ingest.AbstractBatchingProcessor;
-import org.opensearch.ingest.IngestDocument;
-import org.opensearch.ingest.IngestDocumentWrapper;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.ingest.AbstractBatchingProcessor;
+import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.IngestDocumentWrapper;
 
 /**
  * {@code compress}: reads the vector in {@code field}, compresses it (a stored model, or truncation)
@@ -25,7 +24,14 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
     private final boolean ignoreMissing;
     private final VectorCompression compression;
 
-    CompressProcessor(String tag, String description, int batchSize, String field, String targetField, boolean ignoreMissing, VectorCompression compression) {
+    CompressProcessor(
+            String tag,
+            String description,
+            int batchSize,
+            String field,
+            String targetField,
+            boolean ignoreMissing,
+            VectorCompression compression) {
         super(tag, description, batchSize);
         this.field = field;
         this.targetField = targetField;
@@ -121,7 +127,10 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
             try {
                 accepted.get(i).getIngestDocument().setFieldValue(targetField, asList(outputs[i]));
             } catch (IllegalArgumentException e) { // e.g. the target's parent is not an object in this document
-                fail(accepted.get(i), new IllegalArgumentException("[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
+                fail(
+                        accepted.get(i),
+                        new IllegalArgumentException(
+                                "[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
             }
         }
     }

@@ -1,18 +1,16 @@
 package dev.compress.plugin.ingest;
 
-import dev.compress.plugin.inference.ModelCache;
-
-import org.opensearch.ingest.AbstractBatchingProcessor;
-import org.opensearch.ingest.Processor;
-
-import java.util.Map;
-import java.util.function.Supplier;
-
 import static org.opensearch.ingest.ConfigurationUtils.newConfigurationException;
 import static org.opensearch.ingest.ConfigurationUtils.readBooleanProperty;
 import static org.opensearch.ingest.ConfigurationUtils.readIntProperty;
 import static org.opensearch.ingest.ConfigurationUtils.readOptionalStringProperty;
 import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
+
+import dev.compress.plugin.inference.ModelCache;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.opensearch.ingest.AbstractBatchingProcessor;
+import org.opensearch.ingest.Processor;
 
 /**
  * Parses a {@code compress} processor's configuration. Every error names its parameter (the ingest
@@ -36,14 +34,16 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
     }
 
     @Override
-    public AbstractBatchingProcessor create(Map<String, Processor.Factory> factories, String tag, String description, Map<String, Object> config)
-        throws Exception {
+    public AbstractBatchingProcessor create(
+            Map<String, Processor.Factory> factories, String tag, String description, Map<String, Object> config)
+            throws Exception {
         config.putIfAbsent(AbstractBatchingProcessor.BATCH_SIZE_FIELD, DEFAULT_BATCH_SIZE);
         return super.create(factories, tag, description, config);
     }
 
     @Override
-    protected AbstractBatchingProcessor newProcessor(String tag, String description, int batchSize, Map<String, Object> config) {
+    protected AbstractBatchingProcessor newProcessor(
+            String tag, String description, int batchSize, Map<String, Object> config) {
         String type = CompressProcessor.TYPE;
         String field = readStringProperty(type, tag, config, "field");
         String targetField = readStringProperty(type, tag, config, "target_field");
@@ -54,7 +54,8 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
         requirePath(tag, "field", field);
         requirePath(tag, "target_field", targetField);
         if ((modelId == null) == (truncateTo == null)) {
-            throw newConfigurationException(type, tag, "model_id", "exactly one of [model_id] and [truncate_to] is required");
+            throw newConfigurationException(
+                    type, tag, "model_id", "exactly one of [model_id] and [truncate_to] is required");
         }
         VectorCompression compression;
         if (modelId != null) {
@@ -65,7 +66,8 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
             compression = new ModelCompression(modelId, dimension, modelCache);
         } else {
             if (dimension != null) {
-                throw newConfigurationException(type, tag, "dimension", "applies only with [model_id]; [truncate_to] sets the dimension");
+                throw newConfigurationException(
+                        type, tag, "dimension", "applies only with [model_id]; [truncate_to] sets the dimension");
             }
             requireDimension(tag, "truncate_to", truncateTo);
             compression = new Truncation(truncateTo);
@@ -75,17 +77,19 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
 
     /** A path the ingest document can hold: an empty one fails every document of every batch at run time. */
     private static void requirePath(String tag, String name, String path) {
-        String rest = path.startsWith("_source.") ? path.substring("_source.".length())
-            : path.startsWith("_ingest.") ? path.substring("_ingest.".length())
-            : path;
+        String rest = path.startsWith("_source.")
+                ? path.substring("_source.".length())
+                : path.startsWith("_ingest.") ? path.substring("_ingest.".length()) : path;
         if (rest.isBlank() || rest.startsWith(".") || rest.endsWith(".") || rest.contains("..")) {
-            throw newConfigurationException(CompressProcessor.TYPE, tag, name, "must be a field path, got [" + path + "]");
+            throw newConfigurationException(
+                    CompressProcessor.TYPE, tag, name, "must be a field path, got [" + path + "]");
         }
     }
 
     private static void requireDimension(String tag, String name, Integer value) {
         if (value != null && (value < 1 || value > MAX_DIMENSION)) {
-            throw newConfigurationException(CompressProcessor.TYPE, tag, name, "must be in [1, " + MAX_DIMENSION + "], got [" + value + "]");
+            throw newConfigurationException(
+                    CompressProcessor.TYPE, tag, name, "must be in [1, " + MAX_DIMENSION + "], got [" + value + "]");
         }
     }
 }

@@ -18,11 +18,13 @@ final class IngestVectors {
         for (int i = 0; i < vector.length; i++) {
             Object element = list.get(i);
             if (!(element instanceof Number number)) {
-                throw new IllegalArgumentException("expected only numbers, got [" + describe(element) + "] at position " + i);
+                throw new IllegalArgumentException(
+                        "expected only numbers, got [" + describe(element) + "] at position " + i);
             }
             float v = number.floatValue();
             if (Float.isFinite(v) == false) {
-                throw new IllegalArgumentException("value [" + number + "] at position " + i + " is not a finite float");
+                throw new IllegalArgumentException(
+                        "value [" + number + "] at position " + i + " is not a finite float");
             }
             vector[i] = v;
         }
@@ -41,7 +43,9 @@ final class IngestVectors {
             return "an object";
         }
         String text = value.toString();
-        String kind = value instanceof String ? "string" : value instanceof Boolean ? "boolean" : value.getClass().getSimpleName();
+        String kind = value instanceof String
+                ? "string"
+                : value instanceof Boolean ? "boolean" : value.getClass().getSimpleName();
         return kind + " " + (text.length() > 40 ? text.substring(0, 40) + "..." : text);
     }
 }

@@ -2,10 +2,8 @@ package dev.compress.plugin.ingest;
 
 import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.ModelCache;
-
-import org.opensearch.core.action.ActionListener;
-
 import java.util.function.Supplier;
+import org.opensearch.core.action.ActionListener;
 
 /**
  * Compression through a stored model, fetched from the node's {@link ModelCache} at each sub-batch
@@ -26,16 +24,21 @@ final class ModelCompression implements VectorCompression {
 
     @Override
     public void resolve(ActionListener<VectorTransform> listener) {
-        cache.get().get(modelId, ActionListener.wrap(model -> {
-            VectorTransform transform;
-            try {
-                transform = transform(model);
-            } catch (IllegalArgumentException e) {
-                listener.onFailure(e);
-                return;
-            }
-            listener.onResponse(transform);
-        }, listener::onFailure));
+        cache.get()
+                .get(
+                        modelId,
+                        ActionListener.wrap(
+                                model -> {
+                                    VectorTransform transform;
+                                    try {
+                                        transform = transform(model);
+                                    } catch (IllegalArgumentException e) {
+                                        listener.onFailure(e);
+                                        return;
+                                    }
+                                    listener.onResponse(transform);
+                                },
+                                listener::onFailure));
     }
 
     private VectorTransform transform(LoadedModel model) {

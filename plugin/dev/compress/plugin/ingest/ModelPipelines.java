@@ -1,12 +1,11 @@
 package dev.compress.plugin.ingest;
 
-import org.opensearch.cluster.ClusterState;
-import org.opensearch.ingest.IngestMetadata;
-import org.opensearch.ingest.PipelineConfiguration;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.ingest.IngestMetadata;
+import org.opensearch.ingest.PipelineConfiguration;
 
 /**
  * Which ingest pipelines name a model in a {@code compress} processor, anywhere in their
@@ -33,7 +32,8 @@ public final class ModelPipelines {
 
     private static boolean names(Object node, String modelId) {
         if (node instanceof Map<?, ?> map) {
-            if (map.get(CompressProcessor.TYPE) instanceof Map<?, ?> processor && modelId.equals(processor.get("model_id"))) {
+            if (map.get(CompressProcessor.TYPE) instanceof Map<?, ?> processor
+                    && modelId.equals(processor.get("model_id"))) {
                 return true;
             }
             return map.values().stream().anyMatch(value -> names(value, modelId));

@@ -1,7 +1,6 @@
 package dev.compress.plugin.ingest;
 
 import dev.compress.plugin.inference.VectorPrefix;
-
 import org.opensearch.core.action.ActionListener;
 
 /** Matryoshka truncation without a model: the first {@code truncate_to} values, L2-renormalised. */
@@ -21,7 +20,8 @@ final class Truncation implements VectorCompression, VectorTransform {
     @Override
     public void check(float[] vector) {
         if (vector.length < truncateTo) {
-            throw new IllegalArgumentException("vector has " + vector.length + " dimensions, fewer than [truncate_to] " + truncateTo);
+            throw new IllegalArgumentException(
+                    "vector has " + vector.length + " dimensions, fewer than [truncate_to] " + truncateTo);
         }
     }
 

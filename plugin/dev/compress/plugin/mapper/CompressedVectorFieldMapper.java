@@ -1,7 +1,9 @@
 package dev.compress.plugin.mapper;
 
 import dev.compress.plugin.CompressSettings;
-
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.opensearch.cluster.metadata.IndexMetadata;
@@ -9,10 +11,6 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
-
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code compressed_vector} field: a dense vector stored as float32 (truncated or adapted
@@ -26,12 +24,12 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
     public static final TypeParser PARSER = new TypeParser((name, context) -> {
         if (CompressSettings.INDEX_COMPRESS.get(context.getSettings()) == false) {
             throw new MapperParsingException(
-                "field [" + name + "] of type [" + CONTENT_TYPE + "] needs the index setting [" + CompressSettings.INDEX_COMPRESS.getKey()
-                    + ": true], given when the index is created"
-            );
+                    "field [" + name + "] of type [" + CONTENT_TYPE + "] needs the index setting ["
+                            + CompressSettings.INDEX_COMPRESS.getKey() + ": true], given when the index is created");
         }
         if (IndexMetadata.INDEX_HIDDEN_SETTING.get(context.getSettings())) {
-            throw new MapperParsingException("field [" + name + "] of type [" + CONTENT_TYPE + "] cannot be in a hidden index");
+            throw new MapperParsingException(
+                    "field [" + name + "] of type [" + CONTENT_TYPE + "] cannot be in a hidden index");
         }
         return new Builder(name);
     });
@@ -44,39 +42,32 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
     public static final class Builder extends ParametrizedFieldMapper.Builder {
 
         private final Parameter<Integer> dimension = new Parameter<>(
-            "dimension",
-            false,
-            () -> -1,
-            (n, c, o) -> parseDimension(o),
-            m -> toType(m).config.dimension()
-        );
+                "dimension",
+                false,
+                () -> -1,
+                (n, c, o) -> parseDimension(o),
+                m -> toType(m).config.dimension());
         private final Parameter<String> encoding = Parameter.restrictedStringParam(
-            "encoding",
-            false,
-            m -> toType(m).config.encoding().jsonName(),
-            VectorEncoding.FLOAT.jsonName(),
-            VectorEncoding.BINARY.jsonName()
-        );
+                "encoding",
+                false,
+                m -> toType(m).config.encoding().jsonName(),
+                VectorEncoding.FLOAT.jsonName(),
+                VectorEncoding.BINARY.jsonName());
         private final Parameter<Boolean> rescoreVectors = Parameter.boolParam(
-            "rescore_vectors",
-            false,
-            m -> toType(m).config.rescoreVectors(),
-            true
-        );
+                "rescore_vectors", false, m -> toType(m).config.rescoreVectors(), true);
         private final Parameter<String> similarity = Parameter.restrictedStringParam(
-            "similarity",
-            false,
-            m -> toType(m).config.similarity().jsonName(),
-            VectorSimilarity.COSINE.jsonName(),
-            VectorSimilarity.DOT_PRODUCT.jsonName()
-        );
+                "similarity",
+                false,
+                m -> toType(m).config.similarity().jsonName(),
+                VectorSimilarity.COSINE.jsonName(),
+                VectorSimilarity.DOT_PRODUCT.jsonName());
         private final Parameter<HnswMappingParameters> hnsw = new Parameter<>(
-            "hnsw",
-            false,
-            () -> HnswMappingParameters.DEFAULT,
-            (n, c, o) -> HnswMappingParameters.parse(o),
-            m -> toType(m).config.hnsw()
-        ).setSerializer((b, n, v) -> b.field(n, v), HnswMappingParameters::toString);
+                        "hnsw",
+                        false,
+                        () -> HnswMappingParameters.DEFAULT,
+                        (n, c, o) -> HnswMappingParameters.parse(o),
+                        m -> toType(m).config.hnsw())
+                .setSerializer((b, n, v) -> b.field(n, v), HnswMappingParameters::toString);
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
 
         public Builder(String name) {
@@ -91,29 +82,27 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         @Override
         public CompressedVectorFieldMapper build(BuilderContext context) {
             if (dimension.getValue() < 0) {
-                throw new IllegalArgumentException("field [" + name + "] of type [" + CONTENT_TYPE + "] needs [dimension]");
+                throw new IllegalArgumentException(
+                        "field [" + name + "] of type [" + CONTENT_TYPE + "] needs [dimension]");
             }
             VectorEncoding enc = VectorEncoding.fromJson("encoding", encoding.getValue());
             if (enc == VectorEncoding.FLOAT && rescoreVectors.isConfigured()) {
-                throw new IllegalArgumentException(
-                    "field [" + name + "]: [rescore_vectors] applies to [encoding: binary] only; float vectors are always kept"
-                );
+                throw new IllegalArgumentException("field [" + name
+                        + "]: [rescore_vectors] applies to [encoding: binary] only; float vectors are always kept");
             }
             VectorFieldConfig config = new VectorFieldConfig(
-                dimension.getValue(),
-                enc,
-                rescoreVectors.getValue(),
-                VectorSimilarity.fromJson("similarity", similarity.getValue()),
-                hnsw.getValue()
-            );
+                    dimension.getValue(),
+                    enc,
+                    rescoreVectors.getValue(),
+                    VectorSimilarity.fromJson("similarity", similarity.getValue()),
+                    hnsw.getValue());
             String fullName = buildFullName(context);
             return new CompressedVectorFieldMapper(
-                name,
-                new CompressedVectorFieldType(fullName, config, meta.getValue()),
-                config,
-                multiFieldsBuilder.build(this, context),
-                copyTo.build()
-            );
+                    name,
+                    new CompressedVectorFieldType(fullName, config, meta.getValue()),
+                    config,
+                    multiFieldsBuilder.build(this, context),
+                    copyTo.build());
         }
 
         private static int parseDimension(Object value) {
@@ -124,7 +113,8 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
                 throw new IllegalArgumentException("[dimension] must be an integer, got [" + value + "]");
             }
             if (dims < 1 || dims > VectorFieldConfig.MAX_DIMENSION) {
-                throw new IllegalArgumentException("[dimension] must be in [1, " + VectorFieldConfig.MAX_DIMENSION + "], got [" + dims + "]");
+                throw new IllegalArgumentException(
+                        "[dimension] must be in [1, " + VectorFieldConfig.MAX_DIMENSION + "], got [" + dims + "]");
             }
             return dims;
         }
@@ -133,10 +123,16 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
     private final VectorFieldConfig config;
     private final FieldType luceneFieldType;
 
-    private CompressedVectorFieldMapper(String simpleName, CompressedVectorFieldType fieldType, VectorFieldConfig config, MultiFields multiFields, CopyTo copyTo) {
+    private CompressedVectorFieldMapper(
+            String simpleName,
+            CompressedVectorFieldType fieldType,
+            VectorFieldConfig config,
+            MultiFields multiFields,
+            CopyTo copyTo) {
         super(simpleName, fieldType, multiFields, copyTo);
         this.config = config;
-        this.luceneFieldType = KnnFloatVectorField.createFieldType(config.dimension(), config.similarity().lucene());
+        this.luceneFieldType = KnnFloatVectorField.createFieldType(
+                config.dimension(), config.similarity().lucene());
     }
 
     @Override

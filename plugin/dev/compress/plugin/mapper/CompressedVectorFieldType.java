@@ -1,5 +1,6 @@
 package dev.compress.plugin.mapper;
 
+import java.util.Map;
 import org.apache.lucene.search.Query;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.mapper.SourceValueFetcher;
@@ -8,8 +9,6 @@ import org.opensearch.index.mapper.ValueFetcher;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.search.lookup.SearchLookup;
-
-import java.util.Map;
 
 /** The search-side view of a {@code compressed_vector} field: searched only through {@code compressed_knn}. */
 public final class CompressedVectorFieldType extends MappedFieldType {
@@ -43,9 +42,9 @@ public final class CompressedVectorFieldType extends MappedFieldType {
     @Override
     public Query termQuery(Object value, QueryShardContext context) {
         throw new QueryShardException(
-            context,
-            "field [" + name() + "] of type [" + typeName() + "] supports no term queries; search it with [compressed_knn]"
-        );
+                context,
+                "field [" + name() + "] of type [" + typeName()
+                        + "] supports no term queries; search it with [compressed_knn]");
     }
 
     @Override

@@ -1,9 +1,8 @@
 package dev.compress.plugin.mapper;
 
+import java.io.IOException;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.core.xcontent.XContentParser.Token;
-
-import java.io.IOException;
 
 /**
  * Reads one vector from a document: a flat JSON array of exactly {@code dimension} finite numbers.
@@ -15,19 +14,20 @@ final class DocumentVectorParser {
 
     static float[] parse(String field, XContentParser parser, VectorFieldConfig config) throws IOException {
         if (parser.currentToken() != Token.START_ARRAY) {
-            throw new IllegalArgumentException("field [" + field + "] expects an array of " + config.dimension() + " numbers, got [" + parser.currentToken() + "]");
+            throw new IllegalArgumentException("field [" + field + "] expects an array of " + config.dimension()
+                    + " numbers, got [" + parser.currentToken() + "]");
         }
         float[] vector = new float[config.dimension()];
         int count = 0;
         for (Token token = parser.nextToken(); token != Token.END_ARRAY; token = parser.nextToken()) {
             if (token != Token.VALUE_NUMBER) {
-                throw new IllegalArgumentException(
-                    "field [" + field + "] expects only numbers, got [" + describe(parser, token) + "] at position " + count
-                );
+                throw new IllegalArgumentException("field [" + field + "] expects only numbers, got ["
+                        + describe(parser, token) + "] at position " + count);
             }
             float value = parser.floatValue();
             if (Float.isFinite(value) == false) {
-                throw new IllegalArgumentException("field [" + field + "] has a non-finite value [" + value + "] at position " + count);
+                throw new IllegalArgumentException(
+                        "field [" + field + "] has a non-finite value [" + value + "] at position " + count);
             }
             if (count < vector.length) {
                 vector[count] = value;
@@ -35,7 +35,8 @@ final class DocumentVectorParser {
             count++;
         }
         if (count != config.dimension()) {
-            throw new IllegalArgumentException("field [" + field + "] expects " + config.dimension() + " dimensions, got " + count);
+            throw new IllegalArgumentException(
+                    "field [" + field + "] expects " + config.dimension() + " dimensions, got " + count);
         }
         checkSimilarity(field, vector, config.similarity());
         return vector;
@@ -48,12 +49,13 @@ final class DocumentVectorParser {
             squaredNorm += (double) v * v;
         }
         if (similarity == VectorSimilarity.DOT_PRODUCT && Math.abs(squaredNorm - 1.0) > 1e-3) {
-            throw new IllegalArgumentException(
-                "field [" + field + "] uses similarity [dot_product], which needs unit-length vectors; this one has length " + (float) Math.sqrt(squaredNorm)
-            );
+            throw new IllegalArgumentException("field [" + field
+                    + "] uses similarity [dot_product], which needs unit-length vectors; this one has length "
+                    + (float) Math.sqrt(squaredNorm));
         }
         if (similarity == VectorSimilarity.COSINE && squaredNorm == 0) {
-            throw new IllegalArgumentException("field [" + field + "] uses similarity [cosine], which is undefined for the zero vector");
+            throw new IllegalArgumentException(
+                    "field [" + field + "] uses similarity [cosine], which is undefined for the zero vector");
         }
     }
 

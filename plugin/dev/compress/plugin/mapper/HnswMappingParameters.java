@@ -1,13 +1,11 @@
 package dev.compress.plugin.mapper;
 
 import dev.compress.codec.HnswParameters;
-
+import java.io.IOException;
+import java.util.Map;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.xcontent.ToXContentFragment;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
-import java.util.Map;
 
 /**
  * A field's {@code hnsw} mapping parameter, {@code {"m": .., "ef_construction": ..}}: its JSON
@@ -34,23 +32,28 @@ public record HnswMappingParameters(int m, int efConstruction) implements ToXCon
             throw new IllegalArgumentException("[hnsw.m] must be in [2, " + MAX_M + "], got [" + m + "]");
         }
         if (efConstruction < 1 || efConstruction > MAX_EF_CONSTRUCTION) {
-            throw new IllegalArgumentException("[hnsw.ef_construction] must be in [1, " + MAX_EF_CONSTRUCTION + "], got [" + efConstruction + "]");
+            throw new IllegalArgumentException(
+                    "[hnsw.ef_construction] must be in [1, " + MAX_EF_CONSTRUCTION + "], got [" + efConstruction + "]");
         }
     }
 
     /** Parses the mapping's {@code hnsw} object; unknown keys are an error. */
     static HnswMappingParameters parse(Object node) {
         if (node instanceof Map<?, ?> == false) {
-            throw new IllegalArgumentException("[hnsw] must be an object with [m] and [ef_construction], got [" + node + "]");
+            throw new IllegalArgumentException(
+                    "[hnsw] must be an object with [m] and [ef_construction], got [" + node + "]");
         }
         Map<?, ?> map = (Map<?, ?>) node;
         for (Object key : map.keySet()) {
             if (M.equals(key) == false && EF_CONSTRUCTION.equals(key) == false) {
-                throw new IllegalArgumentException("[hnsw] has unknown parameter [" + key + "]; expected [m] or [ef_construction]");
+                throw new IllegalArgumentException(
+                        "[hnsw] has unknown parameter [" + key + "]; expected [m] or [ef_construction]");
             }
         }
         int m = map.containsKey(M) ? XContentMapValues.nodeIntegerValue(map.get(M)) : DEFAULT_M;
-        int ef = map.containsKey(EF_CONSTRUCTION) ? XContentMapValues.nodeIntegerValue(map.get(EF_CONSTRUCTION)) : DEFAULT_EF_CONSTRUCTION;
+        int ef = map.containsKey(EF_CONSTRUCTION)
+                ? XContentMapValues.nodeIntegerValue(map.get(EF_CONSTRUCTION))
+                : DEFAULT_EF_CONSTRUCTION;
         return new HnswMappingParameters(m, ef);
     }
 
@@ -61,7 +64,10 @@ public record HnswMappingParameters(int m, int efConstruction) implements ToXCon
 
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
-        return builder.startObject().field(M, m).field(EF_CONSTRUCTION, efConstruction).endObject();
+        return builder.startObject()
+                .field(M, m)
+                .field(EF_CONSTRUCTION, efConstruction)
+                .endObject();
     }
 
     /** The JSON form, as a mapping conflict names the value. */

@@ -20,8 +20,7 @@ public enum VectorEncoding {
                 return e;
             }
         }
-        throw new IllegalArgumentException(
-            "[" + field + "] must be one of " + Arrays.stream(values()).map(VectorEncoding::jsonName).toList() + ", got [" + value + "]"
-        );
+        throw new IllegalArgumentException("[" + field + "] must be one of "
+                + Arrays.stream(values()).map(VectorEncoding::jsonName).toList() + ", got [" + value + "]");
     }
 }

@@ -5,7 +5,12 @@ package dev.compress.plugin.mapper;
  *
  * @param rescoreVectors binary only: keep the float32 vectors on disk for exact rescoring
  */
-public record VectorFieldConfig(int dimension, VectorEncoding encoding, boolean rescoreVectors, VectorSimilarity similarity, HnswMappingParameters hnsw) {
+public record VectorFieldConfig(
+        int dimension,
+        VectorEncoding encoding,
+        boolean rescoreVectors,
+        VectorSimilarity similarity,
+        HnswMappingParameters hnsw) {
 
     /** Upper bound of {@code dimension}; the k-NN plugin allows 16,000 and so do we. */
     public static final int MAX_DIMENSION = 16_000;

@@ -1,9 +1,8 @@
 package dev.compress.plugin.mapper;
 
-import org.apache.lucene.index.VectorSimilarityFunction;
-
 import java.util.Arrays;
 import java.util.Locale;
+import org.apache.lucene.index.VectorSimilarityFunction;
 
 /**
  * The similarity a {@code compressed_vector} field ranks by. Scores follow Lucene's mapping to a
@@ -35,8 +34,7 @@ public enum VectorSimilarity {
                 return s;
             }
         }
-        throw new IllegalArgumentException(
-            "[" + field + "] must be one of " + Arrays.stream(values()).map(VectorSimilarity::jsonName).toList() + ", got [" + value + "]"
-        );
+        throw new IllegalArgumentException("[" + field + "] must be one of "
+                + Arrays.stream(values()).map(VectorSimilarity::jsonName).toList() + ", got [" + value + "]");
     }
 }

@@ -13,6 +13,7 @@ public final class ModelFields {
 
     /** {@value #MODEL_DOC} for a state document, {@value #CHUNK_DOC} for a piece of a model file. */
     public static final String DOC_TYPE = "doc_type";
+
     public static final String MODEL_DOC = "model";
     public static final String CHUNK_DOC = "chunk";
 
@@ -22,22 +23,27 @@ public final class ModelFields {
     // state documents
     /** {@link ModelState#jsonName()}. */
     public static final String STATE = "state";
+
     public static final String METHOD = "method";
     public static final String DESCRIPTION = "description";
     public static final String INPUT_DIMENSION = "input_dimension";
     public static final String DIMENSIONS = "dimensions";
     /** The node running (or that ran) the training job, by id and by name. */
     public static final String NODE_ID = "node_id";
+
     public static final String NODE_NAME = "node_name";
     /** Milliseconds since the epoch; {@code created_at} also tells one training job of an id from a later one. */
     public static final String CREATED_AT = "created_at";
+
     public static final String UPDATED_AT = "updated_at";
     /** Why a {@code failed} model failed. */
     public static final String ERROR = "error";
+
     public static final String CHUNK_COUNT = "chunk_count";
     public static final String MODEL_SIZE_BYTES = "model_size_bytes";
     /** The {@code _train} body, as sent. */
     public static final String REQUEST = "request";
+
     public static final String PROGRESS = "progress";
     public static final String EVALUATION = "evaluation";
     public static final String CANCEL_REQUESTED = "cancel_requested";
@@ -45,5 +51,6 @@ public final class ModelFields {
     // chunk documents
     /** A chunk's position in the model file, from 0. */
     public static final String CHUNK = "chunk";
+
     public static final String DATA = "data";
 }

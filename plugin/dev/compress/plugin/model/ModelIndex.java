@@ -1,5 +1,37 @@
 package dev.compress.plugin.model;
 
+import static dev.compress.plugin.model.ModelFields.CANCEL_REQUESTED;
+import static dev.compress.plugin.model.ModelFields.CHUNK;
+import static dev.compress.plugin.model.ModelFields.CHUNK_COUNT;
+import static dev.compress.plugin.model.ModelFields.CHUNK_DOC;
+import static dev.compress.plugin.model.ModelFields.CREATED_AT;
+import static dev.compress.plugin.model.ModelFields.DATA;
+import static dev.compress.plugin.model.ModelFields.DESCRIPTION;
+import static dev.compress.plugin.model.ModelFields.DIMENSIONS;
+import static dev.compress.plugin.model.ModelFields.DOC_TYPE;
+import static dev.compress.plugin.model.ModelFields.ERROR;
+import static dev.compress.plugin.model.ModelFields.EVALUATION;
+import static dev.compress.plugin.model.ModelFields.INPUT_DIMENSION;
+import static dev.compress.plugin.model.ModelFields.METHOD;
+import static dev.compress.plugin.model.ModelFields.MODEL_DOC;
+import static dev.compress.plugin.model.ModelFields.MODEL_ID;
+import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
+import static dev.compress.plugin.model.ModelFields.NODE_ID;
+import static dev.compress.plugin.model.ModelFields.NODE_NAME;
+import static dev.compress.plugin.model.ModelFields.PROGRESS;
+import static dev.compress.plugin.model.ModelFields.REQUEST;
+import static dev.compress.plugin.model.ModelFields.STATE;
+import static dev.compress.plugin.model.ModelFields.UPDATED_AT;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceAlreadyExistsException;
@@ -26,39 +58,6 @@ import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.transport.client.Client;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
-
-import static dev.compress.plugin.model.ModelFields.CANCEL_REQUESTED;
-import static dev.compress.plugin.model.ModelFields.CHUNK;
-import static dev.compress.plugin.model.ModelFields.CHUNK_COUNT;
-import static dev.compress.plugin.model.ModelFields.CHUNK_DOC;
-import static dev.compress.plugin.model.ModelFields.CREATED_AT;
-import static dev.compress.plugin.model.ModelFields.DATA;
-import static dev.compress.plugin.model.ModelFields.DESCRIPTION;
-import static dev.compress.plugin.model.ModelFields.DIMENSIONS;
-import static dev.compress.plugin.model.ModelFields.DOC_TYPE;
-import static dev.compress.plugin.model.ModelFields.ERROR;
-import static dev.compress.plugin.model.ModelFields.EVALUATION;
-import static dev.compress.plugin.model.ModelFields.INPUT_DIMENSION;
-import static dev.compress.plugin.model.ModelFields.METHOD;
-import static dev.compress.plugin.model.ModelFields.MODEL_DOC;
-import static dev.compress.plugin.model.ModelFields.MODEL_ID;
-import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
-import static dev.compress.plugin.model.ModelFields.NODE_ID;
-import static dev.compress.plugin.model.ModelFields.NODE_NAME;
-import static dev.compress.plugin.model.ModelFields.PROGRESS;
-import static dev.compress.plugin.model.ModelFields.REQUEST;
-import static dev.compress.plugin.model.ModelFields.STATE;
-import static dev.compress.plugin.model.ModelFields.UPDATED_AT;
 
 /**
  * The {@value #NAME} system index: one state document per model ({@code doc_type: model}, id = the
@@ -118,7 +117,8 @@ public final class ModelIndex {
     }
 
     private <T> ActionListener<T> restoring(ActionListener<T> listener) {
-        return new org.opensearch.action.support.ContextPreservingActionListener<>(threadContext.newRestorableContext(false), listener);
+        return new org.opensearch.action.support.ContextPreservingActionListener<>(
+                threadContext.newRestorableContext(false), listener);
     }
 
     /** Creates the index when it does not exist yet. */
@@ -128,24 +128,35 @@ public final class ModelIndex {
             restoring.onResponse(null);
             return;
         }
-        CreateIndexRequest request = new CreateIndexRequest(NAME).mapping(mapping())
-            .settings(Settings.builder().put("index.number_of_shards", 1).put("index.auto_expand_replicas", "0-1").put("index.hidden", true));
-        asPlugin(() -> client.admin().indices().create(request, ActionListener.wrap(r -> restoring.onResponse(null), e -> {
-            if (e instanceof ResourceAlreadyExistsException) {
-                restoring.onResponse(null);
-            } else {
-                restoring.onFailure(e);
-            }
-        })));
+        CreateIndexRequest request = new CreateIndexRequest(NAME)
+                .mapping(mapping())
+                .settings(Settings.builder()
+                        .put("index.number_of_shards", 1)
+                        .put("index.auto_expand_replicas", "0-1")
+                        .put("index.hidden", true));
+        asPlugin(() -> client.admin()
+                .indices()
+                .create(request, ActionListener.wrap(r -> restoring.onResponse(null), e -> {
+                    if (e instanceof ResourceAlreadyExistsException) {
+                        restoring.onResponse(null);
+                    } else {
+                        restoring.onFailure(e);
+                    }
+                })));
     }
 
     /** Writes a new model's first state document; fails with a conflict when the id exists. */
     public void create(String modelId, Map<String, Object> document, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
-        ensureIndex(ActionListener.wrap(ok -> asPlugin(() -> client.index(
-            new IndexRequest(NAME).id(modelId).source(document).opType(DocWriteRequest.OpType.CREATE).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
-            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
-        )), restoring::onFailure));
+        ensureIndex(ActionListener.wrap(
+                ok -> asPlugin(() -> client.index(
+                        new IndexRequest(NAME)
+                                .id(modelId)
+                                .source(document)
+                                .opType(DocWriteRequest.OpType.CREATE)
+                                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
+                        ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure))),
+                restoring::onFailure));
     }
 
     /**
@@ -174,36 +185,53 @@ public final class ModelIndex {
      * chunks are deleted without touching another job's; they stay only when the commit's outcome
      * is unknown (deleting the model removes them).
      */
-    public void completeTraining(Job job, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
+    public void completeTraining(
+            Job job, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
         ActionListener<Completion> restoring = restoring(listener);
         String modelId = job.modelId();
         BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         int chunks = (file.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
             byte[] part = Arrays.copyOfRange(file, i * CHUNK_BYTES, Math.min(file.length, (i + 1) * CHUNK_BYTES));
-            bulk.add(new IndexRequest(NAME).id(chunkId(job, i)).source(Map.of(DOC_TYPE, CHUNK_DOC, MODEL_ID, modelId, CHUNK, i, DATA, part)));
+            bulk.add(new IndexRequest(NAME)
+                    .id(chunkId(job, i))
+                    .source(Map.of(DOC_TYPE, CHUNK_DOC, MODEL_ID, modelId, CHUNK, i, DATA, part)));
         }
         Map<String, Object> fields = new HashMap<>(finalFields);
         fields.put(CHUNK_COUNT, chunks);
         fields.put(MODEL_SIZE_BYTES, (long) file.length);
-        ActionListener<Completion> cleaning = ActionListener.wrap(completion -> {
-            if (completion == Completion.CREATED) {
-                restoring.onResponse(completion);
-            } else {
-                deleteChunks(job, chunks, ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
-            }
-        }, e -> deleteChunks(job, chunks, ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
-        getVersioned(modelId, ActionListener.wrap(before -> {
-            Completion refused = refusal(job, before.model());
-            if (refused != null) {
-                restoring.onResponse(refused);
-                return;
-            }
-            bulk(bulk, "storing model [" + modelId + "]", ActionListener.wrap(
-                stored -> commitCreated(job, fields, cleaning, restoring),
-                cleaning::onFailure
-            ));
-        }, restoring::onFailure));
+        ActionListener<Completion> cleaning = ActionListener.wrap(
+                completion -> {
+                    if (completion == Completion.CREATED) {
+                        restoring.onResponse(completion);
+                    } else {
+                        deleteChunks(
+                                job,
+                                chunks,
+                                ActionListener.wrap(ok -> restoring.onResponse(completion), restoring::onFailure));
+                    }
+                },
+                e -> deleteChunks(
+                        job,
+                        chunks,
+                        ActionListener.wrap(ok -> restoring.onFailure(e), ignored -> restoring.onFailure(e))));
+        getVersioned(
+                modelId,
+                ActionListener.wrap(
+                        before -> {
+                            Completion refused = refusal(job, before.model());
+                            if (refused != null) {
+                                restoring.onResponse(refused);
+                                return;
+                            }
+                            bulk(
+                                    bulk,
+                                    "storing model [" + modelId + "]",
+                                    ActionListener.wrap(
+                                            stored -> commitCreated(job, fields, cleaning, restoring),
+                                            cleaning::onFailure));
+                        },
+                        restoring::onFailure));
     }
 
     /** Why {@code job} may not make {@code model} created, or null when it may. */
@@ -215,18 +243,32 @@ public final class ModelIndex {
     }
 
     /** {@code outcomeUnknown} answers when a write failed and reading back did too: its chunks must stay. */
-    private void commitCreated(Job job, Map<String, Object> fields, ActionListener<Completion> listener, ActionListener<Completion> outcomeUnknown) {
-        updateUnlessRefused(job.modelId(), model -> refusal(job, model), fields, Completion.CREATED, ActionListener.wrap(listener::onResponse, e -> {
-            // the write may have been applied though its answer was lost: read it back
-            getVersioned(job.modelId(), ActionListener.wrap(after -> {
-                ModelRecord model = after.model();
-                if (model.state() == ModelState.CREATED && model.createdAtMillis() == job.createdAtMillis()) {
-                    listener.onResponse(Completion.CREATED);
-                } else {
-                    listener.onFailure(e);
-                }
-            }, unread -> outcomeUnknown.onFailure(e)));
-        }));
+    private void commitCreated(
+            Job job,
+            Map<String, Object> fields,
+            ActionListener<Completion> listener,
+            ActionListener<Completion> outcomeUnknown) {
+        updateUnlessRefused(
+                job.modelId(),
+                model -> refusal(job, model),
+                fields,
+                Completion.CREATED,
+                ActionListener.wrap(listener::onResponse, e -> {
+                    // the write may have been applied though its answer was lost: read it back
+                    getVersioned(
+                            job.modelId(),
+                            ActionListener.wrap(
+                                    after -> {
+                                        ModelRecord model = after.model();
+                                        if (model.state() == ModelState.CREATED
+                                                && model.createdAtMillis() == job.createdAtMillis()) {
+                                            listener.onResponse(Completion.CREATED);
+                                        } else {
+                                            listener.onFailure(e);
+                                        }
+                                    },
+                                    unread -> outcomeUnknown.onFailure(e)));
+                }));
     }
 
     /**
@@ -237,37 +279,41 @@ public final class ModelIndex {
      * depends on a model's state goes through here, so none acts on a state that has moved on.
      */
     public <T> void updateUnlessRefused(
-        String modelId,
-        Function<ModelRecord, T> refusal,
-        Map<String, Object> fields,
-        T written,
-        ActionListener<T> listener
-    ) {
+            String modelId,
+            Function<ModelRecord, T> refusal,
+            Map<String, Object> fields,
+            T written,
+            ActionListener<T> listener) {
         updateUnlessRefused(modelId, refusal, fields, written, COMMIT_ATTEMPTS, restoring(listener));
     }
 
     private <T> void updateUnlessRefused(
-        String modelId,
-        Function<ModelRecord, T> refusal,
-        Map<String, Object> fields,
-        T written,
-        int attemptsLeft,
-        ActionListener<T> listener
-    ) {
-        getVersioned(modelId, ActionListener.wrap(read -> {
-            T refused = refusal.apply(read.model());
-            if (refused != null) {
-                listener.onResponse(refused);
-                return;
-            }
-            updateIfUnchanged(read, fields, ActionListener.wrap(ok -> listener.onResponse(written), e -> {
-                if (isVersionConflict(e) && attemptsLeft > 1) {
-                    updateUnlessRefused(modelId, refusal, fields, written, attemptsLeft - 1, listener);
-                } else {
-                    listener.onFailure(e);
-                }
-            }));
-        }, listener::onFailure));
+            String modelId,
+            Function<ModelRecord, T> refusal,
+            Map<String, Object> fields,
+            T written,
+            int attemptsLeft,
+            ActionListener<T> listener) {
+        getVersioned(
+                modelId,
+                ActionListener.wrap(
+                        read -> {
+                            T refused = refusal.apply(read.model());
+                            if (refused != null) {
+                                listener.onResponse(refused);
+                                return;
+                            }
+                            updateIfUnchanged(
+                                    read, fields, ActionListener.wrap(ok -> listener.onResponse(written), e -> {
+                                        if (isVersionConflict(e) && attemptsLeft > 1) {
+                                            updateUnlessRefused(
+                                                    modelId, refusal, fields, written, attemptsLeft - 1, listener);
+                                        } else {
+                                            listener.onFailure(e);
+                                        }
+                                    }));
+                        },
+                        listener::onFailure));
     }
 
     /**
@@ -304,13 +350,18 @@ public final class ModelIndex {
 
     /** Runs {@code bulk} as the plugin; any failed item fails {@code listener} with "{what} failed: ...". */
     private void bulk(BulkRequest bulk, String what, ActionListener<Void> listener) {
-        asPlugin(() -> client.bulk(bulk, ActionListener.wrap(r -> {
-            if (r.hasFailures()) {
-                listener.onFailure(new IllegalStateException(what + " failed: " + r.buildFailureMessage()));
-            } else {
-                listener.onResponse(null);
-            }
-        }, listener::onFailure)));
+        asPlugin(() -> client.bulk(
+                bulk,
+                ActionListener.wrap(
+                        r -> {
+                            if (r.hasFailures()) {
+                                listener.onFailure(
+                                        new IllegalStateException(what + " failed: " + r.buildFailureMessage()));
+                            } else {
+                                listener.onResponse(null);
+                            }
+                        },
+                        listener::onFailure)));
     }
 
     /** A state document with the sequence number and primary term it was read at. */
@@ -319,25 +370,35 @@ public final class ModelIndex {
     /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged}. */
     void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
-        asPlugin(() -> client.get(new GetRequest(NAME, modelId), ActionListener.wrap(r -> {
-            if (r.isExists() == false || MODEL_DOC.equals(r.getSource().get(DOC_TYPE)) == false) {
-                restoring.onFailure(new ResourceNotFoundException("model [" + modelId + "] does not exist"));
-            } else {
-                restoring.onResponse(new Versioned(new ModelRecord(modelId, r.getSource()), r.getSeqNo(), r.getPrimaryTerm()));
-            }
-        }, e -> restoring.onFailure(e instanceof org.opensearch.index.IndexNotFoundException ? new ResourceNotFoundException("model [" + modelId + "] does not exist") : e))));
+        asPlugin(() -> client.get(
+                new GetRequest(NAME, modelId),
+                ActionListener.wrap(
+                        r -> {
+                            if (r.isExists() == false
+                                    || MODEL_DOC.equals(r.getSource().get(DOC_TYPE)) == false) {
+                                restoring.onFailure(
+                                        new ResourceNotFoundException("model [" + modelId + "] does not exist"));
+                            } else {
+                                restoring.onResponse(new Versioned(
+                                        new ModelRecord(modelId, r.getSource()), r.getSeqNo(), r.getPrimaryTerm()));
+                            }
+                        },
+                        e -> restoring.onFailure(
+                                e instanceof org.opensearch.index.IndexNotFoundException
+                                        ? new ResourceNotFoundException("model [" + modelId + "] does not exist")
+                                        : e))));
     }
 
     /** Merges {@code fields} only if the document has not changed since {@code read}; a version conflict otherwise. */
     void updateIfUnchanged(Versioned read, Map<String, Object> fields, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
         asPlugin(() -> client.update(
-            new UpdateRequest(NAME, read.model().id()).doc(fields)
-                .setIfSeqNo(read.seqNo())
-                .setIfPrimaryTerm(read.primaryTerm())
-                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
-            ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)
-        ));
+                new UpdateRequest(NAME, read.model().id())
+                        .doc(fields)
+                        .setIfSeqNo(read.seqNo())
+                        .setIfPrimaryTerm(read.primaryTerm())
+                        .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
+                ActionListener.wrap(r -> restoring.onResponse(null), restoring::onFailure)));
     }
 
     public static boolean isVersionConflict(Exception e) {
@@ -354,7 +415,9 @@ public final class ModelIndex {
         ActionListener<byte[]> restoring = restoring(listener);
         if (model.state() != ModelState.CREATED) {
             restoring.onFailure(new OpenSearchStatusException(
-                "model [" + model.id() + "] is [" + model.state().jsonName() + "], not [created]: it has no weights", RestStatus.CONFLICT));
+                    "model [" + model.id() + "] is [" + model.state().jsonName()
+                            + "], not [created]: it has no weights",
+                    RestStatus.CONFLICT));
             return;
         }
         byte[] file = new byte[Math.toIntExact(model.modelSizeBytes())];
@@ -371,21 +434,29 @@ public final class ModelIndex {
         for (int i = first; i < last; i++) {
             request.add(NAME, chunkId(model.job(), i));
         }
-        asPlugin(() -> client.multiGet(request, ActionListener.wrap(r -> {
-            for (MultiGetItemResponse item : r.getResponses()) {
-                if (item.isFailed() || item.getResponse().isExists() == false) {
-                    listener.onFailure(new IllegalStateException("model [" + model.id() + "] is missing chunk [" + item.getId() + "]"));
-                    return;
-                }
-                Map<String, Object> source = item.getResponse().getSource();
-                int n = ((Number) source.get(CHUNK)).intValue();
-                // binary fields come back as base64 text from JSON sources and as bytes from binary ones
-                Object data = source.get(DATA);
-                byte[] part = data instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) data);
-                System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
-            }
-            fetchChunks(model, last, file, listener);
-        }, listener::onFailure)));
+        asPlugin(() -> client.multiGet(
+                request,
+                ActionListener.wrap(
+                        r -> {
+                            for (MultiGetItemResponse item : r.getResponses()) {
+                                if (item.isFailed() || item.getResponse().isExists() == false) {
+                                    listener.onFailure(new IllegalStateException(
+                                            "model [" + model.id() + "] is missing chunk [" + item.getId() + "]"));
+                                    return;
+                                }
+                                Map<String, Object> source = item.getResponse().getSource();
+                                int n = ((Number) source.get(CHUNK)).intValue();
+                                // binary fields come back as base64 text from JSON sources and as bytes from binary
+                                // ones
+                                Object data = source.get(DATA);
+                                byte[] part = data instanceof byte[] bytes
+                                        ? bytes
+                                        : Base64.getDecoder().decode((String) data);
+                                System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
+                            }
+                            fetchChunks(model, last, file, listener);
+                        },
+                        listener::onFailure)));
     }
 
     /**
@@ -394,33 +465,53 @@ public final class ModelIndex {
      */
     public void delete(ModelRecord model, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
-        SearchSourceBuilder chunks = new SearchSourceBuilder().query(
-            QueryBuilders.boolQuery().filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC)).filter(QueryBuilders.termQuery(MODEL_ID, model.id()))
-        ).fetchSource(false).size(MAX_CHUNKS);
-        asPlugin(() -> client.search(new SearchRequest(NAME).source(chunks), ActionListener.wrap(found -> {
-            BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-            bulk.add(new DeleteRequest(NAME, model.id()));
-            found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-            bulk(bulk, "deleting model [" + model.id() + "]", restoring);
-        }, restoring::onFailure)));
+        SearchSourceBuilder chunks = new SearchSourceBuilder()
+                .query(QueryBuilders.boolQuery()
+                        .filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC))
+                        .filter(QueryBuilders.termQuery(MODEL_ID, model.id())))
+                .fetchSource(false)
+                .size(MAX_CHUNKS);
+        asPlugin(() -> client.search(
+                new SearchRequest(NAME).source(chunks),
+                ActionListener.wrap(
+                        found -> {
+                            BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+                            bulk.add(new DeleteRequest(NAME, model.id()));
+                            found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
+                            bulk(bulk, "deleting model [" + model.id() + "]", restoring);
+                        },
+                        restoring::onFailure)));
     }
 
     /** Searches state documents only; {@code query} may be null for all. */
     public void search(SearchSourceBuilder source, ActionListener<SearchResponse> listener) {
         ActionListener<SearchResponse> restoring = restoring(listener);
         QueryBuilder models = QueryBuilders.termQuery(DOC_TYPE, MODEL_DOC);
-        source.query(source.query() == null ? models : QueryBuilders.boolQuery().filter(models).must(source.query()));
-        source.fetchSource(null, new String[] { DATA });
-        asPlugin(() -> client.search(new SearchRequest(NAME).source(source).indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()), restoring));
+        source.query(
+                source.query() == null
+                        ? models
+                        : QueryBuilders.boolQuery().filter(models).must(source.query()));
+        source.fetchSource(null, new String[] {DATA});
+        asPlugin(() -> client.search(
+                new SearchRequest(NAME)
+                        .source(source)
+                        .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
+                restoring));
     }
 
     /** Ids of models in state {@code training}, with the node running each. */
     public void trainingModels(Consumer<List<ModelRecord>> onResult, Consumer<Exception> onFailure) {
-        search(new SearchSourceBuilder().query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName())).size(1000), ActionListener.wrap(r -> {
-            List<ModelRecord> models = new ArrayList<>();
-            r.getHits().forEach(hit -> models.add(new ModelRecord(hit.getId(), hit.getSourceAsMap())));
-            onResult.accept(models);
-        }, onFailure::accept));
+        search(
+                new SearchSourceBuilder()
+                        .query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName()))
+                        .size(1000),
+                ActionListener.wrap(
+                        r -> {
+                            List<ModelRecord> models = new ArrayList<>();
+                            r.getHits().forEach(hit -> models.add(new ModelRecord(hit.getId(), hit.getSourceAsMap())));
+                            onResult.accept(models);
+                        },
+                        onFailure::accept));
     }
 
     /** A chunk's document id: the job's, since a model id can be trained again while an earlier job still runs. */

@@ -1,9 +1,5 @@
 package dev.compress.plugin.model;
 
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-
 import static dev.compress.plugin.model.ModelFields.CANCEL_REQUESTED;
 import static dev.compress.plugin.model.ModelFields.CHUNK_COUNT;
 import static dev.compress.plugin.model.ModelFields.CREATED_AT;
@@ -14,6 +10,10 @@ import static dev.compress.plugin.model.ModelFields.METHOD;
 import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
 import static dev.compress.plugin.model.ModelFields.NODE_ID;
 import static dev.compress.plugin.model.ModelFields.STATE;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * A model's state document as stored in the model index. The index is a document store, and a
@@ -28,7 +28,8 @@ public record ModelRecord(String id, Map<String, Object> source) {
     /** A field of a model document is missing or not of its type. */
     public static final class UnreadableModelException extends IllegalStateException {
         UnreadableModelException(String modelId, String field, Object value, String expected) {
-            super("model [" + modelId + "] has " + (value == null ? "no [" + field + "]" : "[" + field + "] [" + value + "], not " + expected));
+            super("model [" + modelId + "] has "
+                    + (value == null ? "no [" + field + "]" : "[" + field + "] [" + value + "], not " + expected));
         }
     }
 
@@ -76,7 +77,8 @@ public record ModelRecord(String id, Map<String, Object> source) {
 
     @SuppressWarnings("unchecked")
     public List<Integer> dimensions() {
-        return ((List<Number>) source.get(DIMENSIONS)).stream().map(Number::intValue).toList();
+        return ((List<Number>) source.get(DIMENSIONS))
+                .stream().map(Number::intValue).toList();
     }
 
     /** Why a {@code failed} model failed; null when the document has no reason. */
@@ -105,7 +107,7 @@ public record ModelRecord(String id, Map<String, Object> source) {
      * whose fields cannot be read compare too.
      */
     public boolean sameJobAndState(ModelRecord other) {
-        for (String field : new String[] { STATE, NODE_ID, CREATED_AT }) {
+        for (String field : new String[] {STATE, NODE_ID, CREATED_AT}) {
             if (Objects.equals(source.get(field), other.source.get(field)) == false) {
                 return false;
             }

@@ -1,11 +1,10 @@
 package dev.compress.plugin.query;
 
+import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** A raw vector, the model to pass it through, and optionally which of the model's output dimensions to keep. */
 public final class AdaptQueryVectorRequest extends ActionRequest {

@@ -1,16 +1,19 @@
 package dev.compress.plugin.query;
 
+import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
 import dev.compress.plugin.mapper.VectorSimilarity;
-import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.plugin.query.mask.FeedbackMask;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.training.mask.DimensionMasks;
-
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.opensearch.action.search.SearchRequest;
@@ -28,11 +31,6 @@ import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
-
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field.
@@ -100,6 +98,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private MaskSpec mask;
         /** Rewrite state: only the query itself sets these, on the copies its rewrite returns. */
         private Supplier<float[]> adaptedVector;
+
         private Supplier<int[]> pendingMask;
 
         private Builder() {}
@@ -189,7 +188,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         for (int i = 0; i < b.vector.length; i++) {
             if (Float.isFinite(b.vector[i]) == false) {
-                throw new IllegalArgumentException("[" + NAME + "] [vector] has a non-finite value [" + b.vector[i] + "] at position " + i);
+                throw new IllegalArgumentException(
+                        "[" + NAME + "] [vector] has a non-finite value [" + b.vector[i] + "] at position " + i);
             }
         }
         if (b.k == null) {
@@ -200,7 +200,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new IllegalArgumentException("[" + NAME + "] [k] must be in [1, " + MAX_K + "], got [" + k + "]");
         }
         if (b.numCandidates != null && (b.numCandidates < k || b.numCandidates > MAX_K)) {
-            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K + "], got [" + b.numCandidates + "]");
+            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K
+                    + "], got [" + b.numCandidates + "]");
         }
         if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
@@ -209,7 +210,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new IllegalArgumentException("[" + NAME + "] [model_dimension] requires [model_id]");
         }
         if (b.modelDimension != null && b.modelDimension < 1) {
-            throw new IllegalArgumentException("[" + NAME + "] [model_dimension] must be positive, got [" + b.modelDimension + "]");
+            throw new IllegalArgumentException(
+                    "[" + NAME + "] [model_dimension] must be positive, got [" + b.modelDimension + "]");
         }
         this.field = b.field;
         this.vector = b.vector;
@@ -227,16 +229,17 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     /** A builder holding this query's parameters (not its rewrite state, boost or name). */
     public Builder toBuilder() {
-        return builder().field(field)
-            .vector(vector)
-            .k(k)
-            .numCandidates(numCandidates)
-            .rescore(rescore)
-            .filter(filter)
-            .ignoreUnmapped(ignoreUnmapped)
-            .modelId(modelId)
-            .modelDimension(modelDimension)
-            .mask(mask);
+        return builder()
+                .field(field)
+                .vector(vector)
+                .k(k)
+                .numCandidates(numCandidates)
+                .rescore(rescore)
+                .filter(filter)
+                .ignoreUnmapped(ignoreUnmapped)
+                .modelId(modelId)
+                .modelDimension(modelDimension)
+                .mask(mask);
     }
 
     public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
@@ -258,7 +261,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
         if (adaptedVector != null || pendingMask != null) {
-            throw new IllegalStateException("[" + NAME + "] cannot be sent while its model or mask is being applied: rewrite it first");
+            throw new IllegalStateException(
+                    "[" + NAME + "] cannot be sent while its model or mask is being applied: rewrite it first");
         }
         out.writeString(field);
         out.writeFloatArray(vector);
@@ -364,7 +368,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         XContentParser.Token token;
         while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
             if (token != XContentParser.Token.FIELD_NAME) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] expects named parameters, got [" + token + "]");
+                throw new ParsingException(
+                        parser.getTokenLocation(), "[" + NAME + "] expects named parameters, got [" + token + "]");
             }
             String name = parser.currentName();
             parser.nextToken();
@@ -382,29 +387,33 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     case "mask" -> mask = MaskSpec.parse(parser);
                     case "boost" -> boost = parser.floatValue();
                     case "_name" -> queryName = JsonParams.string(parser, "_name");
-                    default -> throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
+                    default ->
+                        throw new ParsingException(
+                                parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
                 }
             } catch (IllegalArgumentException e) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
+                throw new ParsingException(
+                        parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
             }
         }
         if (k == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
         }
         try {
-            return builder().field(field)
-                .vector(vector)
-                .k(k)
-                .numCandidates(numCandidates)
-                .rescore(rescore)
-                .filter(filter)
-                .ignoreUnmapped(ignoreUnmapped)
-                .modelId(modelId)
-                .modelDimension(modelDimension)
-                .mask(mask)
-                .build()
-                .boost(boost)
-                .queryName(queryName);
+            return builder()
+                    .field(field)
+                    .vector(vector)
+                    .k(k)
+                    .numCandidates(numCandidates)
+                    .rescore(rescore)
+                    .filter(filter)
+                    .ignoreUnmapped(ignoreUnmapped)
+                    .modelId(modelId)
+                    .modelDimension(modelDimension)
+                    .mask(mask)
+                    .build()
+                    .boost(boost)
+                    .queryName(queryName);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
         }
@@ -442,16 +451,15 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (adaptedVector == null) {
             SetOnce<float[]> adapted = new SetOnce<>();
             AdaptQueryVectorRequest request = new AdaptQueryVectorRequest(modelId, modelDimension, vector);
-            context.registerAsyncAction(
-                (client, listener) -> client.execute(
+            context.registerAsyncAction((client, listener) -> client.execute(
                     AdaptQueryVectorAction.INSTANCE,
                     request,
-                    ActionListener.wrap(response -> {
-                        adapted.set(response.vector());
-                        listener.onResponse(null);
-                    }, listener::onFailure)
-                )
-            );
+                    ActionListener.wrap(
+                            response -> {
+                                adapted.set(response.vector());
+                                listener.onResponse(null);
+                            },
+                            listener::onFailure)));
             return rebuilt(toBuilder().adaptedVector(adapted::get));
         }
         float[] adapted = adaptedVector.get();
@@ -474,7 +482,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         switch (mask.type()) {
             case NORM -> {
-                return rebuilt(toBuilder().mask(MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length)))));
+                return rebuilt(
+                        toBuilder().mask(MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length)))));
             }
             case CUTOFF -> {
                 int dim = vector.length;
@@ -483,47 +492,59 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             case LEARNED -> {
                 SetOnce<int[]> kept = new SetOnce<>();
                 LearnedMaskRequest request = new LearnedMaskRequest(mask, vector);
-                context.registerAsyncAction(
-                    (client, listener) -> client.execute(LearnedMaskAction.INSTANCE, request, ActionListener.wrap(response -> {
-                        kept.set(response.kept());
-                        listener.onResponse(null);
-                    }, listener::onFailure))
-                );
+                context.registerAsyncAction((client, listener) -> client.execute(
+                        LearnedMaskAction.INSTANCE,
+                        request,
+                        ActionListener.wrap(
+                                response -> {
+                                    kept.set(response.kept());
+                                    listener.onResponse(null);
+                                },
+                                listener::onFailure)));
                 return rebuilt(toBuilder().pendingMask(kept::get));
             }
             case DIME_PRF, ECLIPSE_PRF -> {
                 QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
                 if (coordinator == null || coordinator.getSearchRequest() == null) {
                     throw new IllegalArgumentException(
-                        "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and needs a search request's indices"
-                    );
+                            "[" + NAME + "] [mask] type [" + mask.type().jsonName()
+                                    + "] runs a first-pass search and needs a search request's indices");
                 }
-                if (coordinator.getSearchRequest() instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
+                if (coordinator.getSearchRequest() instanceof SearchRequest search
+                        && search.pointInTimeBuilder() != null) {
                     // the first pass would search the live indices, not the point in time's snapshot
                     throw new IllegalArgumentException(
-                        "[" + NAME + "] [mask] type [" + mask.type().jsonName() + "] runs a first-pass search and cannot be used with a point in time"
-                    );
+                            "[" + NAME + "] [mask] type [" + mask.type().jsonName()
+                                    + "] runs a first-pass search and cannot be used with a point in time");
                 }
                 mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs
                 // at least as deep as this query: its top hits are the feedback, not those of a narrower search
                 int firstPassK = Math.max(FeedbackMask.depth(mask), k);
                 Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
-                QueryBuilder firstPass = builder().field(field)
-                    .vector(vector)
-                    .k(firstPassK)
-                    .numCandidates(firstPassCandidates)
-                    .rescore(rescore)
-                    .filter(filter)
-                    .ignoreUnmapped(ignoreUnmapped)
-                    .build();
+                QueryBuilder firstPass = builder()
+                        .field(field)
+                        .vector(vector)
+                        .k(firstPassK)
+                        .numCandidates(firstPassCandidates)
+                        .rescore(rescore)
+                        .filter(filter)
+                        .ignoreUnmapped(ignoreUnmapped)
+                        .build();
                 SetOnce<int[]> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
-                context.registerAsyncAction(
-                    (client, listener) -> FeedbackMask.compute(client, request, field, firstPass, mask, vector, ActionListener.wrap(dims -> {
-                        kept.set(dims);
-                        listener.onResponse(null);
-                    }, listener::onFailure))
-                );
+                context.registerAsyncAction((client, listener) -> FeedbackMask.compute(
+                        client,
+                        request,
+                        field,
+                        firstPass,
+                        mask,
+                        vector,
+                        ActionListener.wrap(
+                                dims -> {
+                                    kept.set(dims);
+                                    listener.onResponse(null);
+                                },
+                                listener::onFailure)));
                 return rebuilt(toBuilder().pendingMask(kept::get));
             }
             default -> throw new IllegalStateException("unresolved mask type " + mask.type());
@@ -533,38 +554,45 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
         if (modelId != null) {
-            throw new IllegalStateException("[" + NAME + "] [model_id] [" + modelId + "] must be applied in the rewrite phase, before the shards");
+            throw new IllegalStateException("[" + NAME + "] [model_id] [" + modelId
+                    + "] must be applied in the rewrite phase, before the shards");
         }
         if (mask != null && mask.isResolved() == false) {
-            throw new IllegalStateException("[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
+            throw new IllegalStateException(
+                    "[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
         }
         MappedFieldType mapped = context.fieldMapper(field);
         if (mapped == null) {
             if (ignoreUnmapped) {
                 return new MatchNoDocsQuery("field [" + field + "] is not mapped");
             }
-            throw new QueryShardException(context, "[" + NAME + "] field [" + field + "] does not exist in the mapping");
+            throw new QueryShardException(
+                    context, "[" + NAME + "] field [" + field + "] does not exist in the mapping");
         }
         if (mapped instanceof CompressedVectorFieldType == false) {
-            throw new QueryShardException(context, "[" + NAME + "] field [" + field + "] is of type [" + mapped.typeName() + "], not [compressed_vector]");
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] field [" + field + "] is of type [" + mapped.typeName()
+                            + "], not [compressed_vector]");
         }
         VectorFieldConfig config = ((CompressedVectorFieldType) mapped).config();
         if (vector.length != config.dimension()) {
             throw new QueryShardException(
-                context,
-                "[" + NAME + "] [vector] has " + vector.length + " dimensions but field [" + field + "] has " + config.dimension()
-            );
+                    context,
+                    "[" + NAME + "] [vector] has " + vector.length + " dimensions but field [" + field + "] has "
+                            + config.dimension());
         }
         float[] target = mask == null ? vector : maskedVector(context, config);
         if (config.similarity() == VectorSimilarity.COSINE && isZero(target)) {
             throw new QueryShardException(
-                context,
-                "[" + NAME + "] [vector] is the zero vector" + (mask == null ? "" : " after [mask]") + ", and field [" + field
-                    + "] uses similarity [cosine], which is undefined for it"
-            );
+                    context,
+                    "[" + NAME + "] [vector] is the zero vector" + (mask == null ? "" : " after [mask]")
+                            + ", and field [" + field + "] uses similarity [cosine], which is undefined for it");
         }
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
-        int beam = numCandidates == null ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k) : numCandidates;
+        int beam = numCandidates == null
+                ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k)
+                : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
         if (config.encoding() == VectorEncoding.FLOAT) {
             // float scores are exact already: the beam only widens the graph search
@@ -606,9 +634,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         int[] kept = mask.kept();
         if (kept[kept.length - 1] >= config.dimension()) {
             throw new QueryShardException(
-                context,
-                "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + field + "] has " + config.dimension()
-            );
+                    context,
+                    "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + field
+                            + "] has " + config.dimension());
         }
         float[] masked = new float[vector.length];
         for (int j : kept) {
@@ -620,21 +648,33 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     @Override
     protected boolean doEquals(CompressedKnnQueryBuilder other) {
         return field.equals(other.field)
-            && Arrays.equals(vector, other.vector)
-            && k == other.k
-            && Objects.equals(numCandidates, other.numCandidates)
-            && Objects.equals(rescore, other.rescore)
-            && Objects.equals(filter, other.filter)
-            && ignoreUnmapped == other.ignoreUnmapped
-            && Objects.equals(modelId, other.modelId)
-            && Objects.equals(modelDimension, other.modelDimension)
-            && Objects.equals(mask, other.mask)
-            && Objects.equals(adaptedVector, other.adaptedVector)
-            && Objects.equals(pendingMask, other.pendingMask);
+                && Arrays.equals(vector, other.vector)
+                && k == other.k
+                && Objects.equals(numCandidates, other.numCandidates)
+                && Objects.equals(rescore, other.rescore)
+                && Objects.equals(filter, other.filter)
+                && ignoreUnmapped == other.ignoreUnmapped
+                && Objects.equals(modelId, other.modelId)
+                && Objects.equals(modelDimension, other.modelDimension)
+                && Objects.equals(mask, other.mask)
+                && Objects.equals(adaptedVector, other.adaptedVector)
+                && Objects.equals(pendingMask, other.pendingMask);
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(field, Arrays.hashCode(vector), k, numCandidates, rescore, filter, ignoreUnmapped, modelId, modelDimension, mask, adaptedVector, pendingMask);
+        return Objects.hash(
+                field,
+                Arrays.hashCode(vector),
+                k,
+                numCandidates,
+                rescore,
+                filter,
+                ignoreUnmapped,
+                modelId,
+                modelDimension,
+                mask,
+                adaptedVector,
+                pendingMask);
     }
 }

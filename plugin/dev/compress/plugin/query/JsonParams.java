@@ -1,9 +1,8 @@
 package dev.compress.plugin.query;
 
+import java.io.IOException;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.core.xcontent.XContentParser.Token;
-
-import java.io.IOException;
 
 /**
  * Typed reads of query parameters that fail with an {@link IllegalArgumentException} naming the
@@ -35,11 +34,13 @@ public final class JsonParams {
         Number n = number(parser, name);
         boolean whole = switch (parser.numberType()) {
             case INT -> true;
-            case FLOAT, DOUBLE -> n.doubleValue() == Math.rint(n.doubleValue()) && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
+            case FLOAT, DOUBLE ->
+                n.doubleValue() == Math.rint(n.doubleValue()) && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
             default -> false;
         };
         if (whole == false) {
-            throw new IllegalArgumentException("[" + name + "] must be a whole number up to " + Integer.MAX_VALUE + ", got [" + n + "]");
+            throw new IllegalArgumentException(
+                    "[" + name + "] must be a whole number up to " + Integer.MAX_VALUE + ", got [" + n + "]");
         }
         return n.intValue();
     }

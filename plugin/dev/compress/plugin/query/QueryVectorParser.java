@@ -1,9 +1,8 @@
 package dev.compress.plugin.query;
 
+import java.io.IOException;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.core.xcontent.XContentParser.Token;
-
-import java.io.IOException;
 
 /** Reads a query's {@code vector}: a flat array of numbers. */
 final class QueryVectorParser {

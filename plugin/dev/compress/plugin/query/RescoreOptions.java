@@ -1,13 +1,12 @@
 package dev.compress.plugin.query;
 
+import java.io.IOException;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-
-import java.io.IOException;
 
 /**
  * {@code rescore} of a {@code compressed_knn} query: {@code false}, {@code true}, or
@@ -23,7 +22,8 @@ public record RescoreOptions(boolean enabled, float oversampleFactor) implements
 
     public RescoreOptions {
         if (oversampleFactor < 1f || oversampleFactor > MAX_OVERSAMPLE || Float.isNaN(oversampleFactor)) {
-            throw new IllegalArgumentException("[rescore.oversample_factor] must be in [1, " + MAX_OVERSAMPLE + "], got [" + oversampleFactor + "]");
+            throw new IllegalArgumentException("[rescore.oversample_factor] must be in [1, " + MAX_OVERSAMPLE
+                    + "], got [" + oversampleFactor + "]");
         }
     }
 
@@ -43,7 +43,9 @@ public record RescoreOptions(boolean enabled, float oversampleFactor) implements
             return parser.booleanValue() ? DEFAULT : DISABLED;
         }
         if (token != XContentParser.Token.START_OBJECT) {
-            throw new ParsingException(parser.getTokenLocation(), "[rescore] must be true, false or {\"oversample_factor\": f}, got [" + token + "]");
+            throw new ParsingException(
+                    parser.getTokenLocation(),
+                    "[rescore] must be true, false or {\"oversample_factor\": f}, got [" + token + "]");
         }
         float factor = DEFAULT_OVERSAMPLE;
         while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
@@ -59,7 +61,9 @@ public record RescoreOptions(boolean enabled, float oversampleFactor) implements
 
     void toXContent(XContentBuilder builder) throws IOException {
         if (enabled) {
-            builder.startObject("rescore").field("oversample_factor", oversampleFactor).endObject();
+            builder.startObject("rescore")
+                    .field("oversample_factor", oversampleFactor)
+                    .endObject();
         } else {
             builder.field("rescore", false);
         }

@@ -2,7 +2,6 @@ package dev.compress.plugin.query;
 
 import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.ModelCache;
-
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -11,28 +10,35 @@ import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
 /** Adapts one query vector with this node's cached model: errors name the model and both dimensions. */
-public final class TransportAdaptQueryVectorAction extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
+public final class TransportAdaptQueryVectorAction
+        extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
 
     private final ModelCache modelCache;
 
     @Inject
-    public TransportAdaptQueryVectorAction(TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
+    public TransportAdaptQueryVectorAction(
+            TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
         super(AdaptQueryVectorAction.NAME, transportService, actionFilters, AdaptQueryVectorRequest::new);
         this.modelCache = modelCache;
     }
 
     @Override
-    protected void doExecute(Task task, AdaptQueryVectorRequest request, ActionListener<AdaptQueryVectorResponse> listener) {
-        modelCache.get(request.modelId(), ActionListener.wrap(model -> {
-            float[] adapted;
-            try {
-                adapted = adapt(model, request);
-            } catch (IllegalArgumentException e) {
-                listener.onFailure(e);
-                return;
-            }
-            listener.onResponse(new AdaptQueryVectorResponse(adapted));
-        }, listener::onFailure));
+    protected void doExecute(
+            Task task, AdaptQueryVectorRequest request, ActionListener<AdaptQueryVectorResponse> listener) {
+        modelCache.get(
+                request.modelId(),
+                ActionListener.wrap(
+                        model -> {
+                            float[] adapted;
+                            try {
+                                adapted = adapt(model, request);
+                            } catch (IllegalArgumentException e) {
+                                listener.onFailure(e);
+                                return;
+                            }
+                            listener.onResponse(new AdaptQueryVectorResponse(adapted));
+                        },
+                        listener::onFailure));
     }
 
     private static float[] adapt(LoadedModel model, AdaptQueryVectorRequest request) {
@@ -40,10 +46,9 @@ public final class TransportAdaptQueryVectorAction extends HandledTransportActio
         int outputDim = model.outputDim(request.dimension());
         if (request.vector().length != model.inputDim()) {
             throw new IllegalArgumentException(
-                "[" + CompressedKnnQueryBuilder.NAME + "] [vector] has " + request.vector().length + " dimensions but model [" + model.id()
-                    + "] expects " + model.inputDim()
-            );
+                    "[" + CompressedKnnQueryBuilder.NAME + "] [vector] has " + request.vector().length
+                            + " dimensions but model [" + model.id() + "] expects " + model.inputDim());
         }
-        return model.encode(new float[][] { request.vector() }, outputDim)[0];
+        return model.encode(new float[][] {request.vector()}, outputDim)[0];
     }
 }

@@ -1,11 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.data.MappedVectors;
-
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
-import org.opensearch.core.common.unit.ByteSizeValue;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,6 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.opensearch.core.common.unit.ByteSizeValue;
 
 /**
  * The corpus of one training job in a temporary {@code .f32} file (little-endian float32, row-major,
@@ -35,6 +33,7 @@ final class CorpusFile implements Closeable {
 
     /** Start of every corpus file's name, so leftovers in the temporary directory are recognisable. */
     static final String PREFIX = "compress-corpus-";
+
     static final String SUFFIX = ".f32";
     private static final int BUFFER_BYTES = 1 << 20;
     private static final Logger logger = LogManager.getLogger(CorpusFile.class);
@@ -49,7 +48,8 @@ final class CorpusFile implements Closeable {
         this.path = path;
         this.dim = dim;
         this.channel = FileChannel.open(path, StandardOpenOption.WRITE);
-        this.buffer = ByteBuffer.allocate(Math.max(BUFFER_BYTES, Float.BYTES * dim)).order(ByteOrder.LITTLE_ENDIAN);
+        this.buffer =
+                ByteBuffer.allocate(Math.max(BUFFER_BYTES, Float.BYTES * dim)).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** A new, empty corpus file of {@code dim}-dimensional vectors in {@code dir}. */
@@ -76,7 +76,9 @@ final class CorpusFile implements Closeable {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*" + SUFFIX)) {
             for (Path file : files) {
                 try {
-                    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && ownerGone(file) && Files.deleteIfExists(file)) {
+                    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                            && ownerGone(file)
+                            && Files.deleteIfExists(file)) {
                         logger.info("removed [{}]: the training corpus file of a process that no longer runs", file);
                         removed++;
                     }
@@ -111,7 +113,8 @@ final class CorpusFile implements Closeable {
             return false;
         }
         Optional<Instant> started = process.get().info().startInstant();
-        return started.isPresent() && started.get().isAfter(Files.getLastModifiedTime(file).toInstant());
+        return started.isPresent()
+                && started.get().isAfter(Files.getLastModifiedTime(file).toInstant());
     }
 
     /** Bytes of the file for {@code documents} vectors of {@code dim} floats. */
@@ -126,16 +129,15 @@ final class CorpusFile implements Closeable {
     static void requireRoom(Path dir, String index, long documents, int dim) throws IOException {
         long usable = Files.getFileStore(dir).getUsableSpace();
         if (bytes(documents, dim) > usable) {
-            throw new IllegalStateException(
-                describe(index, documents, dim) + " in [" + dir + "], which has " + new ByteSizeValue(usable) + " usable"
-            );
+            throw new IllegalStateException(describe(index, documents, dim) + " in [" + dir + "], which has "
+                    + new ByteSizeValue(usable) + " usable");
         }
     }
 
     /** The start of every refusal of a corpus for its size: what it holds and the file it needs. */
     static String describe(String index, long documents, int dim) {
-        return "[corpus.index] [" + index + "] holds " + documents + " documents of " + dim + " dimensions: training spills them to a "
-            + new ByteSizeValue(bytes(documents, dim)) + " file";
+        return "[corpus.index] [" + index + "] holds " + documents + " documents of " + dim
+                + " dimensions: training spills them to a " + new ByteSizeValue(bytes(documents, dim)) + " file";
     }
 
     Path path() {

@@ -2,7 +2,10 @@ package dev.compress.plugin.train;
 
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
-
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.common.unit.TimeValue;
@@ -10,11 +13,6 @@ import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.sort.SortOrder;
 import org.opensearch.transport.client.Client;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Reads training inputs from ordinary indices page by page, so no response holds more than one
@@ -52,12 +50,14 @@ final class IndexDataReader {
      * Hands each vector of an index to {@code into} as it is read, in {@code _id} order, keyed by
      * {@code idField} ({@code _id} when null); documents without a vector are skipped.
      */
-    <E extends Exception> void vectors(String index, String idField, String vectorField, int dim, VectorConsumer<E> into) throws E {
-        scan(index, idField == null ? new String[] { vectorField } : new String[] { idField, vectorField }, hit -> {
+    <E extends Exception> void vectors(
+            String index, String idField, String vectorField, int dim, VectorConsumer<E> into) throws E {
+        scan(index, idField == null ? new String[] {vectorField} : new String[] {idField, vectorField}, hit -> {
             Object raw = extract(hit.getSourceAsMap(), vectorField);
             if (raw instanceof List<?> list) {
                 if (list.size() != dim) {
-                    throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has " + list.size() + " values in [" + vectorField + "], expected " + dim);
+                    throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has "
+                            + list.size() + " values in [" + vectorField + "], expected " + dim);
                 }
                 float[] v = new float[dim];
                 for (int i = 0; i < dim; i++) {
@@ -70,7 +70,13 @@ final class IndexDataReader {
 
     /** Documents in an index, with or without a vector. */
     long count(String index) {
-        return client.prepareSearch(index).setSize(0).setTrackTotalHits(true).get(PAGE_TIMEOUT).getHits().getTotalHits().value();
+        return client.prepareSearch(index)
+                .setSize(0)
+                .setTrackTotalHits(true)
+                .get(PAGE_TIMEOUT)
+                .getHits()
+                .getTotalHits()
+                .value();
     }
 
     /**
@@ -85,7 +91,8 @@ final class IndexDataReader {
         }
         Map<String, Map<String, Integer>> byQuery = new HashMap<>();
         String splitField = spec.split().field();
-        List<String> fields = new ArrayList<>(List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));
+        List<String> fields = new ArrayList<>(
+                List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));
         if (splitField != null) {
             fields.add(splitField);
         }
@@ -113,11 +120,17 @@ final class IndexDataReader {
     private <E extends Exception> void scan(String index, String[] fields, HitConsumer<E> consumer) throws E {
         Object[] after = null;
         while (true) {
-            SearchSourceBuilder source = new SearchSourceBuilder().size(PAGE).fetchSource(fields, null).sort("_id", SortOrder.ASC);
+            SearchSourceBuilder source = new SearchSourceBuilder()
+                    .size(PAGE)
+                    .fetchSource(fields, null)
+                    .sort("_id", SortOrder.ASC);
             if (after != null) {
                 source.searchAfter(after);
             }
-            SearchHit[] hits = client.search(new SearchRequest(index).source(source)).actionGet(PAGE_TIMEOUT).getHits().getHits();
+            SearchHit[] hits = client.search(new SearchRequest(index).source(source))
+                    .actionGet(PAGE_TIMEOUT)
+                    .getHits()
+                    .getHits();
             if (hits.length == 0) {
                 return;
             }

@@ -3,7 +3,6 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
-
 import org.opensearch.action.ActionListenerResponseHandler;
 import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.cluster.service.ClusterService;
@@ -33,7 +32,8 @@ public enum JobPresence {
     public String reason(ModelRecord model) {
         return switch (this) {
             case RUNNING -> null;
-            case NOT_RUNNING -> "node [" + model.nodeId() + "] is not running its job: it restarted, or the job never started";
+            case NOT_RUNNING ->
+                "node [" + model.nodeId() + "] is not running its job: it restarted, or the job never started";
             case NODE_LEFT -> "node [" + model.nodeId() + "] left the cluster while training";
             case NO_NODE -> "the model names no node that could run its job: " + unreadableNode(model);
         };
@@ -49,7 +49,11 @@ public enum JobPresence {
     }
 
     /** Asks the node {@code model} names whether a job of it runs there. */
-    public static void of(ModelRecord model, ClusterService clusterService, TransportService transportService, ActionListener<JobPresence> listener) {
+    public static void of(
+            ModelRecord model,
+            ClusterService clusterService,
+            TransportService transportService,
+            ActionListener<JobPresence> listener) {
         String nodeId;
         try {
             nodeId = model.nodeId();
@@ -63,13 +67,11 @@ public enum JobPresence {
             return;
         }
         transportService.sendRequest(
-            node,
-            ModelActions.JOB_RUNNING.name(),
-            new ModelIdRequest(model.id(), false),
-            new ActionListenerResponseHandler<>(
-                ActionListener.map(listener, answer -> answer.running() ? RUNNING : NOT_RUNNING),
-                JobRunningResponse::new
-            )
-        );
+                node,
+                ModelActions.JOB_RUNNING.name(),
+                new ModelIdRequest(model.id(), false),
+                new ActionListenerResponseHandler<>(
+                        ActionListener.map(listener, answer -> answer.running() ? RUNNING : NOT_RUNNING),
+                        JobRunningResponse::new));
     }
 }

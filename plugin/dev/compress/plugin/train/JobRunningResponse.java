@@ -1,10 +1,9 @@
 package dev.compress.plugin.train;
 
+import java.io.IOException;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** A node's answer to whether a job of a model runs (or waits to) there ({@link JobPresence}); between nodes only. */
 public final class JobRunningResponse extends ActionResponse {

@@ -1,13 +1,16 @@
 package dev.compress.plugin.train;
 
-import dev.compress.plugin.model.action.ModelActions;
-import dev.compress.plugin.model.action.ModelRoutes;
+import static org.opensearch.rest.RestRequest.Method.POST;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-
+import dev.compress.plugin.model.action.ModelActions;
+import dev.compress.plugin.model.action.ModelRoutes;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.common.xcontent.LoggingDeprecationHandler;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.common.xcontent.json.JsonXContentParser;
@@ -16,12 +19,6 @@ import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-
-import static org.opensearch.rest.RestRequest.Method.POST;
 
 /**
  * {@code POST _plugins/compress/_train} (a generated model id) and
@@ -32,10 +29,10 @@ public final class RestTrainModelHandler extends BaseRestHandler {
 
     /** As the node's JSON parser reads, but with NaN and Infinity as numbers (see {@link #trainBodyParser}). */
     private static final JsonFactory NON_NUMERIC_JSON = JsonFactory.builder()
-        .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-        .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .build();
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     @Override
     public String getName() {

@@ -1,13 +1,11 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.data.Qrels;
-
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.transport.client.Client;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.transport.client.Client;
 
 /**
  * A judgment list of the Search Relevance Workbench, as its plugin stores it in
@@ -23,13 +21,18 @@ final class SrwJudgmentList {
 
     /** Reads list {@code listId}; fails naming the id when there is none. */
     static void read(Client client, String listId, ActionListener<Qrels> listener) {
-        client.prepareGet(INDEX, listId).execute(ActionListener.wrap(got -> {
-            if (got.isExists() == false) {
-                listener.onFailure(new IllegalArgumentException("[judgments.srw_judgment_id] judgment list [" + listId + "] does not exist in [" + INDEX + "]"));
-                return;
-            }
-            listener.onResponse(parse(got.getSourceAsMap()));
-        }, listener::onFailure));
+        client.prepareGet(INDEX, listId)
+                .execute(ActionListener.wrap(
+                        got -> {
+                            if (got.isExists() == false) {
+                                listener.onFailure(
+                                        new IllegalArgumentException("[judgments.srw_judgment_id] judgment list ["
+                                                + listId + "] does not exist in [" + INDEX + "]"));
+                                return;
+                            }
+                            listener.onResponse(parse(got.getSourceAsMap()));
+                        },
+                        listener::onFailure));
     }
 
     /** The list's ratings as qrels keyed by query text and document id; entries that are not well formed are skipped. */
@@ -37,12 +40,15 @@ final class SrwJudgmentList {
         Map<String, Map<String, Integer>> byQuery = new HashMap<>();
         if (source.get("judgmentRatings") instanceof List<?> entries) {
             for (Object entry : entries) {
-                if (entry instanceof Map<?, ?> e && e.get("query") instanceof String query && e.get("ratings") instanceof List<?> ratings) {
+                if (entry instanceof Map<?, ?> e
+                        && e.get("query") instanceof String query
+                        && e.get("ratings") instanceof List<?> ratings) {
                     for (Object r : ratings) {
                         if (r instanceof Map<?, ?> rating && rating.get("docId") != null) {
                             Integer grade = Grades.wholeGrade(rating.get("rating"));
                             if (grade != null) {
-                                byQuery.computeIfAbsent(query, q -> new HashMap<>()).put(String.valueOf(rating.get("docId")), grade);
+                                byQuery.computeIfAbsent(query, q -> new HashMap<>())
+                                        .put(String.valueOf(rating.get("docId")), grade);
                             }
                         }
                     }
@@ -53,6 +59,7 @@ final class SrwJudgmentList {
     }
 
     static boolean hasRelevant(Qrels list) {
-        return list.queryIds().stream().anyMatch(q -> list.judgments(q).values().stream().anyMatch(r -> r > 0));
+        return list.queryIds().stream()
+                .anyMatch(q -> list.judgments(q).values().stream().anyMatch(r -> r > 0));
     }
 }

@@ -1,15 +1,14 @@
 package dev.compress.plugin.train;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentParser;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A training request: the user's JSON body (kept as sent, so it travels and is stored verbatim),
@@ -93,7 +92,9 @@ public final class TrainModelRequest extends ActionRequest {
         if (modelId.contains("#")) {
             return "must not contain [#]";
         }
-        return modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes" : null;
+        return modelId.getBytes(StandardCharsets.UTF_8).length > MAX_MODEL_ID_BYTES
+                ? "must be at most " + MAX_MODEL_ID_BYTES + " bytes"
+                : null;
     }
 
     /**
@@ -105,8 +106,9 @@ public final class TrainModelRequest extends ActionRequest {
     public static Map<String, Object> readBody(XContentParser parser) throws IOException {
         XContentParser.Token first = parser.currentToken() == null ? parser.nextToken() : parser.currentToken();
         if (first != XContentParser.Token.START_OBJECT) {
-            String got = first == XContentParser.Token.START_ARRAY ? "the array " + parser.list()
-                : first == null ? "nothing" : "the value [" + parser.objectText() + "]";
+            String got = first == XContentParser.Token.START_ARRAY
+                    ? "the array " + parser.list()
+                    : first == null ? "nothing" : "the value [" + parser.objectText() + "]";
             throw new IllegalArgumentException("the body of _train must be a JSON object, got " + got);
         }
         Map<String, Object> body = parser.mapOrdered();
@@ -117,13 +119,15 @@ public final class TrainModelRequest extends ActionRequest {
     /** Throws naming the field ({@code parameters.margin}) of the first NaN or infinity within {@code value}. */
     private static void requireFinite(String field, Object value) {
         if (value instanceof Map<?, ?> map) {
-            map.forEach((key, child) -> requireFinite(field.isEmpty() ? String.valueOf(key) : field + "." + key, child));
+            map.forEach(
+                    (key, child) -> requireFinite(field.isEmpty() ? String.valueOf(key) : field + "." + key, child));
         } else if (value instanceof List<?> list) {
             for (Object element : list) {
                 if (element instanceof Map<?, ?> || element instanceof List<?>) {
                     requireFinite(field, element);
                 } else if (finite(element) == false) {
-                    throw new IllegalArgumentException("[" + field + "] must hold finite numbers, got [" + element + "]");
+                    throw new IllegalArgumentException(
+                            "[" + field + "] must hold finite numbers, got [" + element + "]");
                 }
             }
         } else if (finite(value) == false) {

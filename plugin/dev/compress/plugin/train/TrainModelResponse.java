@@ -2,14 +2,12 @@ package dev.compress.plugin.train;
 
 import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelState;
-
+import java.io.IOException;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
 
 /**
  * {@code POST _plugins/compress/_train}: {@code {"model_id": .., "state": "training", "node": ..}},
@@ -51,9 +49,9 @@ public final class TrainModelResponse extends ActionResponse implements ToXConte
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         return builder.startObject()
-            .field(ModelFields.MODEL_ID, modelId)
-            .field(ModelFields.STATE, ModelState.TRAINING.jsonName())
-            .field("node", nodeName)
-            .endObject();
+                .field(ModelFields.MODEL_ID, modelId)
+                .field(ModelFields.STATE, ModelState.TRAINING.jsonName())
+                .field("node", nodeName)
+                .endObject();
     }
 }

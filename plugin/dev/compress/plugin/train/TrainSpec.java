@@ -10,23 +10,22 @@ import java.util.Set;
  * ranges) before anything touches the cluster. Every error names the field and the value.
  */
 public record TrainSpec(
-    String method,
-    String corpusIndex,
-    String corpusVectorField,
-    String queriesIndex,
-    String queriesIdField,
-    String queriesVectorField,
-    String judgmentsIndex,
-    String judgmentsQueryField,
-    String judgmentsDocField,
-    String judgmentsRatingField,
-    String srwJudgmentId,
-    List<Integer> dimensions,
-    Map<String, Object> parameters,
-    SplitSpec split,
-    String device,
-    String description
-) {
+        String method,
+        String corpusIndex,
+        String corpusVectorField,
+        String queriesIndex,
+        String queriesIdField,
+        String queriesVectorField,
+        String judgmentsIndex,
+        String judgmentsQueryField,
+        String judgmentsDocField,
+        String judgmentsRatingField,
+        String srwJudgmentId,
+        List<Integer> dimensions,
+        Map<String, Object> parameters,
+        SplitSpec split,
+        String device,
+        String description) {
 
     /** True when the judgments are a Search Relevance Workbench judgment list rather than an index of rows. */
     public boolean srwJudgments() {
@@ -36,7 +35,8 @@ public record TrainSpec(
     /** Held-out split: fractions of the judged queries with a seed, or a judgment field naming each row's split. */
     public record SplitSpec(double testFraction, double validationFraction, long seed, String field) {}
 
-    private static final Set<String> TOP_LEVEL = Set.of("method", "corpus", "queries", "judgments", "dimensions", "parameters", "split", "device", "description");
+    private static final Set<String> TOP_LEVEL = Set.of(
+            "method", "corpus", "queries", "judgments", "dimensions", "parameters", "split", "device", "description");
     private static final Set<String> DEVICES = Set.of("auto", "cpu", "gpu");
 
     @SuppressWarnings("unchecked")
@@ -47,11 +47,23 @@ public record TrainSpec(
         Map<String, Object> queries = object(body, "queries", true);
         rejectUnknown("queries.", queries, Set.of("index", "id_field", "vector_field"));
         Map<String, Object> judgments = object(body, "judgments", true);
-        String srwId = judgments.get("srw_judgment_id") == null ? null : string(judgments, "srw_judgment_id", null, "judgments.");
+        String srwId = judgments.get("srw_judgment_id") == null
+                ? null
+                : string(judgments, "srw_judgment_id", null, "judgments.");
         // a Search Relevance Workbench list has a fixed home and shape: nothing else to name
-        rejectUnknown("judgments.", judgments, srwId != null ? Set.of("srw_judgment_id") : Set.of("index", "query_field", "doc_field", "rating_field", "srw_judgment_id"));
+        rejectUnknown(
+                "judgments.",
+                judgments,
+                srwId != null
+                        ? Set.of("srw_judgment_id")
+                        : Set.of("index", "query_field", "doc_field", "rating_field", "srw_judgment_id"));
         Map<String, Object> split = object(body, "split", false);
-        rejectUnknown("split.", split, srwId != null ? Set.of("test_fraction", "validation_fraction", "seed") : Set.of("test_fraction", "validation_fraction", "seed", "field"));
+        rejectUnknown(
+                "split.",
+                split,
+                srwId != null
+                        ? Set.of("test_fraction", "validation_fraction", "seed")
+                        : Set.of("test_fraction", "validation_fraction", "seed", "field"));
         String device = string(body, "device", "auto");
         if (DEVICES.contains(device) == false) {
             throw new IllegalArgumentException("[device] must be one of [auto, cpu, gpu], got [" + device + "]");
@@ -61,41 +73,39 @@ public record TrainSpec(
             throw new IllegalArgumentException("[parameters] must be an object, got [" + params + "]");
         }
         SplitSpec splitSpec = new SplitSpec(
-            fraction(split, "test_fraction", 0.2),
-            fraction(split, "validation_fraction", 0.1),
-            split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
-            split.get("field") == null ? null : string(split, "field", null, "split.")
-        );
+                fraction(split, "test_fraction", 0.2),
+                fraction(split, "validation_fraction", 0.1),
+                split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
+                split.get("field") == null ? null : string(split, "field", null, "split."));
         if (splitSpec.field() == null && splitSpec.testFraction() + splitSpec.validationFraction() >= 1) {
             throw new IllegalArgumentException(
-                "[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got ["
-                    + splitSpec.testFraction() + "] + [" + splitSpec.validationFraction() + "]"
-            );
+                    "[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got ["
+                            + splitSpec.testFraction() + "] + [" + splitSpec.validationFraction() + "]");
         }
         return new TrainSpec(
-            string(body, "method", null),
-            string(corpus, "index", null, "corpus."),
-            string(corpus, "vector_field", null, "corpus."),
-            string(queries, "index", null, "queries."),
-            string(queries, "id_field", "query_id", "queries."),
-            string(queries, "vector_field", "vector", "queries."),
-            srwId != null ? SrwJudgmentList.INDEX : string(judgments, "index", null, "judgments."),
-            string(judgments, "query_field", "query_id", "judgments."),
-            string(judgments, "doc_field", "doc_id", "judgments."),
-            string(judgments, "rating_field", "rating", "judgments."),
-            srwId,
-            dimensions(body.get("dimensions")),
-            (Map<String, Object>) params,
-            splitSpec,
-            device,
-            string(body, "description", "")
-        );
+                string(body, "method", null),
+                string(corpus, "index", null, "corpus."),
+                string(corpus, "vector_field", null, "corpus."),
+                string(queries, "index", null, "queries."),
+                string(queries, "id_field", "query_id", "queries."),
+                string(queries, "vector_field", "vector", "queries."),
+                srwId != null ? SrwJudgmentList.INDEX : string(judgments, "index", null, "judgments."),
+                string(judgments, "query_field", "query_id", "judgments."),
+                string(judgments, "doc_field", "doc_id", "judgments."),
+                string(judgments, "rating_field", "rating", "judgments."),
+                srwId,
+                dimensions(body.get("dimensions")),
+                (Map<String, Object>) params,
+                splitSpec,
+                device,
+                string(body, "description", ""));
     }
 
     private static void rejectUnknown(String prefix, Map<String, Object> map, Set<String> known) {
         for (String key : map.keySet()) {
             if (known.contains(key) == false) {
-                throw new IllegalArgumentException("[" + prefix + key + "] is not a parameter of _train; expected one of " + new java.util.TreeSet<>(known));
+                throw new IllegalArgumentException("[" + prefix + key
+                        + "] is not a parameter of _train; expected one of " + new java.util.TreeSet<>(known));
             }
         }
     }

@@ -1,13 +1,11 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.trainer.TrainerFactory;
-
+import java.util.Map;
+import java.util.Set;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.MappingMetadata;
-
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Checks a {@link TrainSpec} against the cluster before a job starts: the indices exist, the named
@@ -23,18 +21,25 @@ final class TrainSpecValidator {
 
     /** Returns the input dimension (that of the corpus vectors). */
     static int validate(TrainSpec spec, ClusterState state) {
-        TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
+        TrainerFactory.create(
+                spec.method(),
+                spec.dimensions(),
+                spec.parameters(),
+                spec.split().seed(),
+                spec.device());
         int corpusDim = vectorDimension(state, "corpus", spec.corpusIndex(), spec.corpusVectorField());
         int queryDim = vectorDimension(state, "queries", spec.queriesIndex(), spec.queriesVectorField());
         if (corpusDim != queryDim) {
             throw new IllegalArgumentException(
-                "[queries.vector_field] [" + spec.queriesVectorField() + "] has dimension " + queryDim + " but [corpus.vector_field] [" + spec.corpusVectorField() + "] has " + corpusDim
-            );
+                    "[queries.vector_field] [" + spec.queriesVectorField() + "] has dimension " + queryDim
+                            + " but [corpus.vector_field] [" + spec.corpusVectorField() + "] has " + corpusDim);
         }
         mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
         if (spec.srwJudgments()) {
             if (state.metadata().hasIndex(SrwJudgmentList.INDEX) == false) {
-                throw new IllegalArgumentException("[judgments.srw_judgment_id] needs the Search Relevance Workbench index [" + SrwJudgmentList.INDEX + "], which does not exist");
+                throw new IllegalArgumentException(
+                        "[judgments.srw_judgment_id] needs the Search Relevance Workbench index ["
+                                + SrwJudgmentList.INDEX + "], which does not exist");
             }
         } else {
             mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
@@ -42,11 +47,19 @@ final class TrainSpecValidator {
             mappedField(state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField());
         }
         if (spec.split().field() != null) {
-            mappedField(state, "judgments", spec.judgmentsIndex(), "split.field", spec.split().field());
+            mappedField(
+                    state,
+                    "judgments",
+                    spec.judgmentsIndex(),
+                    "split.field",
+                    spec.split().field());
         }
-        int largest = spec.dimensions().isEmpty() ? 0 : spec.dimensions().get(spec.dimensions().size() - 1);
+        int largest = spec.dimensions().isEmpty()
+                ? 0
+                : spec.dimensions().get(spec.dimensions().size() - 1);
         if (largest >= corpusDim) {
-            throw new IllegalArgumentException("[dimensions] [" + largest + "] must be below the input dimension " + corpusDim);
+            throw new IllegalArgumentException(
+                    "[dimensions] [" + largest + "] must be below the input dimension " + corpusDim);
         }
         return corpusDim;
     }
@@ -55,15 +68,15 @@ final class TrainSpecValidator {
         Map<String, Object> mapping = mappedField(state, section, index, "vector_field", field);
         Object type = mapping.get("type");
         if (VECTOR_TYPES.contains(type) == false || mapping.get("dimension") instanceof Number == false) {
-            throw new IllegalArgumentException(
-                "[" + section + ".vector_field] [" + field + "] of index [" + index + "] is of type [" + type + "], not a vector field " + VECTOR_TYPES
-            );
+            throw new IllegalArgumentException("[" + section + ".vector_field] [" + field + "] of index [" + index
+                    + "] is of type [" + type + "], not a vector field " + VECTOR_TYPES);
         }
         return ((Number) mapping.get("dimension")).intValue();
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> mappedField(ClusterState state, String section, String index, String parameter, String path) {
+    private static Map<String, Object> mappedField(
+            ClusterState state, String section, String index, String parameter, String path) {
         IndexMetadata metadata = state.metadata().index(index);
         if (metadata == null) {
             throw new IllegalArgumentException("[" + section + ".index] index [" + index + "] does not exist");
@@ -74,7 +87,8 @@ final class TrainSpecValidator {
             Object properties = node.get("properties");
             Object child = properties instanceof Map<?, ?> p ? p.get(part) : null;
             if (child instanceof Map<?, ?> == false) {
-                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
+                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path
+                        + "] is not mapped in index [" + index + "]");
             }
             node = (Map<String, Object>) child;
         }

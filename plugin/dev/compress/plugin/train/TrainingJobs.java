@@ -16,24 +16,6 @@ import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
-
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
-import org.opensearch.OpenSearchStatusException;
-import org.opensearch.cluster.ClusterChangedEvent;
-import org.opensearch.cluster.ClusterState;
-import org.opensearch.cluster.ClusterStateListener;
-import org.opensearch.cluster.routing.IndexRoutingTable;
-import org.opensearch.cluster.service.ClusterService;
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.common.lease.Releasable;
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.secure_sm.AccessController;
-import org.opensearch.threadpool.Scheduler;
-import org.opensearch.threadpool.ThreadPool;
-import org.opensearch.transport.client.Client;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +26,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.opensearch.OpenSearchStatusException;
+import org.opensearch.cluster.ClusterChangedEvent;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.ClusterStateListener;
+import org.opensearch.cluster.routing.IndexRoutingTable;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.lease.Releasable;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.secure_sm.AccessController;
+import org.opensearch.threadpool.Scheduler;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.Client;
 
 /**
  * The training jobs of this node: each runs on the {@value #THREAD_POOL} pool, reads its inputs
@@ -75,20 +73,21 @@ public final class TrainingJobs implements ClusterStateListener {
     private final Semaphore slots;
     /** Models created later cannot be orphans of an earlier run of this node (they may be about to start). */
     private final long startedAtMillis = System.currentTimeMillis();
+
     private final TimeValue sweepInterval;
     /** Where jobs spill their corpus ({@link CorpusFile}): the node's temporary directory. */
     private final Path tmpDir;
+
     private volatile Scheduler.Cancellable periodicSweeps;
 
     public TrainingJobs(
-        Client client,
-        ClusterService clusterService,
-        ThreadPool threadPool,
-        ModelIndex models,
-        int maxJobs,
-        TimeValue sweepInterval,
-        Path tmpDir
-    ) {
+            Client client,
+            ClusterService clusterService,
+            ThreadPool threadPool,
+            ModelIndex models,
+            int maxJobs,
+            TimeValue sweepInterval,
+            Path tmpDir) {
         this.client = client;
         this.maxJobs = maxJobs;
         this.slots = new Semaphore(maxJobs);
@@ -142,10 +141,9 @@ public final class TrainingJobs implements ClusterStateListener {
     public Slot reserve() {
         if (slots.tryAcquire() == false) {
             throw new OpenSearchStatusException(
-                "node [" + clusterService.localNode().getName() + "] already runs " + maxJobs
-                    + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
-                RestStatus.TOO_MANY_REQUESTS
-            );
+                    "node [" + clusterService.localNode().getName() + "] already runs " + maxJobs
+                            + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                    RestStatus.TOO_MANY_REQUESTS);
         }
         return new Slot();
     }
@@ -185,11 +183,16 @@ public final class TrainingJobs implements ClusterStateListener {
             });
         } catch (RuntimeException rejected) {
             slot.close();
-            fail(job, "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(), finished);
+            fail(
+                    job,
+                    "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(),
+                    finished);
         }
     }
 
-    private void run(ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Slot slot, Runnable finished) throws Exception {
+    private void run(
+            ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Slot slot, Runnable finished)
+            throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
         // on the training node: the node that took the request cannot see this disk
         CorpusFile.requireRoom(tmpDir, spec.corpusIndex(), reader.count(spec.corpusIndex()), inputDim);
@@ -200,38 +203,58 @@ public final class TrainingJobs implements ClusterStateListener {
             trained = train(job, spec, inputDim, reader, corpusFile.map(), cancelled);
         }
         slot.close();
-        models.completeTraining(job, trained.modelFile(), trained.done(), ActionListener.wrap(completion -> {
-            switch (completion) {
-                case CREATED -> {
-                    logger.info("model [{}] created", job.modelId());
-                    finished.run();
-                }
-                case CANCELLED -> fail(job, "cancelled", finished);
-                case NO_LONGER_TRAINING -> {
-                    logger.info("model [{}] was ended or replaced while its job ran; the job's result is dropped", job.modelId());
-                    finished.run();
-                }
-            }
-        }, e -> fail(job, describe(e), finished)));
+        models.completeTraining(
+                job,
+                trained.modelFile(),
+                trained.done(),
+                ActionListener.wrap(
+                        completion -> {
+                            switch (completion) {
+                                case CREATED -> {
+                                    logger.info("model [{}] created", job.modelId());
+                                    finished.run();
+                                }
+                                case CANCELLED -> fail(job, "cancelled", finished);
+                                case NO_LONGER_TRAINING -> {
+                                    logger.info(
+                                            "model [{}] was ended or replaced while its job ran; the job's result is dropped",
+                                            job.modelId());
+                                    finished.run();
+                                }
+                            }
+                        },
+                        e -> fail(job, describe(e), finished)));
     }
 
     /** A trained model's file and the model document's final fields. */
     private record Trained(byte[] modelFile, Map<String, Object> done) {}
 
-    private Trained train(ModelIndex.Job job, TrainSpec spec, int inputDim, IndexDataReader reader, VectorRows corpus, AtomicBoolean cancelled)
-        throws Exception {
-        VectorSet queries = reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
+    private Trained train(
+            ModelIndex.Job job,
+            TrainSpec spec,
+            int inputDim,
+            IndexDataReader reader,
+            VectorRows corpus,
+            AtomicBoolean cancelled)
+            throws Exception {
+        VectorSet queries =
+                reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
         Qrels judgments = usable(reader.judgments(spec, null), corpus, queries);
         if (judgments.queryIds().isEmpty()) {
-            throw new IllegalArgumentException("no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
+            throw new IllegalArgumentException(
+                    "no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
         }
         QuerySplit split = split(reader, spec, corpus, queries, judgments);
-        Trainer trainer = TrainerFactory.create(spec.method(), spec.dimensions(), spec.parameters(), spec.split().seed(), spec.device());
+        Trainer trainer = TrainerFactory.create(
+                spec.method(),
+                spec.dimensions(),
+                spec.parameters(),
+                spec.split().seed(),
+                spec.device());
         ProgressReporter progress = new ProgressReporter(job, cancelled, spec);
         // DJL extracts and maps libtorch: only the plugin's own permissions may count
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
-            () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress)
-        );
+                () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress));
         progress.close();
         if (cancelled.get()) {
             throw new IllegalStateException("cancelled");
@@ -239,10 +262,19 @@ public final class TrainingJobs implements ClusterStateListener {
         Map<String, Object> done = new LinkedHashMap<>();
         done.put(ModelFields.STATE, ModelState.CREATED.jsonName());
         done.put(ModelFields.EVALUATION, outcome.evaluation());
-        done.put(ModelFields.PROGRESS, progress.snapshot(Map.of(
-            "train_queries", split.train().size(), "validation_queries", split.validation().size(), "test_queries", split.test().size(),
-            "corpus_documents", corpus.size(), "device", String.valueOf(outcome.report().device())
-        )));
+        done.put(
+                ModelFields.PROGRESS,
+                progress.snapshot(Map.of(
+                        "train_queries",
+                        split.train().size(),
+                        "validation_queries",
+                        split.validation().size(),
+                        "test_queries",
+                        split.test().size(),
+                        "corpus_documents",
+                        corpus.size(),
+                        "device",
+                        String.valueOf(outcome.report().device()))));
         done.put(ModelFields.UPDATED_AT, System.currentTimeMillis());
         return new Trained(ModelFile.toBytes(outcome.artifact()), done);
     }
@@ -267,7 +299,8 @@ public final class TrainingJobs implements ClusterStateListener {
         return new Qrels(kept);
     }
 
-    private static QuerySplit split(IndexDataReader reader, TrainSpec spec, VectorRows corpus, VectorSet queries, Qrels judgments) {
+    private static QuerySplit split(
+            IndexDataReader reader, TrainSpec spec, VectorRows corpus, VectorSet queries, Qrels judgments) {
         TrainSpec.SplitSpec s = spec.split();
         if (s.field() == null) {
             return QuerySplit.ofFractions(judgments, s.validationFraction(), s.testFraction(), s.seed());
@@ -275,7 +308,8 @@ public final class TrainingJobs implements ClusterStateListener {
         Qrels train = usable(reader.judgments(spec, "train"), corpus, queries);
         Qrels test = usable(reader.judgments(spec, "test"), corpus, queries);
         if (train.queryIds().isEmpty() || test.queryIds().isEmpty()) {
-            throw new IllegalArgumentException("[split.field] [" + s.field() + "] must mark usable judgments as [train] and as [test]");
+            throw new IllegalArgumentException(
+                    "[split.field] [" + s.field() + "] must mark usable judgments as [train] and as [test]");
         }
         return QuerySplit.ofDatasetSplits(train, test, s.validationFraction(), s.seed());
     }
@@ -309,10 +343,11 @@ public final class TrainingJobs implements ClusterStateListener {
         // the first event with the model index usable: sweep this node's models once, then on the timer
         boolean first = periodicSweeps == null;
         if (first) {
-            periodicSweeps = threadPool.scheduleWithFixedDelay(this::sweepPeriodically, sweepInterval, ThreadPool.Names.GENERIC);
+            periodicSweeps =
+                    threadPool.scheduleWithFixedDelay(this::sweepPeriodically, sweepInterval, ThreadPool.Names.GENERIC);
         }
         boolean sweepOthers = event.localNodeClusterManager()
-            && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
+                && (event.nodesRemoved() || event.previousState().nodes().isLocalNodeElectedClusterManager() == false);
         if (sweepOthers || first) {
             sweep(event.state(), sweepOthers, startedAtMillis);
         }
@@ -326,7 +361,10 @@ public final class TrainingJobs implements ClusterStateListener {
     private void sweepPeriodically() {
         ClusterState state = clusterService.state();
         if (modelIndexActive(state)) {
-            sweep(state, state.nodes().isLocalNodeElectedClusterManager(), System.currentTimeMillis() - START_GRACE_MILLIS);
+            sweep(
+                    state,
+                    state.nodes().isLocalNodeElectedClusterManager(),
+                    System.currentTimeMillis() - START_GRACE_MILLIS);
         }
     }
 
@@ -337,19 +375,24 @@ public final class TrainingJobs implements ClusterStateListener {
      */
     private void sweep(ClusterState state, boolean sweepOthers, long ownCutoffMillis) {
         String local = state.nodes().getLocalNodeId();
-        models.trainingModels(training -> {
-            // the nodes now, not when the sweep began: one may have joined while the search ran
-            Set<String> nodes = clusterService.state().nodes().getNodes().keySet();
-            for (ModelRecord model : training) {
-                try {
-                    sweep(model, nodes, local, sweepOthers, ownCutoffMillis);
-                } catch (ModelRecord.UnreadableModelException e) {
-                    // one such document must not keep the sweep from every model after it
-                    unreadableModelRecords.incrementAndGet();
-                    logger.warn("the training sweep skips a model it cannot read: {}; _cancel fails it, DELETE removes it", e.getMessage());
-                }
-            }
-        }, e -> logger.warn("could not check models in training", e));
+        models.trainingModels(
+                training -> {
+                    // the nodes now, not when the sweep began: one may have joined while the search ran
+                    Set<String> nodes =
+                            clusterService.state().nodes().getNodes().keySet();
+                    for (ModelRecord model : training) {
+                        try {
+                            sweep(model, nodes, local, sweepOthers, ownCutoffMillis);
+                        } catch (ModelRecord.UnreadableModelException e) {
+                            // one such document must not keep the sweep from every model after it
+                            unreadableModelRecords.incrementAndGet();
+                            logger.warn(
+                                    "the training sweep skips a model it cannot read: {}; _cancel fails it, DELETE removes it",
+                                    e.getMessage());
+                        }
+                    }
+                },
+                e -> logger.warn("could not check models in training", e));
     }
 
     private void sweep(ModelRecord model, Set<String> nodes, String local, boolean sweepOthers, long ownCutoffMillis) {
@@ -360,7 +403,9 @@ public final class TrainingJobs implements ClusterStateListener {
         ModelIndex.Job job = model.job();
         if (sweepOthers && nodes.contains(node) == false) {
             fail(job, "node [" + node + "] left the cluster while training", () -> {});
-        } else if (local.equals(node) && model.createdAtMillis() < ownCutoffMillis && running.containsKey(job) == false) {
+        } else if (local.equals(node)
+                && model.createdAtMillis() < ownCutoffMillis
+                && running.containsKey(job) == false) {
             // the search may predate the job's final write; failTraining reads the model again
             fail(job, "node [" + node + "] is not running its job: it restarted, or the job never started", () -> {});
         }
@@ -392,7 +437,9 @@ public final class TrainingJobs implements ClusterStateListener {
             return reportedTotal;
         }
         Object epochs = spec.parameters().get("epochs");
-        int perTau = epochs instanceof Number n ? n.intValue() : QueryMaskConfig.paper(0.3).epochs();
+        int perTau = epochs instanceof Number n
+                ? n.intValue()
+                : QueryMaskConfig.paper(0.3).epochs();
         return reportedTotal - reportedTotal / (perTau + 1);
     }
 
@@ -430,6 +477,7 @@ public final class TrainingJobs implements ClusterStateListener {
         private final List<Map<String, Object>> history = new ArrayList<>();
         /** Guarded by {@code history}, as the counts are read with it. */
         private int trainedEpochs;
+
         private int highestEpoch;
         private int totalEpochs;
         private volatile long lastPoll = System.nanoTime();
@@ -473,18 +521,24 @@ public final class TrainingJobs implements ClusterStateListener {
         }
 
         private void write() {
-            models.updateTraining(job, Map.of(ModelFields.PROGRESS, snapshot(Map.of()), ModelFields.UPDATED_AT, System.currentTimeMillis()), ActionListener.wrap(
-                owned -> {
-                    if (owned == false) {
-                        cancelled.set(true); // the model ended or was replaced: stop at the next epoch
-                    }
-                    written();
-                },
-                e -> {
-                    logger.debug("progress update of [" + job.modelId() + "] failed", e);
-                    written();
-                }
-            ));
+            models.updateTraining(
+                    job,
+                    Map.of(
+                            ModelFields.PROGRESS,
+                            snapshot(Map.of()),
+                            ModelFields.UPDATED_AT,
+                            System.currentTimeMillis()),
+                    ActionListener.wrap(
+                            owned -> {
+                                if (owned == false) {
+                                    cancelled.set(true); // the model ended or was replaced: stop at the next epoch
+                                }
+                                written();
+                            },
+                            e -> {
+                                logger.debug("progress update of [" + job.modelId() + "] failed", e);
+                                written();
+                            }));
         }
 
         private void written() {
@@ -514,11 +568,15 @@ public final class TrainingJobs implements ClusterStateListener {
             if (cancelled.get() == false && now - lastPoll > CANCEL_POLL_NANOS) {
                 lastPoll = now;
                 // a model failed by a sweep, or deleted and trained again, also stops the job
-                models.get(job.modelId(), ActionListener.wrap(m -> {
-                    if (m.cancelRequested() || job.owns(m) == false) {
-                        cancelled.set(true);
-                    }
-                }, e -> {}));
+                models.get(
+                        job.modelId(),
+                        ActionListener.wrap(
+                                m -> {
+                                    if (m.cancelRequested() || job.owns(m) == false) {
+                                        cancelled.set(true);
+                                    }
+                                },
+                                e -> {}));
             }
             return cancelled.get();
         }

@@ -2,7 +2,6 @@ package dev.compress.plugin.train;
 
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
-
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -16,7 +15,8 @@ public final class TransportJobRunningAction extends HandledTransportAction<Mode
     private final TrainingJobs jobs;
 
     @Inject
-    public TransportJobRunningAction(TransportService transportService, ActionFilters actionFilters, TrainingJobs jobs) {
+    public TransportJobRunningAction(
+            TransportService transportService, ActionFilters actionFilters, TrainingJobs jobs) {
         super(ModelActions.JOB_RUNNING.name(), transportService, actionFilters, ModelIdRequest::new);
         this.jobs = jobs;
     }

@@ -4,7 +4,9 @@ import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.model.action.ModelActions;
-
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.ActionFilters;
@@ -19,10 +21,6 @@ import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * On the node chosen for a job: takes a training slot (429 when none is free), writes the model
  * document in state {@code training}, starts the job in the background and acknowledges. The slot
@@ -36,7 +34,12 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
     private final ClusterService clusterService;
 
     @Inject
-    public TransportRunTrainingAction(TransportService transportService, ActionFilters actionFilters, TrainingJobs jobs, ModelIndex models, ClusterService clusterService) {
+    public TransportRunTrainingAction(
+            TransportService transportService,
+            ActionFilters actionFilters,
+            TrainingJobs jobs,
+            ModelIndex models,
+            ClusterService clusterService) {
         super(ModelActions.RUN_TRAINING.name(), transportService, actionFilters, TrainModelRequest::new);
         this.jobs = jobs;
         this.models = models;
@@ -49,15 +52,22 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
         TrainingJobs.Slot slot = jobs.reserve();
         String modelId = request.modelId();
         ModelIndex.Job job = new ModelIndex.Job(modelId, request.createdAtMillis());
-        models.create(modelId, document(request, spec, clusterService.localNode()), ActionListener.wrap(created -> {
-            jobs.start(slot, job, spec, request.inputDim());
-            listener.onResponse(new AcknowledgedResponse(true));
-        }, e -> {
-            slot.close();
-            listener.onFailure(ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException
-                ? new OpenSearchStatusException("model [" + modelId + "] already exists", RestStatus.CONFLICT)
-                : e);
-        }));
+        models.create(
+                modelId,
+                document(request, spec, clusterService.localNode()),
+                ActionListener.wrap(
+                        created -> {
+                            jobs.start(slot, job, spec, request.inputDim());
+                            listener.onResponse(new AcknowledgedResponse(true));
+                        },
+                        e -> {
+                            slot.close();
+                            listener.onFailure(
+                                    ExceptionsHelper.unwrapCause(e) instanceof VersionConflictEngineException
+                                            ? new OpenSearchStatusException(
+                                                    "model [" + modelId + "] already exists", RestStatus.CONFLICT)
+                                            : e);
+                        }));
     }
 
     /** The model document a placed request starts with. */

@@ -4,7 +4,10 @@ import dev.compress.plugin.CompressSettings;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.action.ModelActions;
-
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.ActionListenerResponseHandler;
@@ -23,11 +26,6 @@ import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.Client;
-
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * {@code POST _plugins/compress/_train}: validates everything, places the job on a node, which
@@ -52,16 +50,25 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     private volatile long maxCorpusBytes;
 
     @Inject
-    public TransportTrainModelAction(TransportService transportService, ActionFilters actionFilters, ClusterService clusterService, Client client, ModelIndex models, Settings settings) {
+    public TransportTrainModelAction(
+            TransportService transportService,
+            ActionFilters actionFilters,
+            ClusterService clusterService,
+            Client client,
+            ModelIndex models,
+            Settings settings) {
         super(ModelActions.TRAIN.name(), transportService, actionFilters, TrainModelRequest::new);
         this.transportService = transportService;
         this.clusterService = clusterService;
         this.client = client;
         this.models = models;
         this.maxJobsPerNode = CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings);
-        this.maxCorpusBytes = CompressSettings.TRAINING_MAX_CORPUS_SIZE.get(settings).getBytes();
-        clusterService.getClusterSettings()
-            .addSettingsUpdateConsumer(CompressSettings.TRAINING_MAX_CORPUS_SIZE, limit -> maxCorpusBytes = limit.getBytes());
+        this.maxCorpusBytes =
+                CompressSettings.TRAINING_MAX_CORPUS_SIZE.get(settings).getBytes();
+        clusterService
+                .getClusterSettings()
+                .addSettingsUpdateConsumer(
+                        CompressSettings.TRAINING_MAX_CORPUS_SIZE, limit -> maxCorpusBytes = limit.getBytes());
     }
 
     @Override
@@ -79,26 +86,39 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             listener.onFailure(e);
             return;
         }
-        ActionListener<Boolean> judged = ActionListener.wrap(anyPositive -> {
-            if (anyPositive == false) {
-                listener.onFailure(new IllegalArgumentException(spec.srwJudgments()
-                    ? "[judgments.srw_judgment_id] judgment list [" + spec.srwJudgmentId() + "] has no usable judgments: no rating rounds to 1 or more"
-                    : "[judgments.index] [" + spec.judgmentsIndex() + "] has no usable judgments: no document has [" + spec.judgmentsRatingField() + "] > 0"));
-                return;
-            }
-            checkCorpusSize(spec, inputDim, ActionListener.wrap(
-                fits -> models.trainingModels(training -> place(request, spec, inputDim, training, listener), listener::onFailure),
-                listener::onFailure
-            ));
-        }, listener::onFailure);
+        ActionListener<Boolean> judged = ActionListener.wrap(
+                anyPositive -> {
+                    if (anyPositive == false) {
+                        listener.onFailure(new IllegalArgumentException(
+                                spec.srwJudgments()
+                                        ? "[judgments.srw_judgment_id] judgment list [" + spec.srwJudgmentId()
+                                                + "] has no usable judgments: no rating rounds to 1 or more"
+                                        : "[judgments.index] [" + spec.judgmentsIndex()
+                                                + "] has no usable judgments: no document has ["
+                                                + spec.judgmentsRatingField() + "] > 0"));
+                        return;
+                    }
+                    checkCorpusSize(
+                            spec,
+                            inputDim,
+                            ActionListener.wrap(
+                                    fits -> models.trainingModels(
+                                            training -> place(request, spec, inputDim, training, listener),
+                                            listener::onFailure),
+                                    listener::onFailure));
+                },
+                listener::onFailure);
         if (spec.srwJudgments()) {
-            SrwJudgmentList.read(client, spec.srwJudgmentId(), ActionListener.map(judged, SrwJudgmentList::hasRelevant));
+            SrwJudgmentList.read(
+                    client, spec.srwJudgmentId(), ActionListener.map(judged, SrwJudgmentList::hasRelevant));
         } else {
             client.prepareSearch(spec.judgmentsIndex())
-                .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gte(Grades.LOWEST_RELEVANT))
-                .setSize(0)
-                .setTrackTotalHits(true)
-                .execute(ActionListener.map(judged, count -> count.getHits().getTotalHits().value() > 0));
+                    .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField())
+                            .gte(Grades.LOWEST_RELEVANT))
+                    .setSize(0)
+                    .setTrackTotalHits(true)
+                    .execute(ActionListener.map(
+                            judged, count -> count.getHits().getTotalHits().value() > 0));
         }
     }
 
@@ -109,24 +129,34 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
      */
     private void checkCorpusSize(TrainSpec spec, int inputDim, ActionListener<Void> listener) {
         long limit = maxCorpusBytes;
-        client.prepareSearch(spec.corpusIndex()).setSize(0).setTrackTotalHits(true).execute(ActionListener.wrap(found -> {
-            long docs = found.getHits().getTotalHits().value();
-            if (CorpusFile.bytes(docs, inputDim) > limit) {
-                listener.onFailure(new IllegalArgumentException(
-                    CorpusFile.describe(spec.corpusIndex(), docs, inputDim)
-                        + ", above [" + CompressSettings.TRAINING_MAX_CORPUS_SIZE.getKey() + "] = " + new ByteSizeValue(limit)
-                ));
-                return;
-            }
-            listener.onResponse(null);
-        }, listener::onFailure));
+        client.prepareSearch(spec.corpusIndex())
+                .setSize(0)
+                .setTrackTotalHits(true)
+                .execute(ActionListener.wrap(
+                        found -> {
+                            long docs = found.getHits().getTotalHits().value();
+                            if (CorpusFile.bytes(docs, inputDim) > limit) {
+                                listener.onFailure(new IllegalArgumentException(
+                                        CorpusFile.describe(spec.corpusIndex(), docs, inputDim) + ", above ["
+                                                + CompressSettings.TRAINING_MAX_CORPUS_SIZE.getKey() + "] = "
+                                                + new ByteSizeValue(limit)));
+                                return;
+                            }
+                            listener.onResponse(null);
+                        },
+                        listener::onFailure));
     }
 
     private static boolean hasGpu(DiscoveryNode node) {
         return "true".equals(node.getAttributes().get(GPU_ATTRIBUTE));
     }
 
-    private void place(TrainModelRequest request, TrainSpec spec, int inputDim, List<ModelRecord> training, ActionListener<TrainModelResponse> listener) {
+    private void place(
+            TrainModelRequest request,
+            TrainSpec spec,
+            int inputDim,
+            List<ModelRecord> training,
+            ActionListener<TrainModelResponse> listener) {
         Map<String, Integer> busy = new HashMap<>();
         for (ModelRecord m : training) {
             try {
@@ -138,38 +168,38 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
         boolean wantsGpu = "cpu".equals(spec.device()) == false;
         // device [gpu] fails on a node without one, so it may only go to nodes marked as having one
         boolean needsGpu = "gpu".equals(spec.device());
-        List<DiscoveryNode> eligible = clusterService.state()
-            .nodes()
-            .getDataNodes()
-            .values()
-            .stream()
-            .filter(n -> needsGpu == false || hasGpu(n))
-            .toList();
+        List<DiscoveryNode> eligible = clusterService.state().nodes().getDataNodes().values().stream()
+                .filter(n -> needsGpu == false || hasGpu(n))
+                .toList();
         if (eligible.isEmpty()) {
-            listener.onFailure(new IllegalArgumentException(
-                "[device] is [gpu] but no data node is marked [node.attr." + GPU_ATTRIBUTE + ": true]; mark the nodes that have one, or use [auto] or [cpu]"
-            ));
+            listener.onFailure(new IllegalArgumentException("[device] is [gpu] but no data node is marked [node.attr."
+                    + GPU_ATTRIBUTE + ": true]; mark the nodes that have one, or use [auto] or [cpu]"));
             return;
         }
         List<DiscoveryNode> candidates = eligible.stream()
-            .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
-            .sorted(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
-                .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
-                .thenComparing(DiscoveryNode::getId))
-            .toList();
+                .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
+                .sorted(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
+                        .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
+                        .thenComparing(DiscoveryNode::getId))
+                .toList();
         if (candidates.isEmpty()) {
             listener.onFailure(allBusy(needsGpu));
             return;
         }
         String modelId = request.modelId() != null ? request.modelId() : UUIDs.randomBase64UUID();
-        startOn(candidates, 0, new TrainModelRequest(modelId, request.body(), inputDim, System.currentTimeMillis()), needsGpu, listener);
+        startOn(
+                candidates,
+                0,
+                new TrainModelRequest(modelId, request.body(), inputDim, System.currentTimeMillis()),
+                needsGpu,
+                listener);
     }
 
     private OpenSearchStatusException allBusy(boolean needsGpu) {
         return new OpenSearchStatusException(
-            "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
-            RestStatus.TOO_MANY_REQUESTS
-        );
+                "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode
+                        + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                RestStatus.TOO_MANY_REQUESTS);
     }
 
     /**
@@ -179,25 +209,38 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
      * the node wrote it (the write is conditional on this job's creation time, so a model that
      * already existed is untouched), and is the answer.
      */
-    private void startOn(List<DiscoveryNode> candidates, int i, TrainModelRequest placed, boolean needsGpu, ActionListener<TrainModelResponse> listener) {
+    private void startOn(
+            List<DiscoveryNode> candidates,
+            int i,
+            TrainModelRequest placed,
+            boolean needsGpu,
+            ActionListener<TrainModelResponse> listener) {
         DiscoveryNode node = candidates.get(i);
         String modelId = placed.modelId();
-        transportService.sendRequest(node, ModelActions.RUN_TRAINING.name(), placed, new ActionListenerResponseHandler<>(ActionListener.wrap(
-            started -> listener.onResponse(new TrainModelResponse(modelId, node.getName())),
-            e -> {
-                Throwable cause = ExceptionsHelper.unwrapCause(e);
-                Exception answer = cause instanceof Exception unwrapped ? unwrapped : e;
-                if (ExceptionsHelper.status(cause) == RestStatus.TOO_MANY_REQUESTS) {
-                    if (i + 1 < candidates.size()) {
-                        startOn(candidates, i + 1, placed, needsGpu, listener);
-                    } else {
-                        listener.onFailure(candidates.size() == 1 ? answer : allBusy(needsGpu));
-                    }
-                    return;
-                }
-                models.failTraining(new ModelIndex.Job(modelId, placed.createdAtMillis()), "could not start on node [" + node.getName() + "]: " + cause.getMessage(),
-                    ActionListener.wrap(ok -> listener.onFailure(answer), ignored -> listener.onFailure(answer)));
-            }
-        ), AcknowledgedResponse::new));
+        transportService.sendRequest(
+                node,
+                ModelActions.RUN_TRAINING.name(),
+                placed,
+                new ActionListenerResponseHandler<>(
+                        ActionListener.wrap(
+                                started -> listener.onResponse(new TrainModelResponse(modelId, node.getName())), e -> {
+                                    Throwable cause = ExceptionsHelper.unwrapCause(e);
+                                    Exception answer = cause instanceof Exception unwrapped ? unwrapped : e;
+                                    if (ExceptionsHelper.status(cause) == RestStatus.TOO_MANY_REQUESTS) {
+                                        if (i + 1 < candidates.size()) {
+                                            startOn(candidates, i + 1, placed, needsGpu, listener);
+                                        } else {
+                                            listener.onFailure(candidates.size() == 1 ? answer : allBusy(needsGpu));
+                                        }
+                                        return;
+                                    }
+                                    models.failTraining(
+                                            new ModelIndex.Job(modelId, placed.createdAtMillis()),
+                                            "could not start on node [" + node.getName() + "]: " + cause.getMessage(),
+                                            ActionListener.wrap(
+                                                    ok -> listener.onFailure(answer),
+                                                    ignored -> listener.onFailure(answer)));
+                                }),
+                        AcknowledgedResponse::new));
     }
 }

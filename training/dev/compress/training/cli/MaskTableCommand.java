@@ -16,7 +16,6 @@ import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.QueryMaskConfig;
 import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.TrainedModel;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +43,9 @@ final class MaskTableCommand {
         Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
         List<String> datasets = list(opt.getOrDefault("datasets", "scifact,nfcorpus"));
         List<String> models = list(opt.getOrDefault("models", "bge-small-en-v1.5,all-MiniLM-L6-v2"));
-        List<Long> seeds = list(opt.getOrDefault("seeds", "0,1,2")).stream().map(Long::parseLong).toList();
+        List<Long> seeds = list(opt.getOrDefault("seeds", "0,1,2")).stream()
+                .map(Long::parseLong)
+                .toList();
         double ratio = Double.parseDouble(opt.getOrDefault("ratio", "0.3"));
         double step = Double.parseDouble(opt.getOrDefault("step", "0.02"));
         QueryMaskConfig base = QueryMaskConfig.paper(ratio).withDevice(opt.getOrDefault("device", "auto"));
@@ -52,7 +53,8 @@ final class MaskTableCommand {
             base = base.withEpochs(Integer.parseInt(opt.get("epochs")));
         }
         if (opt.containsKey("taus")) {
-            base = base.withTaus(list(opt.get("taus")).stream().map(Double::parseDouble).toList());
+            base = base.withTaus(
+                    list(opt.get("taus")).stream().map(Double::parseDouble).toList());
         }
         MaskEvaluation evaluation = new MaskEvaluation(RetrievalEvaluator.standard());
         List<MaskTable.Result> results = new ArrayList<>();
@@ -65,18 +67,44 @@ final class MaskTableCommand {
                 EvalSet test = ds.evalSet(testSplit);
                 List<Encoder> predictors = new ArrayList<>();
                 for (long seed : seeds) {
-                    QuerySplit split = QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit), 0.1, seed);
+                    QuerySplit split =
+                            QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit), 0.1, seed);
                     TrainingData data = TrainingData.build(ds, trainQrels, split, 1);
                     TrainedModel trained = new QueryMaskTrainer(base.withSeed(seed)).train(data, (stats, total) -> {});
                     Map<String, Object> p = trained.report().parameters();
-                    System.out.printf(Locale.ROOT, "%s / %s seed %d: %d train, %d validation queries; tau %s; grid %s%n", dataset,
-                        model, seed, split.train().size(), split.validation().size(), p.get("selectedTau"), p.get("tauGrid"));
-                    trainings.add(Map.of("dataset", dataset, "model", model, "seed", seed, "selectedTau", p.get("selectedTau"),
-                        "tauGrid", p.get("tauGrid")));
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%s / %s seed %d: %d train, %d validation queries; tau %s; grid %s%n",
+                            dataset,
+                            model,
+                            seed,
+                            split.train().size(),
+                            split.validation().size(),
+                            p.get("selectedTau"),
+                            p.get("tauGrid"));
+                    trainings.add(Map.of(
+                            "dataset",
+                            dataset,
+                            "model",
+                            model,
+                            "seed",
+                            seed,
+                            "selectedTau",
+                            p.get("selectedTau"),
+                            "tauGrid",
+                            p.get("tauGrid")));
                     predictors.add(CpuEncoders.forServing(trained.artifact(), ds.dim()));
                 }
-                MaskTable.Result r = MaskTable.build(dataset, model, testSplit, test, evaluation, predictors, ratio, step,
-                    MaskEvaluation.Prf.defaults());
+                MaskTable.Result r = MaskTable.build(
+                        dataset,
+                        model,
+                        testSplit,
+                        test,
+                        evaluation,
+                        predictors,
+                        ratio,
+                        step,
+                        MaskEvaluation.Prf.defaults());
                 predictors.forEach(Encoder::close);
                 results.add(r);
                 System.out.println(MaskTable.markdown(List.of(r)));
@@ -94,11 +122,16 @@ final class MaskTableCommand {
             report.put("step", step);
             report.put("tables", results.stream().map(MaskTable.Result::json).toList());
             report.put("training", trainings);
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(opt.get("report")).toFile(), report);
+            new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValue(Path.of(opt.get("report")).toFile(), report);
         }
     }
 
     private static List<String> list(String csv) {
-        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(csv.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

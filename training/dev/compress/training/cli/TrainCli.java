@@ -15,26 +15,25 @@ import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.job.EvaluationTable;
+import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-import dev.compress.training.trainer.TemperatureConfig;
-import dev.compress.training.trainer.SmecTrainer;
+import dev.compress.training.trainer.DiveTrainer;
+import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.QueryMaskConfig;
 import dev.compress.training.trainer.QueryMaskTrainer;
-import dev.compress.training.mask.DimensionMasks;
-import dev.compress.training.mask.MaskEvaluation;
-import dev.compress.training.trainer.DiveTrainer;
-import dev.compress.training.trainer.TrainedModel;
-import dev.compress.training.trainer.TrainingBudget;
-import dev.compress.training.trainer.TrainerFactory;
-import dev.compress.training.trainer.Trainer;
-import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.Selection;
+import dev.compress.training.trainer.SmecTrainer;
+import dev.compress.training.trainer.TemperatureConfig;
+import dev.compress.training.trainer.TrainedModel;
+import dev.compress.training.trainer.Trainer;
+import dev.compress.training.trainer.TrainerFactory;
+import dev.compress.training.trainer.TrainingBudget;
 import dev.compress.training.trainer.TrainingListener;
 import dev.compress.training.trainer.TruncationTrainer;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,22 +77,26 @@ import java.util.Map;
  */
 public final class TrainCli {
 
-    static final String METHODS = "dive, pca, truncation, matryoshka_adaptor, search_adaptor, smec, temperature_mrl, query_mask";
+    static final String METHODS =
+            "dive, pca, truncation, matryoshka_adaptor, search_adaptor, smec, temperature_mrl, query_mask";
 
     private TrainCli() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || !(args[0].equals("train") || args[0].equals("mask-table"))) {
-            System.err.println("usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
-                + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]\n"
-                + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]");
+            System.err.println(
+                    "usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
+                            + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]\n"
+                            + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
         // an explicit -DDJL_CACHE_DIR (or env) wins; libtorch threads follow the machine unless set
-        DjlRuntime.configure(new DjlRuntime.Configuration(Path.of("target", "djl-cache"),
-            Integer.getInteger("ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
-            Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
+        DjlRuntime.configure(new DjlRuntime.Configuration(
+                Path.of("target", "djl-cache"),
+                Integer.getInteger(
+                        "ai.djl.pytorch.num_threads", Runtime.getRuntime().availableProcessors()),
+                Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
         if (args[0].equals("mask-table")) {
             MaskTableCommand.run(opt);
             return;
@@ -101,36 +104,67 @@ public final class TrainCli {
         String dataset = require(opt, "dataset");
         String model = require(opt, "model");
         String method = require(opt, "method").toLowerCase(Locale.ROOT);
-        List<Integer> dims = method.equals(QueryMaskTrainer.METHOD) ? List.of() : Arrays.stream(require(opt, "dims").split(",")).map(s -> Integer.parseInt(s.trim())).sorted().toList();
+        List<Integer> dims = method.equals(QueryMaskTrainer.METHOD)
+                ? List.of()
+                : Arrays.stream(require(opt, "dims").split(","))
+                        .map(s -> Integer.parseInt(s.trim()))
+                        .sorted()
+                        .toList();
         long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
         Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
         String trainSplit = opt.getOrDefault("train-split", "train");
         String testSplit = opt.getOrDefault("test-split", dataset.equals("nfcorpus") ? "dev" : "test");
 
         // by size unless told: a corpus that would crowd the heap stays memory-mapped (EmbeddedDataset.CorpusStorage)
-        EmbeddedDataset ds = EmbeddedDataset.load(dataDir, dataset, model,
-            EmbeddedDataset.CorpusStorage.valueOf(opt.getOrDefault("corpus", "by-size").toUpperCase(Locale.ROOT).replace('-', '_')));
+        EmbeddedDataset ds = EmbeddedDataset.load(
+                dataDir,
+                dataset,
+                model,
+                EmbeddedDataset.CorpusStorage.valueOf(opt.getOrDefault("corpus", "by-size")
+                        .toUpperCase(Locale.ROOT)
+                        .replace('-', '_')));
         Qrels trainQrels = ds.beir().qrels(trainSplit);
-        QuerySplit split = QuerySplit.ofDatasetSplits(trainQrels, ds.beir().qrels(testSplit),
-            Double.parseDouble(opt.getOrDefault("val-fraction", "0.1")), seed);
+        QuerySplit split = QuerySplit.ofDatasetSplits(
+                trainQrels,
+                ds.beir().qrels(testSplit),
+                Double.parseDouble(opt.getOrDefault("val-fraction", "0.1")),
+                seed);
         long t0 = System.nanoTime();
-        TrainingData data = TrainingData.build(ds, trainQrels, split, Integer.parseInt(opt.getOrDefault("hard-k", Integer.toString(Trainer.DEFAULT_HARD_NEGATIVES_PER_QUERY))));
+        TrainingData data = TrainingData.build(
+                ds,
+                trainQrels,
+                split,
+                Integer.parseInt(
+                        opt.getOrDefault("hard-k", Integer.toString(Trainer.DEFAULT_HARD_NEGATIVES_PER_QUERY))));
         double prepSeconds = (System.nanoTime() - t0) / 1e9;
         EvalSet test = ds.evalSet(testSplit);
-        System.out.printf(Locale.ROOT, "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d (%s); data prep %.1f s%n",
-            dataset, model, split.train().size(), split.validation().size(), test.queries().size(), testSplit,
-            ds.corpus().size(), ds.dim(), ds.corpus() instanceof VectorSet ? "on the heap" : "memory-mapped", prepSeconds);
+        System.out.printf(
+                Locale.ROOT,
+                "%s / %s: %d train, %d validation, %d held-out (%s) queries; corpus %d x %d (%s); data prep %.1f s%n",
+                dataset,
+                model,
+                split.train().size(),
+                split.validation().size(),
+                test.queries().size(),
+                testSplit,
+                ds.corpus().size(),
+                ds.dim(),
+                ds.corpus() instanceof VectorSet ? "on the heap" : "memory-mapped",
+                prepSeconds);
 
         RetrievalEvaluator retrieval = new RetrievalEvaluator(10, 100, opt.containsKey("centred-bits"));
         ModelEvaluator evaluator = new ModelEvaluator(retrieval);
         List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
         int frozenRows = rows.size();
         Scores baseline = rows.get(0).scores();
-        double frozenValidation = retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
-        System.out.printf(Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
+        double frozenValidation =
+                retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
+        System.out.printf(
+                Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
 
         if (method.equals(QueryMaskTrainer.METHOD)) {
-            runQueryMask(opt, seed, data, test, retrieval, dataset, model, testSplit, split, prepSeconds, frozenValidation);
+            runQueryMask(
+                    opt, seed, data, test, retrieval, dataset, model, testSplit, split, prepSeconds, frozenValidation);
             return;
         }
         List<Map<String, Object>> trainings = new ArrayList<>();
@@ -140,25 +174,48 @@ public final class TrainCli {
         String device = opt.getOrDefault("device", "auto");
         // DIVE trains one output size per model; the others serve every requested size from one model
         List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
-            ? dims.stream().map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device)).toList()
-            : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
+                ? dims.stream()
+                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
+                        .toList()
+                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
         java.time.Duration budget = opt.containsKey("max-minutes")
-            ? java.time.Duration.ofSeconds(Math.round(Double.parseDouble(opt.get("max-minutes")) * 60)) : TrainingBudget.DEFAULT;
+                ? java.time.Duration.ofSeconds(Math.round(Double.parseDouble(opt.get("max-minutes")) * 60))
+                : TrainingBudget.DEFAULT;
         for (Trainer trainer : trainers) {
-            TrainedModel trained = trainer.train(data, TrainingBudget.limit((stats, total) -> {
-                if (stats.validationNdcg() != null) {
-                    System.out.printf(Locale.ROOT, "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
-                        stats.epoch(), total, stats.losses().getOrDefault("total", Double.NaN),
-                        stats.activeTripletRatio() == null ? "-" : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
-                        stats.validationNdcg(), stats.trainSeconds(), stats.validationSeconds());
-                }
-            }, budget));
+            TrainedModel trained = trainer.train(
+                    data,
+                    TrainingBudget.limit(
+                            (stats, total) -> {
+                                if (stats.validationNdcg() != null) {
+                                    System.out.printf(
+                                            Locale.ROOT,
+                                            "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
+                                            stats.epoch(),
+                                            total,
+                                            stats.losses().getOrDefault("total", Double.NaN),
+                                            stats.activeTripletRatio() == null
+                                                    ? "-"
+                                                    : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
+                                            stats.validationNdcg(),
+                                            stats.trainSeconds(),
+                                            stats.validationSeconds());
+                                }
+                            },
+                            budget));
             models.add(trained);
             Selection selection = trained.report().selection();
             if (selection != null) {
-                System.out.printf(Locale.ROOT, "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
-                        + " paired lower bound %+.4f%n", selection.shippedStart() ? "start" : "trained weights", selection.shippedEpoch(),
-                    selection.startNdcg(), selection.bestEpoch(), selection.bestNdcg(), frozenValidation, selection.lowerBound());
+                System.out.printf(
+                        Locale.ROOT,
+                        "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
+                                + " paired lower bound %+.4f%n",
+                        selection.shippedStart() ? "start" : "trained weights",
+                        selection.shippedEpoch(),
+                        selection.startNdcg(),
+                        selection.bestEpoch(),
+                        selection.bestNdcg(),
+                        frozenValidation,
+                        selection.lowerBound());
             }
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("dims", trained.artifact().metadata().outputDims());
@@ -182,12 +239,21 @@ public final class TrainCli {
                 }
             }
             printTable(rows, baseline);
-            System.out.printf(Locale.ROOT, "%nlearned against PCA at the same dims (paired per-query difference of nDCG@10, mean±se):%n");
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nlearned against PCA at the same dims (paired per-query difference of nDCG@10, mean±se):%n");
             for (ModelEvaluator.Row l : learned) {
                 for (ModelEvaluator.Row p : rows) {
                     if (p.method().equals(PcaTrainer.METHOD) && p.dims() == l.dims() && p.encoding() == l.encoding()) {
                         double[] diff = l.scores().pairedDifference(p.scores());
-                        System.out.printf(Locale.ROOT, "%-18s %5d %-15s %+7.4f±%.4f%n", l.method(), l.dims(), l.encoding().label(), diff[0], diff[1]);
+                        System.out.printf(
+                                Locale.ROOT,
+                                "%-18s %5d %-15s %+7.4f±%.4f%n",
+                                l.method(),
+                                l.dims(),
+                                l.encoding().label(),
+                                diff[0],
+                                diff[1]);
                         Map<String, Object> v = new LinkedHashMap<>();
                         v.put("method", l.method());
                         v.put("dims", l.dims());
@@ -204,11 +270,25 @@ public final class TrainCli {
         }
         List<Map<String, Object>> table = EvaluationTable.toJson(rows, baseline);
         for (TrainedModel trained : models) {
-            ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of(
-                "dataset", dataset, "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(),
-                "rows", table)), trained.artifact().tensors());
+            ModelArtifact withEval = new ModelArtifact(
+                    trained.artifact()
+                            .metadata()
+                            .withEvaluation(Map.of(
+                                    "dataset",
+                                    dataset,
+                                    "model",
+                                    model,
+                                    "heldOutSplit",
+                                    testSplit,
+                                    "heldOutQueries",
+                                    test.queries().size(),
+                                    "rows",
+                                    table)),
+                    trained.artifact().tensors());
             if (out != null) {
-                Path file = models.size() == 1 ? out : suffixed(out, withEval.metadata().maxOutputDim());
+                Path file = models.size() == 1
+                        ? out
+                        : suffixed(out, withEval.metadata().maxOutputDim());
                 ModelFile.write(withEval, file);
                 System.out.println("model written to " + file + " (" + Files.size(file) + " bytes)");
             }
@@ -218,15 +298,27 @@ public final class TrainCli {
         report.put("model", model);
         report.put("method", method);
         report.put("engine", method.equals("pca") || method.equals("truncation") ? null : DjlRuntime.status());
-        report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
-            "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
+        report.put(
+                "split",
+                Map.of(
+                        "train",
+                        split.train().size(),
+                        "validation",
+                        split.validation().size(),
+                        "heldOut",
+                        test.queries().size(),
+                        "heldOutSplit",
+                        testSplit,
+                        "seed",
+                        seed));
         report.put("dataPrepSeconds", prepSeconds);
         report.put("frozenValidationNdcg", frozenValidation);
         report.put("table", table);
         report.put("learnedVsPca", vsPca);
         report.put("training", trainings);
-        Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
-            : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
+        Path reportFile = opt.containsKey("report")
+                ? Path.of(opt.get("report"))
+                : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
         if (reportFile != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
@@ -238,12 +330,24 @@ public final class TrainCli {
      * mask table of the query-aware dimension selection paper on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
      * {@code --ratios} value, as ratios of the full 384-d baseline of the same run.
      */
-    private static void runQueryMask(Map<String, String> opt, long seed, TrainingData data, EvalSet test,
-                                     RetrievalEvaluator retrieval, String dataset, String model, String testSplit, QuerySplit split,
-                                     double prepSeconds, double frozenValidation) throws Exception {
-        List<Double> ratios = Arrays.stream(opt.getOrDefault("ratios", "0.3").split(",")).map(x -> Double.parseDouble(x.trim()))
-            .toList();
-        QueryMaskConfig c = QueryMaskConfig.paper(ratios.get(0)).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
+    private static void runQueryMask(
+            Map<String, String> opt,
+            long seed,
+            TrainingData data,
+            EvalSet test,
+            RetrievalEvaluator retrieval,
+            String dataset,
+            String model,
+            String testSplit,
+            QuerySplit split,
+            double prepSeconds,
+            double frozenValidation)
+            throws Exception {
+        List<Double> ratios = Arrays.stream(opt.getOrDefault("ratios", "0.3").split(","))
+                .map(x -> Double.parseDouble(x.trim()))
+                .toList();
+        QueryMaskConfig c =
+                QueryMaskConfig.paper(ratios.get(0)).withSeed(seed).withDevice(opt.getOrDefault("device", "auto"));
         if (opt.containsKey("epochs")) {
             c = c.withEpochs(Integer.parseInt(opt.get("epochs")));
         }
@@ -251,43 +355,87 @@ public final class TrainCli {
             c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
         }
         if (opt.containsKey("taus")) {
-            c = c.withTaus(Arrays.stream(opt.get("taus").split(",")).map(x -> Double.parseDouble(x.trim())).toList());
+            c = c.withTaus(Arrays.stream(opt.get("taus").split(","))
+                    .map(x -> Double.parseDouble(x.trim()))
+                    .toList());
         }
         TrainedModel trained = new QueryMaskTrainer(c).train(data, (stats, total) -> {
             if (stats.validationNdcg() != null) {
-                System.out.printf(Locale.ROOT, "  epoch %4d  tau %s  train KL %s  val KL %.5f  val masked nDCG@10 %.4f%n", stats.epoch(),
-                    stats.losses().get("tau"), stats.losses().getOrDefault("total", Double.NaN), stats.losses().get("val_kl"),
-                    stats.validationNdcg());
+                System.out.printf(
+                        Locale.ROOT,
+                        "  epoch %4d  tau %s  train KL %s  val KL %.5f  val masked nDCG@10 %.4f%n",
+                        stats.epoch(),
+                        stats.losses().get("tau"),
+                        stats.losses().getOrDefault("total", Double.NaN),
+                        stats.losses().get("val_kl"),
+                        stats.validationNdcg());
             }
         });
         System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
-            + trained.report().parameters().get("tauGrid"));
+                + trained.report().parameters().get("tauGrid"));
         List<MaskEvaluation.Row> rows;
         try (Encoder predictor = CpuEncoders.forServing(trained.artifact(), data.dim())) {
             rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
         }
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments
-        float[][] oracle = QueryMaskTrainer.oracleImportance(test.queries(), test.corpus(), QueryMaskTrainer.gainsOf(test),
-            c.negativePool(), c.negativesSampled(), seed + 7);
+        float[][] oracle = QueryMaskTrainer.oracleImportance(
+                test.queries(),
+                test.corpus(),
+                QueryMaskTrainer.gainsOf(test),
+                c.negativePool(),
+                c.negativesSampled(),
+                seed + 7);
         for (double ratio : ratios) {
             int k = DimensionMasks.keep(data.dim(), ratio);
-            rows.add(new MaskEvaluation.Row("oracle*", ratio, k, new MaskEvaluation(retrieval).evaluate(test,
-                (i, q) -> DimensionMasks.topK(oracle[i], k))));
+            rows.add(new MaskEvaluation.Row(
+                    "oracle*",
+                    ratio,
+                    k,
+                    new MaskEvaluation(retrieval).evaluate(test, (i, q) -> DimensionMasks.topK(oracle[i], k))));
         }
         Scores full = rows.get(0).scores();
-        System.out.printf(Locale.ROOT, "%n%-12s %6s %5s %8s %9s %8s %12s%n", "mask", "ratio", "kept", "nDCG@10", "recall@10", "ratio",
-            "paired diff");
+        System.out.printf(
+                Locale.ROOT,
+                "%n%-12s %6s %5s %8s %9s %8s %12s%n",
+                "mask",
+                "ratio",
+                "kept",
+                "nDCG@10",
+                "recall@10",
+                "ratio",
+                "paired diff");
         List<Map<String, Object>> table = new ArrayList<>();
         for (MaskEvaluation.Row r : rows) {
             double[] diff = r.scores().pairedDifference(full);
-            System.out.printf(Locale.ROOT, "%-12s %6.2f %5d %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.mask(), r.ratio(), r.kept(),
-                r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / full.ndcg(), diff[0], diff[1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-12s %6.2f %5d %8.4f %9.4f %8.3f %+7.4f±%.4f%n",
+                    r.mask(),
+                    r.ratio(),
+                    r.kept(),
+                    r.scores().ndcg(),
+                    r.scores().recall(),
+                    r.scores().ndcg() / full.ndcg(),
+                    diff[0],
+                    diff[1]);
             table.add(MaskEvaluation.json(r, full));
         }
         System.out.println("oracle* = upper bound from the held-out judgments themselves (diagnostic, not a method)");
-        ModelArtifact withEval = new ModelArtifact(trained.artifact().metadata().withEvaluation(Map.of("dataset", dataset,
-            "model", model, "heldOutSplit", testSplit, "heldOutQueries", test.queries().size(), "rows", table)),
-            trained.artifact().tensors());
+        ModelArtifact withEval = new ModelArtifact(
+                trained.artifact()
+                        .metadata()
+                        .withEvaluation(Map.of(
+                                "dataset",
+                                dataset,
+                                "model",
+                                model,
+                                "heldOutSplit",
+                                testSplit,
+                                "heldOutQueries",
+                                test.queries().size(),
+                                "rows",
+                                table)),
+                trained.artifact().tensors());
         Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
         if (out != null) {
             ModelFile.write(withEval, out);
@@ -298,23 +446,31 @@ public final class TrainCli {
         report.put("model", model);
         report.put("method", QueryMaskTrainer.METHOD);
         report.put("engine", DjlRuntime.status());
-        report.put("split", Map.of("train", split.train().size(), "validation", split.validation().size(),
-            "heldOut", test.queries().size(), "heldOutSplit", testSplit, "seed", seed));
+        report.put(
+                "split",
+                Map.of(
+                        "train",
+                        split.train().size(),
+                        "validation",
+                        split.validation().size(),
+                        "heldOut",
+                        test.queries().size(),
+                        "heldOutSplit",
+                        testSplit,
+                        "seed",
+                        seed));
         report.put("dataPrepSeconds", prepSeconds);
         report.put("frozenValidationNdcg", frozenValidation);
         report.put("maskTable", table);
         report.put("training", trained.report());
-        Path reportFile = opt.containsKey("report") ? Path.of(opt.get("report"))
-            : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
+        Path reportFile = opt.containsKey("report")
+                ? Path.of(opt.get("report"))
+                : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
         if (reportFile != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
             System.out.println("report written to " + reportFile);
         }
     }
-
-
-
-
 
     /** The CLI's flags under the {@code _train} API's parameter names, so both build trainers alike. */
     private static Map<String, Object> parameters(Map<String, String> opt, String method) {
@@ -333,7 +489,9 @@ public final class TrainCli {
             p.put("centred", "true");
         }
         if (opt.containsKey("variant")) {
-            p.put("variant", TemperatureConfig.Variant.parse(opt.get("variant")).name().toLowerCase(Locale.ROOT));
+            p.put(
+                    "variant",
+                    TemperatureConfig.Variant.parse(opt.get("variant")).name().toLowerCase(Locale.ROOT));
         }
         if (opt.containsKey("margin-scale")) {
             p.put("margin_scale", opt.get("margin-scale"));
@@ -357,12 +515,29 @@ public final class TrainCli {
     }
 
     private static void printTable(List<ModelEvaluator.Row> rows, Scores baseline) {
-        System.out.printf(Locale.ROOT, "%n%-12s %5s %-15s %8s %9s %8s %12s%n", "method", "dims", "encoding", "nDCG@10",
-            "recall@10", "ratio", "paired diff");
+        System.out.printf(
+                Locale.ROOT,
+                "%n%-12s %5s %-15s %8s %9s %8s %12s%n",
+                "method",
+                "dims",
+                "encoding",
+                "nDCG@10",
+                "recall@10",
+                "ratio",
+                "paired diff");
         for (ModelEvaluator.Row r : rows) {
             double[] diff = r.scores().pairedDifference(baseline);
-            System.out.printf(Locale.ROOT, "%-12s %5d %-15s %8.4f %9.4f %8.3f %+7.4f±%.4f%n", r.method(), r.dims(),
-                r.encoding().label(), r.scores().ndcg(), r.scores().recall(), r.scores().ndcg() / baseline.ndcg(), diff[0], diff[1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-12s %5d %-15s %8.4f %9.4f %8.3f %+7.4f±%.4f%n",
+                    r.method(),
+                    r.dims(),
+                    r.encoding().label(),
+                    r.scores().ndcg(),
+                    r.scores().recall(),
+                    r.scores().ndcg() / baseline.ndcg(),
+                    diff[0],
+                    diff[1]);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.compress.training.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +41,7 @@ public final class BeirFiles {
         Path plain = dir.resolve("corpus.jsonl");
         List<String> ids = new ArrayList<>();
         try (InputStream raw = Files.newInputStream(Files.exists(gz) ? gz : plain);
-             InputStream in = Files.exists(gz) ? new GZIPInputStream(raw, 1 << 16) : raw) {
+                InputStream in = Files.exists(gz) ? new GZIPInputStream(raw, 1 << 16) : raw) {
             forEachJsonLine(in, node -> ids.add(node.get("_id").asText()));
         }
         return ids;
@@ -52,7 +51,10 @@ public final class BeirFiles {
     public Map<String, String> queries() throws IOException {
         Map<String, String> queries = new LinkedHashMap<>();
         try (InputStream in = Files.newInputStream(dir.resolve("queries.jsonl"))) {
-            forEachJsonLine(in, node -> queries.put(node.get("_id").asText(), node.path("text").asText()));
+            forEachJsonLine(
+                    in,
+                    node -> queries.put(
+                            node.get("_id").asText(), node.path("text").asText()));
         }
         return queries;
     }

@@ -29,15 +29,19 @@ public record EmbeddedDataset(String name, String model, BeirFiles beir, VectorR
         return load(dataDir, dataset, model, CorpusStorage.BY_SIZE);
     }
 
-    public static EmbeddedDataset load(Path dataDir, String dataset, String model, CorpusStorage storage) throws IOException {
+    public static EmbeddedDataset load(Path dataDir, String dataset, String model, CorpusStorage storage)
+            throws IOException {
         Path embeddings = dataDir.resolve("embeddings").resolve(dataset).resolve(model);
         if (!Files.isDirectory(embeddings)) {
-            throw new IOException("no embeddings for data set '" + dataset + "' and model '" + model + "' under " + embeddings);
+            throw new IOException(
+                    "no embeddings for data set '" + dataset + "' and model '" + model + "' under " + embeddings);
         }
         boolean mapped = switch (storage) {
             case HEAP -> false;
             case MAPPED -> true;
-            case BY_SIZE -> Files.size(embeddings.resolve("corpus.f32")) > Runtime.getRuntime().maxMemory() / 4;
+            case BY_SIZE ->
+                Files.size(embeddings.resolve("corpus.f32"))
+                        > Runtime.getRuntime().maxMemory() / 4;
         };
         VectorRows corpus = mapped ? VectorFiles.map(embeddings, "corpus") : VectorFiles.read(embeddings, "corpus");
         VectorSet queries = VectorFiles.read(embeddings, "queries");
@@ -70,6 +74,7 @@ public record EmbeddedDataset(String name, String model, BeirFiles beir, VectorR
                 rows.add(row);
             }
         }
-        return new EvalSet(queries.select(rows.stream().mapToInt(Integer::intValue).toArray()), corpus, qrels);
+        return new EvalSet(
+                queries.select(rows.stream().mapToInt(Integer::intValue).toArray()), corpus, qrels);
     }
 }

@@ -9,7 +9,8 @@ public record EvalSet(VectorSet queries, VectorRows corpus, Qrels qrels) {
 
     public EvalSet {
         if (queries.dim() != corpus.dim()) {
-            throw new IllegalArgumentException("query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
+            throw new IllegalArgumentException(
+                    "query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
     }
 

@@ -37,7 +37,8 @@ public final class MappedVectors implements VectorRows {
         long rowBytes = 4L * dim;
         long bytes = Files.size(f32);
         if (bytes != rowBytes * ids.size()) {
-            throw new IOException(f32 + " has " + bytes + " bytes, expected " + ids.size() + " rows x " + dim + " float32");
+            throw new IOException(
+                    f32 + " has " + bytes + " bytes, expected " + ids.size() + " rows x " + dim + " float32");
         }
         this.ids = List.copyOf(ids);
         this.rowIndex = new RowIndex(this.ids);
@@ -50,7 +51,8 @@ public final class MappedVectors implements VectorRows {
                 long rows = Math.min(rowsPerChunk, ids.size() - firstRow);
                 // the mapping outlives the channel; the buffer's absolute gets are safe from several threads
                 chunks[c] = channel.map(FileChannel.MapMode.READ_ONLY, firstRow * rowBytes, rows * rowBytes)
-                    .order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .asFloatBuffer();
             }
         }
     }
@@ -78,7 +80,8 @@ public final class MappedVectors implements VectorRows {
     @Override
     public void readBlock(int start, int count, float[] into, int offset) {
         if (start < 0 || count < 0 || start > size() - count) {
-            throw new IndexOutOfBoundsException("rows [" + start + ", " + ((long) start + count) + ") outside [0, " + size() + ")");
+            throw new IndexOutOfBoundsException(
+                    "rows [" + start + ", " + ((long) start + count) + ") outside [0, " + size() + ")");
         }
         int row = start;
         int end = start + count;

@@ -49,7 +49,8 @@ public final class Qrels {
                 } catch (NumberFormatException e) {
                     throw new IOException(file + ":" + lineNo + ": rating '" + f[2] + "' is not an integer");
                 }
-                byQuery.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>()).put(f[1].strip(), rating);
+                byQuery.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>())
+                        .put(f[1].strip(), rating);
             }
         }
         return new Qrels(byQuery);
@@ -66,7 +67,10 @@ public final class Qrels {
 
     /** Documents with rating > 0. */
     public List<String> relevant(String queryId) {
-        return judgments(queryId).entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList();
+        return judgments(queryId).entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** A subset restricted to the given queries (in this file's order). */

@@ -49,7 +49,8 @@ final class TransformedRows implements VectorRows {
         source.readBlock(start, count, in, 0);
         float[] out = f.apply(in, count);
         if (out.length != count * dim) {
-            throw new IllegalStateException("block function returned " + out.length + " values for " + count + " rows of " + dim);
+            throw new IllegalStateException(
+                    "block function returned " + out.length + " values for " + count + " rows of " + dim);
         }
         System.arraycopy(out, 0, into, offset, out.length);
     }

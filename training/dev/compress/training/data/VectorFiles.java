@@ -39,7 +39,10 @@ public final class VectorFiles {
             while ((n = in.read(chunk, filled, chunk.length - filled)) > 0) {
                 filled += n;
                 int whole = filled - filled % 4;
-                ByteBuffer.wrap(chunk, 0, whole).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(data, pos, whole / 4);
+                ByteBuffer.wrap(chunk, 0, whole)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .asFloatBuffer()
+                        .get(data, pos, whole / 4);
                 pos += whole / 4;
                 System.arraycopy(chunk, whole, chunk, 0, filled - whole);
                 filled -= whole;
@@ -68,13 +71,16 @@ public final class VectorFiles {
             throw new IOException(idsFile + " lists no ids");
         }
         if (bytes == 0 || bytes % (4L * ids.size()) != 0) {
-            throw new IOException(f32 + " has " + bytes + " bytes, not a whole number of float32 rows for "
-                + ids.size() + " ids in " + idsFile);
+            throw new IOException(f32 + " has " + bytes + " bytes, not a whole number of float32 rows for " + ids.size()
+                    + " ids in " + idsFile);
         }
         return Math.toIntExact(bytes / 4 / ids.size());
     }
 
     static List<String> readIds(Path idsFile) throws IOException {
-        return Files.readAllLines(idsFile).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return Files.readAllLines(idsFile).stream()
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

@@ -24,7 +24,7 @@ public final class VectorSet implements VectorRows {
         }
         if ((long) ids.size() * dim != data.length) {
             throw new IllegalArgumentException(
-                "data holds " + data.length + " floats, expected ids (" + ids.size() + ") x dim (" + dim + ")");
+                    "data holds " + data.length + " floats, expected ids (" + ids.size() + ") x dim (" + dim + ")");
         }
         this.ids = List.copyOf(ids);
         this.rowIndex = new RowIndex(this.ids);
@@ -91,7 +91,8 @@ public final class VectorSet implements VectorRows {
             int count = Math.min(BLOCK_ROWS, size() - start);
             float[] y = f.apply(Arrays.copyOfRange(data, start * dim, (start + count) * dim), count);
             if (y.length != count * outDim) {
-                throw new IllegalStateException("block function returned " + y.length + " values for " + count + " rows of " + outDim);
+                throw new IllegalStateException(
+                        "block function returned " + y.length + " values for " + count + " rows of " + outDim);
             }
             System.arraycopy(y, 0, out, start * outDim, y.length);
         }

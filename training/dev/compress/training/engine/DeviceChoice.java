@@ -2,7 +2,6 @@ package dev.compress.training.engine;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
-
 import java.util.Locale;
 
 /**
@@ -11,7 +10,9 @@ import java.util.Locale;
  * {@code gpu} insists on one and fails clearly when there is none; {@code cpu} is the CPU.
  */
 public enum DeviceChoice {
-    AUTO, CPU, GPU;
+    AUTO,
+    CPU,
+    GPU;
 
     public static DeviceChoice parse(String value) {
         try {
@@ -32,7 +33,7 @@ public enum DeviceChoice {
             case GPU -> {
                 if (gpuCount == 0) {
                     throw new IllegalStateException("device 'gpu' requested but the engine sees no GPU "
-                        + "(no CUDA libtorch matching DJL's PyTorch JNI is available)");
+                            + "(no CUDA libtorch matching DJL's PyTorch JNI is available)");
                 }
                 yield Device.gpu(0);
             }

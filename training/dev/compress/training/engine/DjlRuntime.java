@@ -2,7 +2,6 @@ package dev.compress.training.engine;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +71,9 @@ public final class DjlRuntime {
     }
 
     private static EngineStatus probe() {
-        String cacheDir = configuration == null ? System.getProperty("DJL_CACHE_DIR") : configuration.cacheDir().toString();
+        String cacheDir = configuration == null
+                ? System.getProperty("DJL_CACHE_DIR")
+                : configuration.cacheDir().toString();
         Engine engine;
         // DJL finds engines with ServiceLoader on the context class loader; inside a host such as an
         // OpenSearch node that is the host's loader, which cannot see the engine shipped beside us.
@@ -99,7 +100,8 @@ public final class DjlRuntime {
         for (int i = 0; i < gpus; i++) {
             devices.add(Device.gpu(i).toString());
         }
-        return new EngineStatus(true, engine.getEngineName(), engine.getVersion(), gpus, List.copyOf(devices), cacheDir, gpuNote);
+        return new EngineStatus(
+                true, engine.getEngineName(), engine.getVersion(), gpus, List.copyOf(devices), cacheDir, gpuNote);
     }
 
     private static String describe(Throwable e) {

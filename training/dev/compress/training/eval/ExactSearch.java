@@ -19,7 +19,8 @@ public final class ExactSearch {
     /** For each query row, the {@code k} corpus rows with the highest dot product, best first. */
     public static int[][] search(VectorSet queries, VectorRows corpus, int k) {
         if (queries.dim() != corpus.dim()) {
-            throw new IllegalArgumentException("query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
+            throw new IllegalArgumentException(
+                    "query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
         TopK[] heaps = TopK.array(queries.size(), Math.min(k, corpus.size()));
         corpus.forEachBlock((start, count, rows) -> offer(queries, rows, start, count, heaps));

@@ -4,7 +4,6 @@ import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.inference.Encoder;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;

@@ -2,7 +2,6 @@ package dev.compress.training.eval;
 
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
-
 import java.util.Set;
 
 /**
@@ -22,20 +21,32 @@ final class RankingScan {
     private final int k;
 
     /** @param centre subtracted before taking signs (null: plain signs) */
-    RankingScan(VectorSet queries, int corpusSize, Set<Encoding> encodings, int k, int rescoreCandidates, float[] centre) {
+    RankingScan(
+            VectorSet queries, int corpusSize, Set<Encoding> encodings, int k, int rescoreCandidates, float[] centre) {
         this.queries = queries;
         this.centre = centre;
         this.k = k;
         int n = queries.size();
         floatTop = encodings.contains(Encoding.FLOAT) ? TopK.array(n, Math.min(k, corpusSize)) : null;
         bitsTop = encodings.contains(Encoding.BINARY) ? TopK.array(n, Math.min(k, corpusSize)) : null;
-        candidates = encodings.contains(Encoding.BINARY_RESCORE) ? TopK.array(n, Math.min(rescoreCandidates, corpusSize)) : null;
-        queryCodes = bitsTop != null || candidates != null ? SignCodes.encode(queries.data(), n, queries.dim(), centre) : null;
+        candidates = encodings.contains(Encoding.BINARY_RESCORE)
+                ? TopK.array(n, Math.min(rescoreCandidates, corpusSize))
+                : null;
+        queryCodes = bitsTop != null || candidates != null
+                ? SignCodes.encode(queries.data(), n, queries.dim(), centre)
+                : null;
     }
 
-    static RankingScan over(VectorSet queries, VectorRows corpus, Set<Encoding> encodings, int k, int rescoreCandidates, float[] centre) {
+    static RankingScan over(
+            VectorSet queries,
+            VectorRows corpus,
+            Set<Encoding> encodings,
+            int k,
+            int rescoreCandidates,
+            float[] centre) {
         if (queries.dim() != corpus.dim()) {
-            throw new IllegalArgumentException("query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
+            throw new IllegalArgumentException(
+                    "query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
         RankingScan scan = new RankingScan(queries, corpus.size(), encodings, k, rescoreCandidates, centre);
         corpus.forEachBlock(scan::accept);

@@ -1,7 +1,6 @@
 package dev.compress.training.eval;
 
 import dev.compress.training.data.EvalSet;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -22,7 +21,8 @@ public final class RetrievalEvaluator {
 
     public RetrievalEvaluator(int k, int rescoreCandidates, boolean centredBits) {
         if (k <= 0 || rescoreCandidates < k) {
-            throw new IllegalArgumentException("need 0 < k <= rescoreCandidates, got k=" + k + " candidates=" + rescoreCandidates);
+            throw new IllegalArgumentException(
+                    "need 0 < k <= rescoreCandidates, got k=" + k + " candidates=" + rescoreCandidates);
         }
         this.k = k;
         this.rescoreCandidates = rescoreCandidates;

@@ -21,7 +21,11 @@ public final class RetrievalMetrics {
                 dcg += rating / log2(i + 2);
             }
         }
-        int[] ideal = judgments.values().stream().filter(r -> r > 0).sorted((a, b) -> b - a).mapToInt(Integer::intValue).toArray();
+        int[] ideal = judgments.values().stream()
+                .filter(r -> r > 0)
+                .sorted((a, b) -> b - a)
+                .mapToInt(Integer::intValue)
+                .toArray();
         double idcg = 0;
         for (int i = 0; i < Math.min(k, ideal.length); i++) {
             idcg += ideal[i] / log2(i + 2);

@@ -9,7 +9,10 @@ import java.util.Arrays;
 public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
 
     public static Scores of(double[] ndcg, double[] recall) {
-        return new Scores(Arrays.stream(ndcg).average().orElse(0), Arrays.stream(recall).average().orElse(0), ndcg);
+        return new Scores(
+                Arrays.stream(ndcg).average().orElse(0),
+                Arrays.stream(recall).average().orElse(0),
+                ndcg);
     }
 
     /** Mean of (this - other) per query, and its standard error. */

@@ -10,7 +10,8 @@ import dev.compress.training.model.ModelArtifact;
  */
 public final class CpuEncoders {
 
-    private static final boolean VECTOR_API = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    private static final boolean VECTOR_API =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
 
     private CpuEncoders() {}
 

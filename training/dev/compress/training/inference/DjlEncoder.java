@@ -8,7 +8,6 @@ import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
-
 import java.util.HashMap;
 import java.util.Map;
 
@@ -27,7 +26,8 @@ public final class DjlEncoder implements Encoder {
     public DjlEncoder(ModelArtifact model, int outputDim, Device device) {
         this.metadata = model.metadata();
         if (!metadata.outputDims().contains(outputDim)) {
-            throw new IllegalArgumentException("model serves output dims " + metadata.outputDims() + ", not " + outputDim);
+            throw new IllegalArgumentException(
+                    "model serves output dims " + metadata.outputDims() + ", not " + outputDim);
         }
         this.outputDim = outputDim;
         this.manager = DjlRuntime.engine().newBaseManager(device);
@@ -52,15 +52,18 @@ public final class DjlEncoder implements Encoder {
         float[] flat = new float[batch.length * in];
         for (int r = 0; r < batch.length; r++) {
             if (batch[r].length != in) {
-                throw new IllegalArgumentException("row " + r + " has " + batch[r].length + " values, model expects " + in);
+                throw new IllegalArgumentException(
+                        "row " + r + " has " + batch[r].length + " values, model expects " + in);
             }
             System.arraycopy(batch[r], 0, flat, r * in, in);
         }
         float[] result;
         try (NDManager step = manager.newSubManager()) {
             NDArray x = step.create(flat, new Shape(batch.length, in));
-            NDArray y = DjlLayers.finish(DjlLayers.forward(metadata.layers(), params, x), outputDim,
-                ModelMetadata.NORM_L2.equals(metadata.normalization()));
+            NDArray y = DjlLayers.finish(
+                    DjlLayers.forward(metadata.layers(), params, x),
+                    outputDim,
+                    ModelMetadata.NORM_L2.equals(metadata.normalization()));
             result = y.toFloatArray();
         }
         float[][] out = new float[batch.length][];

@@ -1,12 +1,11 @@
 package dev.compress.training.inference;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.BatchNorm;
-import ai.djl.ndarray.types.Shape;
 import dev.compress.training.model.LayerSpec;
-
 import java.util.List;
 import java.util.Map;
 
@@ -54,10 +53,18 @@ public final class DjlLayers {
      * (DJL's momentum convention: new = {@value #BN_MOMENTUM} * old + (1 - {@value #BN_MOMENTUM}) * batch).
      */
     public static NDArray batchNorm(NDArray x, Map<String, NDArray> p, String name, float eps, boolean training) {
-        return BatchNorm.batchNorm(x, p.get(name + ".running_mean"), p.get(name + ".running_var"), p.get(name + ".gamma"),
-            p.get(name + ".beta"), 1, BN_MOMENTUM, eps, training).singletonOrThrow();
+        return BatchNorm.batchNorm(
+                        x,
+                        p.get(name + ".running_mean"),
+                        p.get(name + ".running_var"),
+                        p.get(name + ".gamma"),
+                        p.get(name + ".beta"),
+                        1,
+                        BN_MOMENTUM,
+                        eps,
+                        training)
+                .singletonOrThrow();
     }
-
 
     /** Keeps the first {@code dim} columns and, when {@code l2}, divides each row by its norm. */
     public static NDArray finish(NDArray x, int dim, boolean l2) {

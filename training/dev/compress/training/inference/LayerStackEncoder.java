@@ -3,7 +3,6 @@ package dev.compress.training.inference;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,8 +52,12 @@ public abstract class LayerStackEncoder implements Encoder {
     private Step step(LayerSpec layer, ModelArtifact model) {
         String n = layer.name();
         return switch (layer.type()) {
-            case LayerSpec.LINEAR -> linear(model.tensor(n + ".weight").data(), model.tensor(n + ".bias").data(),
-                layer.inputDim(), layer.outputDim());
+            case LayerSpec.LINEAR ->
+                linear(
+                        model.tensor(n + ".weight").data(),
+                        model.tensor(n + ".bias").data(),
+                        layer.inputDim(),
+                        layer.outputDim());
             case LayerSpec.BATCH_NORM -> {
                 float[] gamma = model.tensor(n + ".gamma").data();
                 float[] beta = model.tensor(n + ".beta").data();
@@ -70,8 +73,11 @@ public abstract class LayerStackEncoder implements Encoder {
             }
             case LayerSpec.RELU -> (rows, input) -> map(rows, (x, i) -> Math.max(0f, x));
             case LayerSpec.LINEAR_SKIP -> {
-                Step skip = linear(model.tensor(n + ".weight").data(), model.tensor(n + ".bias").data(), layer.inputDim(),
-                    layer.outputDim());
+                Step skip = linear(
+                        model.tensor(n + ".weight").data(),
+                        model.tensor(n + ".bias").data(),
+                        layer.inputDim(),
+                        layer.outputDim());
                 yield (rows, input) -> add(rows, skip.apply(input, input));
             }
             case LayerSpec.ADD_INPUT -> (rows, input) -> add(rows, input);
@@ -124,7 +130,8 @@ public abstract class LayerStackEncoder implements Encoder {
         float[][] out = new float[batch.length][];
         for (int r = 0; r < batch.length; r++) {
             if (batch[r].length != inputDim) {
-                throw new IllegalArgumentException("row " + r + " has " + batch[r].length + " values, model expects " + inputDim);
+                throw new IllegalArgumentException(
+                        "row " + r + " has " + batch[r].length + " values, model expects " + inputDim);
             }
         }
         for (int start = 0; start < batch.length; start += BLOCK) {

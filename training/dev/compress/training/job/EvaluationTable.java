@@ -3,7 +3,6 @@ package dev.compress.training.job;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.mask.MaskEvaluation;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -50,7 +50,8 @@ public final class DimensionMasks {
 
     public static boolean[] learned(Encoder predictor, float[] query, int k) {
         if (predictor.outputDim() != query.length) {
-            throw new IllegalArgumentException("mask predictor scores " + predictor.outputDim() + " dims, query has " + query.length);
+            throw new IllegalArgumentException(
+                    "mask predictor scores " + predictor.outputDim() + " dims, query has " + query.length);
         }
         return topK(predictor.encode(query), k);
     }

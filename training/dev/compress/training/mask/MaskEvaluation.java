@@ -8,7 +8,6 @@ import dev.compress.training.eval.ExactSearch;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.Encoder;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,12 +82,29 @@ public final class MaskEvaluation {
             int k = DimensionMasks.keep(dim, ratio);
             rows.add(new Row("cutoff", ratio, k, evaluate(set, (i, q) -> DimensionMasks.cutoff(dim, k))));
             rows.add(new Row("norm", ratio, k, evaluate(set, (i, q) -> DimensionMasks.norm(q, k))));
-            rows.add(new Row("dime_prf", ratio, k, evaluate(set, (i, q) ->
-                DimensionMasks.dimePrf(q, docs(set.corpus(), firstPass[i], 0, prf.feedbackDocs()), k))));
-            rows.add(new Row("eclipse_prf", ratio, k, evaluate(set, (i, q) -> DimensionMasks.eclipsePrf(q,
-                docs(set.corpus(), firstPass[i], 0, prf.feedbackDocs()),
-                docs(set.corpus(), firstPass[i], Math.max(prf.feedbackDocs(), firstPass[i].length - prf.negativeDocs()),
-                    firstPass[i].length), k))));
+            rows.add(new Row(
+                    "dime_prf",
+                    ratio,
+                    k,
+                    evaluate(
+                            set,
+                            (i, q) -> DimensionMasks.dimePrf(
+                                    q, docs(set.corpus(), firstPass[i], 0, prf.feedbackDocs()), k))));
+            rows.add(new Row(
+                    "eclipse_prf",
+                    ratio,
+                    k,
+                    evaluate(
+                            set,
+                            (i, q) -> DimensionMasks.eclipsePrf(
+                                    q,
+                                    docs(set.corpus(), firstPass[i], 0, prf.feedbackDocs()),
+                                    docs(
+                                            set.corpus(),
+                                            firstPass[i],
+                                            Math.max(prf.feedbackDocs(), firstPass[i].length - prf.negativeDocs()),
+                                            firstPass[i].length),
+                                    k))));
         }
         return rows;
     }
@@ -136,8 +152,22 @@ public final class MaskEvaluation {
 
     public static Map<String, Object> json(Row r, Scores baseline) {
         double[] diff = r.scores().pairedDifference(baseline);
-        return Map.of("mask", r.mask(), "ratio", r.ratio(), "kept", r.kept(), "ndcg@10", r.scores().ndcg(),
-            "recall@10", r.scores().recall(), "ratioToFull", r.scores().ndcg() / baseline.ndcg(), "pairedDiffToFull", diff[0],
-            "pairedDiffStdErr", diff[1]);
+        return Map.of(
+                "mask",
+                r.mask(),
+                "ratio",
+                r.ratio(),
+                "kept",
+                r.kept(),
+                "ndcg@10",
+                r.scores().ndcg(),
+                "recall@10",
+                r.scores().recall(),
+                "ratioToFull",
+                r.scores().ndcg() / baseline.ndcg(),
+                "pairedDiffToFull",
+                diff[0],
+                "pairedDiffStdErr",
+                diff[1]);
     }
 }

@@ -3,7 +3,6 @@ package dev.compress.training.mask;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.Encoder;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -30,11 +29,19 @@ public final class MaskTable {
      * @param pairedDiff     mean per-query nDCG@10 difference to the full query at {@code ratio}, and its standard error
      * @param bestRatio      the sweep ratio with the highest nDCG@10 on the evaluated queries (oracle choice)
      */
-    public record Line(String mask, double ndcg, double sdAcrossSeeds, double[] pairedDiff, double bestRatio, double bestNdcg) {}
+    public record Line(
+            String mask, double ndcg, double sdAcrossSeeds, double[] pairedDiff, double bestRatio, double bestNdcg) {}
 
     /** The table for one data set and model; {@code full} is the unmasked query of the same run. */
-    public record Result(String dataset, String model, String split, int queries, int seeds, double ratio, Scores full,
-                         List<Line> lines) {
+    public record Result(
+            String dataset,
+            String model,
+            String split,
+            int queries,
+            int seeds,
+            double ratio,
+            Scores full,
+            List<Line> lines) {
 
         public Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -71,8 +78,16 @@ public final class MaskTable {
      *
      * @param predictors one trained mask predictor per seed (empty: no learned line)
      */
-    public static Result build(String dataset, String model, String split, EvalSet test, MaskEvaluation evaluation,
-                               List<Encoder> predictors, double ratio, double step, MaskEvaluation.Prf prf) {
+    public static Result build(
+            String dataset,
+            String model,
+            String split,
+            EvalSet test,
+            MaskEvaluation evaluation,
+            List<Encoder> predictors,
+            double ratio,
+            double step,
+            MaskEvaluation.Prf prf) {
         List<Double> ratios = new ArrayList<>(MaskEvaluation.sweep(step));
         if (!ratios.contains(ratio)) {
             ratios.add(ratio);
@@ -92,7 +107,10 @@ public final class MaskTable {
                     perSeed.add(rows.stream().map(MaskEvaluation.Row::scores).toList());
                 }
             } else {
-                perSeed.add(baselines.stream().filter(r -> r.mask().equals(mask)).map(MaskEvaluation.Row::scores).toList());
+                perSeed.add(baselines.stream()
+                        .filter(r -> r.mask().equals(mask))
+                        .map(MaskEvaluation.Row::scores)
+                        .toList());
             }
             if (perSeed.isEmpty()) {
                 continue;
@@ -144,21 +162,41 @@ public final class MaskTable {
     public static String markdown(List<Result> results) {
         StringBuilder b = new StringBuilder();
         double ratio = results.isEmpty() ? 0 : results.get(0).ratio();
-        b.append(String.format(Locale.ROOT, "| data set (queries) | model | mask | nDCG@10 at %d%% | ratio to full | paired diff "
-            + "| sweep best* ratio | sweep best* nDCG@10 (ratio to full) |%n", Math.round(ratio * 100)));
+        b.append(String.format(
+                Locale.ROOT,
+                "| data set (queries) | model | mask | nDCG@10 at %d%% | ratio to full | paired diff "
+                        + "| sweep best* ratio | sweep best* nDCG@10 (ratio to full) |%n",
+                Math.round(ratio * 100)));
         b.append("|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
-            b.append(String.format(Locale.ROOT, "| %s %s (%d) | %s | full | %.4f | 1.000 | | | |%n", r.dataset(), r.split(),
-                r.queries(), r.model(), r.full().ndcg()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "| %s %s (%d) | %s | full | %.4f | 1.000 | | | |%n",
+                    r.dataset(),
+                    r.split(),
+                    r.queries(),
+                    r.model(),
+                    r.full().ndcg()));
             for (Line l : r.lines()) {
                 String seeds = l.mask().equals("learned") && r.seeds() > 1
-                    ? String.format(Locale.ROOT, " ± %.4f (%d seeds)", l.sdAcrossSeeds(), r.seeds()) : "";
-                b.append(String.format(Locale.ROOT, "| | | %s | %.4f%s | %.3f | %+.4f ± %.4f | %.2f | %.4f (%.3f) |%n", l.mask(),
-                    l.ndcg(), seeds, l.ndcg() / r.full().ndcg(), l.pairedDiff()[0], l.pairedDiff()[1], l.bestRatio(),
-                    l.bestNdcg(), l.bestNdcg() / r.full().ndcg()));
+                        ? String.format(Locale.ROOT, " ± %.4f (%d seeds)", l.sdAcrossSeeds(), r.seeds())
+                        : "";
+                b.append(String.format(
+                        Locale.ROOT,
+                        "| | | %s | %.4f%s | %.3f | %+.4f ± %.4f | %.2f | %.4f (%.3f) |%n",
+                        l.mask(),
+                        l.ndcg(),
+                        seeds,
+                        l.ndcg() / r.full().ndcg(),
+                        l.pairedDiff()[0],
+                        l.pairedDiff()[1],
+                        l.bestRatio(),
+                        l.bestNdcg(),
+                        l.bestNdcg() / r.full().ndcg()));
             }
         }
-        b.append("\n*sweep best: the ratio is chosen on the test queries themselves (an oracle upper bound, not a result).\n");
+        b.append(
+                "\n*sweep best: the ratio is chosen on the test queries themselves (an oracle upper bound, not a result).\n");
         return b.toString();
     }
 }

@@ -65,7 +65,7 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
             case BATCH_NORM -> {
                 if (inputDim != outputDim) {
                     throw new ModelFormatException("batch_norm layer '" + name + "' must keep its dimension, got "
-                        + inputDim + " -> " + outputDim);
+                            + inputDim + " -> " + outputDim);
                 }
                 if (eps == null || !(eps > 0)) {
                     throw new ModelFormatException("batch_norm layer '" + name + "' needs eps > 0, got " + eps);
@@ -79,8 +79,9 @@ public record LayerSpec(String type, String name, int inputDim, int outputDim, D
                     throw new ModelFormatException(type + " layer '" + name + "' must keep its dimension");
                 }
             }
-            default -> throw new ModelFormatException("unknown layer type '" + type + "' for layer '" + name
-                + "' (known: linear, linear_skip, batch_norm, relu, add_input)");
+            default ->
+                throw new ModelFormatException("unknown layer type '" + type + "' for layer '" + name
+                        + "' (known: linear, linear_skip, batch_norm, relu, add_input)");
         }
         return t;
     }

@@ -39,7 +39,8 @@ public record ModelArtifact(ModelMetadata metadata, Map<String, Tensor> tensors)
         if (!List.of(ModelMetadata.NORM_L2, ModelMetadata.NORM_NONE).contains(m.normalization())) {
             throw new ModelFormatException("unknown normalization '" + m.normalization() + "'");
         }
-        if (!List.of(ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.OUTPUT_DIMENSION_SCORES).contains(m.output())) {
+        if (!List.of(ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.OUTPUT_DIMENSION_SCORES)
+                .contains(m.output())) {
             throw new ModelFormatException("unknown output kind '" + m.output() + "'");
         }
         Map<String, int[]> required = new LinkedHashMap<>();
@@ -47,45 +48,52 @@ public record ModelArtifact(ModelMetadata metadata, Map<String, Tensor> tensors)
         for (LayerSpec layer : m.layers()) {
             if (layer.receivedDim() != dim) {
                 throw new ModelFormatException("layer '" + layer.name() + "' expects input dim " + layer.receivedDim()
-                    + " but receives " + dim);
+                        + " but receives " + dim);
             }
             if (LayerSpec.LINEAR_SKIP.equals(layer.type()) && layer.inputDim() != m.inputDim()) {
-                throw new ModelFormatException("linear_skip layer '" + layer.name() + "' reads input dim " + layer.inputDim()
-                    + " but the model's input has " + m.inputDim());
+                throw new ModelFormatException("linear_skip layer '" + layer.name() + "' reads input dim "
+                        + layer.inputDim() + " but the model's input has " + m.inputDim());
             }
             if (LayerSpec.ADD_INPUT.equals(layer.type()) && layer.inputDim() != m.inputDim()) {
                 throw new ModelFormatException("add_input layer '" + layer.name() + "' has dim " + layer.inputDim()
-                    + " but the model's input has " + m.inputDim());
+                        + " but the model's input has " + m.inputDim());
             }
             for (Map.Entry<String, int[]> e : layer.requiredTensors().entrySet()) {
                 if (required.put(e.getKey(), e.getValue()) != null) {
-                    throw new ModelFormatException("tensor '" + e.getKey() + "' is required twice (duplicate layer name?)");
+                    throw new ModelFormatException(
+                            "tensor '" + e.getKey() + "' is required twice (duplicate layer name?)");
                 }
             }
             dim = layer.outputDim();
         }
         for (int d : m.outputDims()) {
             if (d <= 0 || d > dim) {
-                throw new ModelFormatException("output dim " + d + " is outside 1.." + dim + " (the layer stack's output)");
+                throw new ModelFormatException(
+                        "output dim " + d + " is outside 1.." + dim + " (the layer stack's output)");
             }
         }
-        m.auxiliaryTensors().forEach((name, shape) -> required.put(name, shape.stream().mapToInt(Integer::intValue).toArray()));
+        m.auxiliaryTensors()
+                .forEach((name, shape) -> required.put(
+                        name, shape.stream().mapToInt(Integer::intValue).toArray()));
         for (Map.Entry<String, int[]> e : required.entrySet()) {
             Tensor t = tensors.get(e.getKey());
             if (t == null) {
-                throw new ModelFormatException("missing tensor '" + e.getKey() + "' of shape " + Arrays.toString(e.getValue()));
+                throw new ModelFormatException(
+                        "missing tensor '" + e.getKey() + "' of shape " + Arrays.toString(e.getValue()));
             }
             if (!Arrays.equals(t.shape(), e.getValue())) {
                 throw new ModelFormatException("tensor '" + e.getKey() + "' has shape " + Arrays.toString(t.shape())
-                    + ", expected " + Arrays.toString(e.getValue()));
+                        + ", expected " + Arrays.toString(e.getValue()));
             }
         }
         for (String name : tensors.keySet()) {
             if (!required.containsKey(name)) {
-                throw new ModelFormatException("unexpected tensor '" + name + "' (not required by any layer or auxiliary entry)");
+                throw new ModelFormatException(
+                        "unexpected tensor '" + name + "' (not required by any layer or auxiliary entry)");
             }
             if (!name.equals(tensors.get(name).name())) {
-                throw new ModelFormatException("tensor stored under '" + name + "' is named '" + tensors.get(name).name() + "'");
+                throw new ModelFormatException("tensor stored under '" + name + "' is named '"
+                        + tensors.get(name).name() + "'");
             }
         }
     }

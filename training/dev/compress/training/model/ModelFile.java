@@ -2,7 +2,6 @@ package dev.compress.training.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -46,13 +45,21 @@ public final class ModelFile {
         }
         long size = MIN_SIZE + meta.length;
         for (Tensor t : artifact.tensors().values()) {
-            size += 4 + t.name().getBytes(StandardCharsets.UTF_8).length + 4 + 4L * t.shape().length + 4L * t.data().length;
+            size += 4
+                    + t.name().getBytes(StandardCharsets.UTF_8).length
+                    + 4
+                    + 4L * t.shape().length
+                    + 4L * t.data().length;
         }
         if (size > Integer.MAX_VALUE - 8) {
             throw new ModelFormatException("model of " + size + " bytes exceeds the 2 GB single-blob limit");
         }
         ByteBuffer buf = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-        buf.put(MAGIC).putInt(FORMAT_VERSION).putInt(meta.length).put(meta).putInt(artifact.tensors().size());
+        buf.put(MAGIC)
+                .putInt(FORMAT_VERSION)
+                .putInt(meta.length)
+                .put(meta)
+                .putInt(artifact.tensors().size());
         for (Tensor t : artifact.tensors().values()) {
             byte[] name = t.name().getBytes(StandardCharsets.UTF_8);
             buf.putInt(name.length).put(name).putInt(t.shape().length);
@@ -70,7 +77,8 @@ public final class ModelFile {
 
     public static ModelArtifact fromBytes(byte[] bytes) {
         if (bytes.length < MIN_SIZE) {
-            throw new ModelFormatException("model file truncated: " + bytes.length + " bytes, a valid file has at least " + MIN_SIZE);
+            throw new ModelFormatException(
+                    "model file truncated: " + bytes.length + " bytes, a valid file has at least " + MIN_SIZE);
         }
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         byte[] magic = new byte[MAGIC.length];
@@ -83,13 +91,16 @@ public final class ModelFile {
         long stored = buf.getLong(bytes.length - 8);
         if (crc.getValue() != stored) {
             throw new ModelFormatException(String.format(
-                "model file corrupted or truncated: CRC32 of the content is %08x, the file records %08x", crc.getValue(), stored));
+                    "model file corrupted or truncated: CRC32 of the content is %08x, the file records %08x",
+                    crc.getValue(), stored));
         }
         int version = buf.getInt();
         if (version != FORMAT_VERSION) {
-            throw new ModelFormatException("unsupported model format version " + version + " (this reader knows " + FORMAT_VERSION + ")");
+            throw new ModelFormatException(
+                    "unsupported model format version " + version + " (this reader knows " + FORMAT_VERSION + ")");
         }
-        ByteBuffer body = buf.slice(buf.position(), bytes.length - 8 - buf.position()).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer body =
+                buf.slice(buf.position(), bytes.length - 8 - buf.position()).order(ByteOrder.LITTLE_ENDIAN);
         try {
             ModelMetadata metadata = JSON.readValue(readBytes(body, "metadata"), ModelMetadata.class);
             int count = body.getInt();
@@ -110,7 +121,8 @@ public final class ModelFile {
                     n *= Math.max(shape[r], 0);
                 }
                 if (n * 4 > body.remaining()) {
-                    throw new ModelFormatException("tensor '" + name + "' needs " + n * 4 + " bytes, only " + body.remaining() + " remain");
+                    throw new ModelFormatException(
+                            "tensor '" + name + "' needs " + n * 4 + " bytes, only " + body.remaining() + " remain");
                 }
                 float[] data = new float[(int) n];
                 body.asFloatBuffer().get(data);
@@ -143,7 +155,8 @@ public final class ModelFile {
     private static byte[] readBytes(ByteBuffer body, String what) {
         int len = body.getInt();
         if (len < 0 || len > body.remaining()) {
-            throw new ModelFormatException(what + " length " + len + " exceeds the " + body.remaining() + " bytes left");
+            throw new ModelFormatException(
+                    what + " length " + len + " exceeds the " + body.remaining() + " bytes left");
         }
         byte[] out = new byte[len];
         body.get(out);

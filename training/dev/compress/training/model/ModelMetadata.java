@@ -20,17 +20,16 @@ import java.util.Map;
  * @param evaluation         the evaluation report at export time (free-form JSON object)
  */
 public record ModelMetadata(
-    String method,
-    int inputDim,
-    List<Integer> outputDims,
-    String output,
-    String normalization,
-    int heads,
-    List<LayerSpec> layers,
-    Map<String, List<Integer>> auxiliaryTensors,
-    Map<String, Object> trainingParameters,
-    Map<String, Object> evaluation
-) {
+        String method,
+        int inputDim,
+        List<Integer> outputDims,
+        String output,
+        String normalization,
+        int heads,
+        List<LayerSpec> layers,
+        Map<String, List<Integer>> auxiliaryTensors,
+        Map<String, Object> trainingParameters,
+        Map<String, Object> evaluation) {
     public static final String OUTPUT_EMBEDDING = "embedding";
     public static final String OUTPUT_DIMENSION_SCORES = "dimension_scores";
     public static final String NORM_L2 = "l2";
@@ -50,7 +49,16 @@ public record ModelMetadata(
 
     /** A copy carrying an evaluation report. */
     public ModelMetadata withEvaluation(Map<String, Object> report) {
-        return new ModelMetadata(method, inputDim, outputDims, output, normalization, heads, layers, auxiliaryTensors,
-            trainingParameters, report);
+        return new ModelMetadata(
+                method,
+                inputDim,
+                outputDims,
+                output,
+                normalization,
+                heads,
+                layers,
+                auxiliaryTensors,
+                trainingParameters,
+                report);
     }
 }

@@ -10,13 +10,14 @@ public record Tensor(String name, int[] shape, float[] data) {
         long n = 1;
         for (int d : shape) {
             if (d <= 0) {
-                throw new IllegalArgumentException("tensor '" + name + "' has a non-positive dimension in " + Arrays.toString(shape));
+                throw new IllegalArgumentException(
+                        "tensor '" + name + "' has a non-positive dimension in " + Arrays.toString(shape));
             }
             n *= d;
         }
         if (n != data.length) {
-            throw new IllegalArgumentException("tensor '" + name + "' of shape " + Arrays.toString(shape) + " needs " + n
-                + " values, got " + data.length);
+            throw new IllegalArgumentException("tensor '" + name + "' of shape " + Arrays.toString(shape) + " needs "
+                    + n + " values, got " + data.length);
         }
     }
 

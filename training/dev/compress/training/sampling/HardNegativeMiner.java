@@ -4,7 +4,6 @@ import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.ExactSearch;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

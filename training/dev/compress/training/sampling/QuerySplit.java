@@ -1,7 +1,6 @@
 package dev.compress.training.sampling;
 
 import dev.compress.training.data.Qrels;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -47,7 +46,9 @@ public record QuerySplit(List<String> train, List<String> validation, List<Strin
     }
 
     private static List<String> judged(Qrels qrels) {
-        return qrels.queryIds().stream().filter(q -> !qrels.relevant(q).isEmpty()).toList();
+        return qrels.queryIds().stream()
+                .filter(q -> !qrels.relevant(q).isEmpty())
+                .toList();
     }
 
     @SuppressWarnings("unchecked")

@@ -5,7 +5,6 @@ import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,26 +17,27 @@ import java.util.Set;
  * The corpus may stay on disk: trainers read only the rows a batch touches and scan it by blocks.
  */
 public record TrainingData(
-    VectorRows corpus,
-    VectorSet queries,
-    List<PositivePair> positives,
-    int[][] hardNegatives,
-    List<Set<Integer>> relevantDocs,
-    EvalSet validation
-) {
+        VectorRows corpus,
+        VectorSet queries,
+        List<PositivePair> positives,
+        int[][] hardNegatives,
+        List<Set<Integer>> relevantDocs,
+        EvalSet validation) {
 
     /**
      * Builds the training data of a split: positives from {@code qrels} (rating > 0, gain 2^rating - 1),
      * {@code hardNegativesPerQuery} hard negatives per training query mined with the frozen vectors.
      */
     public static TrainingData build(EmbeddedDataset ds, Qrels qrels, QuerySplit split, int hardNegativesPerQuery) {
-        int[] rows = split.train().stream().mapToInt(q -> {
-            int r = ds.queries().rowOf(q);
-            if (r < 0) {
-                throw new IllegalArgumentException("training query '" + q + "' has no vector");
-            }
-            return r;
-        }).toArray();
+        int[] rows = split.train().stream()
+                .mapToInt(q -> {
+                    int r = ds.queries().rowOf(q);
+                    if (r < 0) {
+                        throw new IllegalArgumentException("training query '" + q + "' has no vector");
+                    }
+                    return r;
+                })
+                .toArray();
         VectorSet queries = ds.queries().select(rows);
         Qrels trainQrels = qrels.restrictTo(new HashSet<>(split.train()));
         List<PositivePair> positives = new ArrayList<>();

@@ -23,22 +23,21 @@ import java.util.Map;
  * within the training budget. The quality section of {@code bench/run} measures them.
  */
 public record AdaptorConfig(
-    List<Integer> dims,
-    boolean nested,
-    int hidden,
-    double rankScale,
-    double recoveryWeight,
-    double pairWeight,
-    double learningRate,
-    double weightDecay,
-    int batchSize,
-    int epochs,
-    int patience,
-    double hardNegativeFraction,
-    int maxTripletsPerEpoch,
-    long seed,
-    String device
-) {
+        List<Integer> dims,
+        boolean nested,
+        int hidden,
+        double rankScale,
+        double recoveryWeight,
+        double pairWeight,
+        double learningRate,
+        double weightDecay,
+        int batchSize,
+        int epochs,
+        int patience,
+        double hardNegativeFraction,
+        int maxTripletsPerEpoch,
+        long seed,
+        String device) {
 
     public AdaptorConfig {
         dims = dims.stream().sorted().toList();
@@ -60,38 +59,136 @@ public record AdaptorConfig(
     }
 
     public AdaptorConfig withEpochs(int e) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, e, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                e,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public AdaptorConfig withSeed(long s) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, s, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                s,
+                device);
     }
 
     public AdaptorConfig withDevice(String d) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                d);
     }
 
     public AdaptorConfig withLearningRate(double lr) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, lr, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                lr,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public AdaptorConfig withPatience(int p) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, p, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                p,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public AdaptorConfig withWeights(double recovery, double pair) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recovery, pair, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recovery,
+                pair,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public AdaptorConfig withMaxTripletsPerEpoch(int max) {
-        return new AdaptorConfig(dims, nested, hidden, rankScale, recoveryWeight, pairWeight, learningRate, weightDecay,
-            batchSize, epochs, patience, hardNegativeFraction, max, seed, device);
+        return new AdaptorConfig(
+                dims,
+                nested,
+                hidden,
+                rankScale,
+                recoveryWeight,
+                pairWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                max,
+                seed,
+                device);
     }
 
     public Map<String, Object> asMap() {

@@ -1,11 +1,11 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
-
-import static dev.compress.training.inference.DjlLayers.constant;
 
 /**
  * Losses of the adaptor family (Search-Adaptor, Matryoshka-Adaptor, SMEC, temperature-aggregated
@@ -63,7 +63,10 @@ public final class AdaptorLosses {
 
     /** L1 recovery: mean over rows of ||adapted - start||_1 (keeps the adapter near where it started). */
     public static NDArray l1Recovery(NDArray adapted, NDArray original) {
-        return adapted.sub(original).abs().sum().div(constant(adapted, adapted.getShape().get(0)));
+        return adapted.sub(original)
+                .abs()
+                .sum()
+                .div(constant(adapted, adapted.getShape().get(0)));
     }
 
     /**
@@ -93,15 +96,22 @@ public final class AdaptorLosses {
     /** {MASKED where a column other than the row's own positive is relevant to the row's query, else 0}. */
     public static NDArray falseNegativeMask(NDArray relevance) {
         long b = relevance.getShape().get(0);
-        NDArray eye = relevance.getManager().eye((int) b, (int) relevance.getShape().get(1), 0, relevance.getDataType());
-        return relevance.gt(0f).toType(relevance.getDataType(), false).sub(eye).maximum(constant(relevance, 0f))
-            .mul(constant(relevance, MASKED));
+        NDArray eye =
+                relevance.getManager().eye((int) b, (int) relevance.getShape().get(1), 0, relevance.getDataType());
+        return relevance
+                .gt(0f)
+                .toType(relevance.getDataType(), false)
+                .sub(eye)
+                .maximum(constant(relevance, 0f))
+                .mul(constant(relevance, MASKED));
     }
 
     /** KL(target || softmax(logits)), mean over rows; {@code target} rows are distributions. */
     public static NDArray klToSoftmax(NDArray target, NDArray logits) {
         NDArray logTarget = target.maximum(constant(target, 1e-30f)).log();
-        return target.mul(logTarget.sub(logits.logSoftmax(1))).sum().div(constant(logits, logits.getShape().get(0)));
+        return target.mul(logTarget.sub(logits.logSoftmax(1)))
+                .sum()
+                .div(constant(logits, logits.getShape().get(0)));
     }
 
     /** Cosine-similarity matrix of two sets of L2-normalised rows. */

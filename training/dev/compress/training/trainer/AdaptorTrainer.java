@@ -1,5 +1,7 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -13,9 +15,6 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
-
-import static dev.compress.training.inference.DjlLayers.constant;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,14 +77,22 @@ public final class AdaptorTrainer implements Trainer {
                 throw new IllegalArgumentException("dims " + m + " exceed the input dimension " + d);
             }
         }
-        List<Integer> lossDims = config.nested() ? new ArrayList<>(new TreeSet<>(concat(config.dims(), d))) : List.of(d);
+        List<Integer> lossDims =
+                config.nested() ? new ArrayList<>(new TreeSet<>(concat(config.dims(), d))) : List.of(d);
         long started = System.nanoTime();
         Map<Long, Float> gains = TrainerSupport.gains(data);
         try (NDManager base = engine.newBaseManager(device);
-             LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                 LayerNetwork.residualZeroInit(), LayerNetwork.startTensors(PcaStart.fit(data.corpus())), LayerNetwork.startFrozen())) {
+                LayerNetwork net = new LayerNetwork(
+                        base,
+                        device,
+                        LayerNetwork.residualAdapter(d, config.hidden(d)),
+                        config.seed(),
+                        LayerNetwork.residualZeroInit(),
+                        LayerNetwork.startTensors(PcaStart.fit(data.corpus())),
+                        LayerNetwork.startFrozen())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+            TripletSampler sampler = new TripletSampler(
+                    data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             EpochLoop.Step step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];
@@ -93,7 +100,8 @@ public final class AdaptorTrainer implements Trainer {
                     TrainerSupport.gather(data.corpus(), t.positive(), start, n, x, n);
                     TrainerSupport.gather(data.corpus(), t.negative(), start, n, x, 2 * n);
                     NDArray input = m.create(x, new Shape(3L * n, d));
-                    NDArray y = TrainerSupport.batchRelevance(m, t, start, n, gains, data.corpus().size());
+                    NDArray y = TrainerSupport.batchRelevance(
+                            m, t, start, n, gains, data.corpus().size());
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
                         NDArray[] l = loss(net.forward(input), input, net.start(input), y, n, lossDims);
@@ -104,27 +112,56 @@ public final class AdaptorTrainer implements Trainer {
                     return out;
                 }
             };
-            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), config.batchSize(), config.epochs(),
-                List.of("total", "rank", "pair", "recovery"), null);
-            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener, step,
-                () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()), net::snapshot);
-            ModelMetadata metadata = new ModelMetadata(method(), d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING,
-                ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), config.asMap(), Map.of());
+            EpochLoop.Plan plan = new EpochLoop.Plan(
+                    0,
+                    config.epochs(),
+                    config.patience(),
+                    config.batchSize(),
+                    config.epochs(),
+                    List.of("total", "rank", "pair", "recovery"),
+                    null);
+            EpochLoop.Result r = EpochLoop.run(
+                    plan,
+                    sampler,
+                    listener,
+                    step,
+                    () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()),
+                    net::snapshot);
+            ModelMetadata metadata = new ModelMetadata(
+                    method(),
+                    d,
+                    config.dims(),
+                    ModelMetadata.OUTPUT_EMBEDDING,
+                    ModelMetadata.NORM_L2,
+                    1,
+                    net.layers(),
+                    Map.of(),
+                    config.asMap(),
+                    Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
-            TrainingReport report = new TrainingReport(method(), device.toString(), config.asMap(), r.epochs(), r.shippedEpoch(),
-                r.shippedNdcg(), TrainerSupport.seconds(started), r.selection());
+            TrainingReport report = new TrainingReport(
+                    method(),
+                    device.toString(),
+                    config.asMap(),
+                    r.epochs(),
+                    r.shippedEpoch(),
+                    r.shippedNdcg(),
+                    TrainerSupport.seconds(started),
+                    r.selection());
             return new TrainedModel(artifact, report);
         }
     }
 
     /** {total, rank, pair, recovery} for adapted rows {@code out} = f(input), input rows [q; p; n], {@code start} = P input. */
-    private NDArray[] loss(NDArray out, NDArray input, NDArray start, NDArray relevance, int n, List<Integer> lossDims) {
+    private NDArray[] loss(
+            NDArray out, NDArray input, NDArray start, NDArray relevance, int n, List<Integer> lossDims) {
         NDArray rank = null;
         NDArray pair = null;
         NDArray teacher = null;
         NDArray ones = null;
         if (config.pairWeight() > 0) {
-            NDArray e = TrainerSupport.normalisedPrefix(input, (int) input.getShape().get(1));
+            NDArray e = TrainerSupport.normalisedPrefix(
+                    input, (int) input.getShape().get(1));
             teacher = AdaptorLosses.cosine(e, e);
             ones = teacher.onesLike();
         }
@@ -145,7 +182,7 @@ public final class AdaptorTrainer implements Trainer {
         }
         NDArray rec = AdaptorLosses.l1Recovery(out, start);
         NDArray total = rank.add(pair.mul(constant(out, (float) config.pairWeight())))
-            .add(rec.mul(constant(out, (float) config.recoveryWeight())));
+                .add(rec.mul(constant(out, (float) config.recoveryWeight())));
         return new NDArray[] {total, rank, pair, rec};
     }
 

@@ -5,7 +5,6 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
-
 import java.util.function.UnaryOperator;
 
 /**
@@ -35,7 +34,9 @@ final class BatchEncoding {
     /** The output width of {@code f}, from one row. */
     private static int outputDim(NDManager parent, UnaryOperator<NDArray> f, VectorRows in) {
         try (NDManager step = parent.newSubManager()) {
-            return (int) f.apply(step.create(in.row(0), new Shape(1, in.dim()))).getShape().get(1);
+            return (int) f.apply(step.create(in.row(0), new Shape(1, in.dim())))
+                    .getShape()
+                    .get(1);
         }
     }
 }

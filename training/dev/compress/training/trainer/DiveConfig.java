@@ -27,31 +27,31 @@ import java.util.Map;
  * validation and early stopping happen often enough.
  */
 public record DiveConfig(
-    int dims,
-    int heads,
-    double margin,
-    double lambda,
-    double tau,
-    double learningRate,
-    double weightDecay,
-    int batchSize,
-    int epochs,
-    int patience,
-    int hidden1,
-    int hidden2,
-    double hardNegativeFraction,
-    int hardNegativesPerQuery,
-    int maxTripletsPerEpoch,
-    double preserveWeight,
-    double preserveTemperature,
-    boolean scaledMargin,
-    long seed,
-    String device
-) {
+        int dims,
+        int heads,
+        double margin,
+        double lambda,
+        double tau,
+        double learningRate,
+        double weightDecay,
+        int batchSize,
+        int epochs,
+        int patience,
+        int hidden1,
+        int hidden2,
+        double hardNegativeFraction,
+        int hardNegativesPerQuery,
+        int maxTripletsPerEpoch,
+        double preserveWeight,
+        double preserveTemperature,
+        boolean scaledMargin,
+        long seed,
+        String device) {
 
     /** The paper's recipe at {@code dims}, with the mid-range margin/lambda/tau, an absolute margin and no extra regularisation. */
     public static DiveConfig paper(int dims) {
-        return new DiveConfig(dims, 4, 0.5, 0.1, 0.1, 2e-4, 0.01, 128, 50, 0, 0, 0, 0.5, 100, 0, 0.0, 0.05, false, 0L, "auto");
+        return new DiveConfig(
+                dims, 4, 0.5, 0.1, 0.1, 2e-4, 0.01, 128, 50, 0, 0, 0, 0.5, 100, 0, 0.0, 0.05, false, 0L, "auto");
     }
 
     /**
@@ -63,7 +63,11 @@ public record DiveConfig(
      * measures the recipe.
      */
     public static DiveConfig regularised(int dims) {
-        return paper(dims).withPreserve(1.0).withPatience(15).withLearningRate(1e-3).withMaxTripletsPerEpoch(16_384);
+        return paper(dims)
+                .withPreserve(1.0)
+                .withPatience(15)
+                .withLearningRate(1e-3)
+                .withMaxTripletsPerEpoch(16_384);
     }
 
     public DiveConfig {
@@ -81,50 +85,195 @@ public record DiveConfig(
     }
 
     public DiveConfig withEpochs(int e) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, e, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaledMargin, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                e,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                device);
     }
 
     public DiveConfig withPreserve(double w) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery, maxTripletsPerEpoch, w, preserveTemperature, scaledMargin, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                w,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                device);
     }
 
     public DiveConfig withPatience(int p) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, p, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaledMargin, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                p,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                device);
     }
 
     public DiveConfig withSeed(long s) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaledMargin, s, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                s,
+                device);
     }
 
     public DiveConfig withLearningRate(double lr) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, lr, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaledMargin, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                lr,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                device);
     }
 
     public DiveConfig withMaxTripletsPerEpoch(int max) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            max, preserveWeight, preserveTemperature, scaledMargin, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                max,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                device);
     }
 
     public DiveConfig withScaledMargin(boolean scaled) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaled, seed, device);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaled,
+                seed,
+                device);
     }
 
     public DiveConfig withDevice(String d) {
-        return new DiveConfig(dims, heads, margin, lambda, tau, learningRate, weightDecay, batchSize, epochs, patience, hidden1,
-            hidden2, hardNegativeFraction, hardNegativesPerQuery,
-            maxTripletsPerEpoch, preserveWeight, preserveTemperature, scaledMargin, seed, d);
+        return new DiveConfig(
+                dims,
+                heads,
+                margin,
+                lambda,
+                tau,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hidden1,
+                hidden2,
+                hardNegativeFraction,
+                hardNegativesPerQuery,
+                maxTripletsPerEpoch,
+                preserveWeight,
+                preserveTemperature,
+                scaledMargin,
+                seed,
+                d);
     }
 
     public Map<String, Object> asMap() {

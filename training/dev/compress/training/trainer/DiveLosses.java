@@ -1,11 +1,11 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
-
-import static dev.compress.training.inference.DjlLayers.constant;
 
 /**
  * DIVE's losses as DJL operations (autograd-friendly). Scalars enter as float32 constants held by
@@ -75,10 +75,14 @@ public final class DiveLosses {
      * temperature {@code t}, averaged over anchors. {@code selfMask} [A, P] holds a large value where an
      * anchor is itself in the pool (excluded), 0 elsewhere.
      */
-    public static NDArray preservation(NDArray anchors, NDArray pool, NDArray frozenAnchors, NDArray frozenPool,
-                                       NDArray selfMask, float t) {
-        NDArray teacherLogits = frozenAnchors.matMul(frozenPool.transpose()).mul(constant(anchors, 1f / t)).sub(selfMask);
-        NDArray studentLogits = anchors.matMul(pool.transpose()).mul(constant(anchors, 1f / t)).sub(selfMask);
+    public static NDArray preservation(
+            NDArray anchors, NDArray pool, NDArray frozenAnchors, NDArray frozenPool, NDArray selfMask, float t) {
+        NDArray teacherLogits = frozenAnchors
+                .matMul(frozenPool.transpose())
+                .mul(constant(anchors, 1f / t))
+                .sub(selfMask);
+        NDArray studentLogits =
+                anchors.matMul(pool.transpose()).mul(constant(anchors, 1f / t)).sub(selfMask);
         NDArray teacher = teacherLogits.softmax(1);
         NDArray kl = teacher.mul(teacherLogits.logSoftmax(1).sub(studentLogits.logSoftmax(1)));
         return kl.sum().mul(constant(anchors, 1f / anchors.getShape().get(0)));

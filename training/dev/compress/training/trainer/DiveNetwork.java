@@ -8,7 +8,6 @@ import ai.djl.nn.Activation;
 import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.Tensor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +37,16 @@ final class DiveNetwork implements AutoCloseable {
     static final String START = "start";
 
     /** @param start the fixed skip projection, row-major [heads * dims, inputDim] */
-    DiveNetwork(NDManager parent, Device device, int inputDim, int hidden1, int hidden2, int heads, int dims, long seed, float[] start) {
+    DiveNetwork(
+            NDManager parent,
+            Device device,
+            int inputDim,
+            int hidden1,
+            int hidden2,
+            int heads,
+            int dims,
+            long seed,
+            float[] start) {
         this.manager = parent.newSubManager(device);
         this.heads = heads;
         this.dims = dims;
@@ -100,7 +108,7 @@ final class DiveNetwork implements AutoCloseable {
         h = Activation.relu(DjlLayers.batchNorm(h, params, "bn1", (float) BN_EPS, true));
         h = Activation.relu(DjlLayers.linear(h, params.get("fc2.weight"), params.get("fc2.bias")));
         NDArray out = DjlLayers.linear(h, params.get("fc3.weight"), params.get("fc3.bias"))
-            .add(DjlLayers.linear(x, params.get(START + ".weight"), params.get(START + ".bias")));
+                .add(DjlLayers.linear(x, params.get(START + ".weight"), params.get(START + ".bias")));
         return DjlLayers.l2Normalize(out.reshape(x.getShape().get(0), heads, dims));
     }
 

@@ -1,5 +1,7 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -8,20 +10,13 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
-import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
-import dev.compress.training.eval.Encoding;
-import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
-
-import static dev.compress.training.inference.DjlLayers.constant;
-
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,36 +58,82 @@ public final class DiveTrainer implements Trainer {
         int b = config.batchSize();
         long started = System.nanoTime();
         try (NDManager base = engine.newBaseManager(device);
-             DiveNetwork net = new DiveNetwork(base, device, d, config.hidden1(d), config.hidden2(d), config.heads(),
-                 config.dims(), config.seed(), PcaStart.fit(data.corpus()).projection(config.heads() * config.dims()))) {
-            Optimizer optimizer = Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
-                .optWeightDecays((float) config.weightDecay()).build();
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+                DiveNetwork net = new DiveNetwork(
+                        base,
+                        device,
+                        d,
+                        config.hidden1(d),
+                        config.hidden2(d),
+                        config.heads(),
+                        config.dims(),
+                        config.seed(),
+                        PcaStart.fit(data.corpus()).projection(config.heads() * config.dims()))) {
+            Optimizer optimizer = Optimizer.adamW()
+                    .optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
+                    .optWeightDecays((float) config.weightDecay())
+                    .build();
+            TripletSampler sampler = new TripletSampler(
+                    data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             Random pseudoQueries = new Random(config.seed() + 17);
             List<String> lossNames = config.preserveWeight() > 0
-                ? List.of("total", "triplet", "contrast", "preserve") : List.of("total", "triplet", "contrast");
-            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), b, config.epochs(), lossNames,
-                "active_triplet_ratio");
-            float margin = (float) (config.scaledMargin() ? config.margin() * scoreGap(base, net, data, sampler.epoch(1)) : config.margin());
-            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener,
-                (t, start, n) -> step(engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size(), margin),
-                () -> TrainerSupport.validate(base, net::forwardHead1, data.validation()), net::snapshot);
+                    ? List.of("total", "triplet", "contrast", "preserve")
+                    : List.of("total", "triplet", "contrast");
+            EpochLoop.Plan plan = new EpochLoop.Plan(
+                    0, config.epochs(), config.patience(), b, config.epochs(), lossNames, "active_triplet_ratio");
+            float margin = (float)
+                    (config.scaledMargin()
+                            ? config.margin() * scoreGap(base, net, data, sampler.epoch(1))
+                            : config.margin());
+            EpochLoop.Result r = EpochLoop.run(
+                    plan,
+                    sampler,
+                    listener,
+                    (t, start, n) -> step(
+                            engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size(), margin),
+                    () -> TrainerSupport.validate(base, net::forwardHead1, data.validation()),
+                    net::snapshot);
             Map<String, Object> parameters = new LinkedHashMap<>(config.asMap());
             parameters.put("hidden1", config.hidden1(d)); // resolved from "auto" (0)
             parameters.put("hidden2", config.hidden2(d));
             parameters.put("effectiveMargin", margin);
-            ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(config.dims()), ModelMetadata.OUTPUT_EMBEDDING,
-                ModelMetadata.NORM_L2, config.heads(), net.exportLayers(), Map.of(), parameters, Map.of());
+            ModelMetadata metadata = new ModelMetadata(
+                    METHOD,
+                    d,
+                    List.of(config.dims()),
+                    ModelMetadata.OUTPUT_EMBEDDING,
+                    ModelMetadata.NORM_L2,
+                    config.heads(),
+                    net.exportLayers(),
+                    Map.of(),
+                    parameters,
+                    Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
-            TrainingReport report = new TrainingReport(METHOD, device.toString(), parameters, r.epochs(), r.shippedEpoch(),
-                r.shippedNdcg(), seconds(started), r.selection());
+            TrainingReport report = new TrainingReport(
+                    METHOD,
+                    device.toString(),
+                    parameters,
+                    r.epochs(),
+                    r.shippedEpoch(),
+                    r.shippedNdcg(),
+                    seconds(started),
+                    r.selection());
             return new TrainedModel(artifact, report);
         }
     }
 
     /** One optimisation step; returns the loss values, then the share of triplets whose hinge is active. */
-    private double[] step(Engine engine, NDManager base, DiveNetwork net, Optimizer optimizer, TrainingData data,
-                          TripletSampler.Triplets t, int start, int n, Random pseudoQueries, int losses, float margin) {
+    private double[] step(
+            Engine engine,
+            NDManager base,
+            DiveNetwork net,
+            Optimizer optimizer,
+            TrainingData data,
+            TripletSampler.Triplets t,
+            int start,
+            int n,
+            Random pseudoQueries,
+            int losses,
+            float margin) {
         boolean preserve = config.preserveWeight() > 0;
         int d = data.dim();
         int groups = preserve ? 4 : 3;
@@ -121,8 +162,10 @@ public final class DiveTrainer implements Trainer {
                 NDArray n1 = neg.get(":, 0, :");
                 NDArray[] triplet = DiveLosses.triplet(q1, p1, n1, gains, margin);
                 float tau = (float) config.tau();
-                NDArray contrast = DiveLosses.headwiseNtXent(q, tau).add(DiveLosses.headwiseNtXent(p, tau))
-                    .add(DiveLosses.headwiseNtXent(neg, tau)).mul(constant(input, 1f / 3));
+                NDArray contrast = DiveLosses.headwiseNtXent(q, tau)
+                        .add(DiveLosses.headwiseNtXent(p, tau))
+                        .add(DiveLosses.headwiseNtXent(neg, tau))
+                        .mul(constant(input, 1f / 3));
                 NDArray total = triplet[0].add(contrast.mul(constant(input, (float) config.lambda())));
                 NDArray preserveLoss = null;
                 if (preserve) {
@@ -131,8 +174,9 @@ public final class DiveTrainer implements Trainer {
                     NDArray pool = p1.concat(n1).concat(r1);
                     NDArray frozenAnchors = input.get("0:" + n).concat(input.get(3 * n + ":" + 4 * n));
                     NDArray frozenPool = input.get(n + ":" + 4 * n);
-                    preserveLoss = DiveLosses.preservation(anchors, pool, frozenAnchors, frozenPool, selfMask(step, n),
-                        (float) config.preserveTemperature());
+                    preserveLoss =
+                            DiveLosses.preservation(anchors, pool, frozenAnchors, frozenPool, selfMask(step, n), (float)
+                                    config.preserveTemperature());
                     total = total.add(preserveLoss.mul(constant(input, (float) config.preserveWeight())));
                 }
                 collector.backward(total);
@@ -142,7 +186,11 @@ public final class DiveTrainer implements Trainer {
                 if (preserveLoss != null) {
                     out[3] = preserveLoss.getFloat();
                 }
-                out[losses] = triplet[1].sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat() / n;
+                out[losses] = triplet[1]
+                                .sum()
+                                .toType(ai.djl.ndarray.types.DataType.FLOAT32, false)
+                                .getFloat()
+                        / n;
             }
             TrainerSupport.update(optimizer, net.trainable());
         }
@@ -171,7 +219,9 @@ public final class DiveTrainer implements Trainer {
         try (NDManager m = base.newSubManager()) {
             NDArray h = net.forwardHead1(m.create(x, new Shape(3L * n, d)));
             NDArray q = h.get("0:" + n);
-            NDArray gap = q.mul(h.get(n + ":" + 2 * n)).sum(new int[] {1}).sub(q.mul(h.get(2 * n + ":" + 3 * n)).sum(new int[] {1}));
+            NDArray gap = q.mul(h.get(n + ":" + 2 * n))
+                    .sum(new int[] {1})
+                    .sub(q.mul(h.get(2 * n + ":" + 3 * n)).sum(new int[] {1}));
             return Math.max(1e-4, gap.abs().mean().getFloat());
         }
     }

@@ -2,7 +2,6 @@ package dev.compress.training.trainer;
 
 import dev.compress.training.eval.Scores;
 import dev.compress.training.sampling.TripletSampler;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,12 +43,24 @@ final class EpochLoop {
     }
 
     /** Fixed parts of a run; {@code statistic} is null when steps return only losses. */
-    record Plan(int firstEpoch, int epochs, int patience, int batch, int totalEpochs, List<String> lossNames, String statistic) {}
+    record Plan(
+            int firstEpoch,
+            int epochs,
+            int patience,
+            int batch,
+            int totalEpochs,
+            List<String> lossNames,
+            String statistic) {}
 
     private EpochLoop() {}
 
-    static Result run(Plan plan, TripletSampler sampler, TrainingListener listener, Step step, Validation validate,
-                      Supplier<Map<String, float[]>> snapshot) {
+    static Result run(
+            Plan plan,
+            TripletSampler sampler,
+            TrainingListener listener,
+            Step step,
+            Validation validate,
+            Supplier<Map<String, float[]>> snapshot) {
         List<EpochStats> stats = new ArrayList<>();
         long t0 = System.nanoTime();
         Scores start = validate.run();
@@ -81,7 +92,8 @@ final class EpochLoop {
                 losses.put(plan.lossNames().get(i), sums[i] / Math.max(1, steps));
             }
             Double statistic = plan.statistic() == null ? null : sums[values - 1] / Math.max(1, steps);
-            EpochStats s = new EpochStats(epoch, losses, statistic, scores.ndcg(), trainSeconds, TrainerSupport.seconds(tv));
+            EpochStats s =
+                    new EpochStats(epoch, losses, statistic, scores.ndcg(), trainSeconds, TrainerSupport.seconds(tv));
             stats.add(s);
             listener.onEpoch(s, plan.totalEpochs());
             if (scores.ndcg() > bestScores.ndcg()) {

@@ -9,10 +9,9 @@ import java.util.Map;
  * Training and validation wall times are kept apart (validation encodes the whole corpus).
  */
 public record EpochStats(
-    int epoch,
-    Map<String, Double> losses,
-    Double activeTripletRatio,
-    Double validationNdcg,
-    double trainSeconds,
-    double validationSeconds
-) {}
+        int epoch,
+        Map<String, Double> losses,
+        Double activeTripletRatio,
+        Double validationNdcg,
+        double trainSeconds,
+        double validationSeconds) {}

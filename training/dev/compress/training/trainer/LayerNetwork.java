@@ -6,7 +6,6 @@ import ai.djl.ndarray.NDManager;
 import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.Tensor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +35,14 @@ final class LayerNetwork implements AutoCloseable {
      * As above, but tensors present in {@code initial} start from those values (a previous stage's best, or
      * the PCA start), and those in {@code frozen} are constants.
      */
-    LayerNetwork(NDManager parent, Device device, List<LayerSpec> layers, long seed, Set<String> zeroInit,
-                 Map<String, float[]> initial, Set<String> frozen) {
+    LayerNetwork(
+            NDManager parent,
+            Device device,
+            List<LayerSpec> layers,
+            long seed,
+            Set<String> zeroInit,
+            Map<String, float[]> initial,
+            Set<String> frozen) {
         this.manager = parent.newSubManager(device);
         this.layers = List.copyOf(layers);
         Random rnd = new Random(seed);
@@ -72,8 +77,11 @@ final class LayerNetwork implements AutoCloseable {
      * (Matryoshka-Adaptor, Search-Adaptor, SMEC and the temperature trainer start from the corpus PCA rotation).
      */
     static List<LayerSpec> residualAdapter(int dim, int hidden) {
-        return List.of(LayerSpec.linear("adapter.fc1", dim, hidden), LayerSpec.relu("adapter.relu", hidden),
-            LayerSpec.linear("adapter.fc2", hidden, dim), LayerSpec.linearSkip(START, dim, dim));
+        return List.of(
+                LayerSpec.linear("adapter.fc1", dim, hidden),
+                LayerSpec.relu("adapter.relu", hidden),
+                LayerSpec.linear("adapter.fc2", hidden, dim),
+                LayerSpec.linearSkip(START, dim, dim));
     }
 
     static Set<String> residualZeroInit() {
@@ -119,7 +127,12 @@ final class LayerNetwork implements AutoCloseable {
         Map<String, Tensor> out = new LinkedHashMap<>();
         for (LayerSpec layer : layers) {
             for (Map.Entry<String, int[]> t : layer.requiredTensors().entrySet()) {
-                out.put(t.getKey(), new Tensor(t.getKey(), t.getValue(), snapshot.get(t.getKey()).clone()));
+                out.put(
+                        t.getKey(),
+                        new Tensor(
+                                t.getKey(),
+                                t.getValue(),
+                                snapshot.get(t.getKey()).clone()));
             }
         }
         return out;

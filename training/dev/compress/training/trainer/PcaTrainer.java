@@ -6,7 +6,6 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.TrainingData;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,16 +68,26 @@ public final class PcaTrainer implements Trainer {
         params.put("centred", centred);
         params.put("fittedOn", "corpus vectors (" + corpus.size() + ")");
         params.put("intrinsicDimension95", intrinsicDimension(eig.values, 0.95));
-        ModelMetadata metadata = new ModelMetadata(METHOD, d, dims, ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_L2, 1,
-            List.of(LayerSpec.linear("proj", d, k)), Map.of(), params, Map.of());
+        ModelMetadata metadata = new ModelMetadata(
+                METHOD,
+                d,
+                dims,
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                List.of(LayerSpec.linear("proj", d, k)),
+                Map.of(),
+                params,
+                Map.of());
         Map<String, Tensor> tensors = new LinkedHashMap<>();
         tensors.put("proj.weight", new Tensor("proj.weight", new int[] {k, d}, weight));
         tensors.put("proj.bias", new Tensor("proj.bias", new int[] {k}, bias));
         double seconds = (System.nanoTime() - start) / 1e9;
         EpochStats fit = new EpochStats(1, Map.of(), null, null, seconds, 0);
         listener.onEpoch(fit, 1);
-        return new TrainedModel(new ModelArtifact(metadata, tensors),
-            new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds, null));
+        return new TrainedModel(
+                new ModelArtifact(metadata, tensors),
+                new TrainingReport(METHOD, "cpu (plain Java)", params, List.of(fit), 1, null, seconds, null));
     }
 
     static double[] mean(VectorRows v) {

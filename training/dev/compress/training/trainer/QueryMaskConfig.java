@@ -21,53 +21,99 @@ import java.util.Map;
  * @param taus   the tau grid ({@code tau} first); a single entry skips the grid
  */
 public record QueryMaskConfig(
-    double ratio,
-    List<Double> taus,
-    int negativesSampled,
-    int negativePool,
-    double dropout,
-    double learningRate,
-    double weightDecay,
-    int batchSize,
-    int epochs,
-    long seed,
-    String device
-) {
+        double ratio,
+        List<Double> taus,
+        int negativesSampled,
+        int negativePool,
+        double dropout,
+        double learningRate,
+        double weightDecay,
+        int batchSize,
+        int epochs,
+        long seed,
+        String device) {
 
     public QueryMaskConfig {
         taus = List.copyOf(taus);
-        if (taus.isEmpty() || batchSize < 1 || epochs < 0 || !(ratio > 0 && ratio <= 1) || dropout < 0 || dropout >= 1) {
-            throw new IllegalArgumentException("need taus, batchSize >= 1, epochs >= 0, ratio in (0, 1], dropout in [0, 1)");
+        if (taus.isEmpty()
+                || batchSize < 1
+                || epochs < 0
+                || !(ratio > 0 && ratio <= 1)
+                || dropout < 0
+                || dropout >= 1) {
+            throw new IllegalArgumentException(
+                    "need taus, batchSize >= 1, epochs >= 0, ratio in (0, 1], dropout in [0, 1)");
         }
     }
 
     public static QueryMaskConfig paper(double ratio) {
-        return new QueryMaskConfig(ratio, List.of(0.01, 0.03, 0.1, 0.3), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto");
+        return new QueryMaskConfig(
+                ratio, List.of(0.01, 0.03, 0.1, 0.3), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto");
     }
 
     public QueryMaskConfig withEpochs(int e) {
-        return new QueryMaskConfig(ratio, taus, negativesSampled, negativePool, dropout, learningRate, weightDecay, batchSize, e,
-            seed, device);
+        return new QueryMaskConfig(
+                ratio,
+                taus,
+                negativesSampled,
+                negativePool,
+                dropout,
+                learningRate,
+                weightDecay,
+                batchSize,
+                e,
+                seed,
+                device);
     }
 
     public QueryMaskConfig withTaus(List<Double> t) {
-        return new QueryMaskConfig(ratio, t, negativesSampled, negativePool, dropout, learningRate, weightDecay, batchSize, epochs,
-            seed, device);
+        return new QueryMaskConfig(
+                ratio,
+                t,
+                negativesSampled,
+                negativePool,
+                dropout,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                seed,
+                device);
     }
 
     public QueryMaskConfig withLearningRate(double lr) {
-        return new QueryMaskConfig(ratio, taus, negativesSampled, negativePool, dropout, lr, weightDecay, batchSize, epochs,
-            seed, device);
+        return new QueryMaskConfig(
+                ratio, taus, negativesSampled, negativePool, dropout, lr, weightDecay, batchSize, epochs, seed, device);
     }
 
     public QueryMaskConfig withSeed(long s) {
-        return new QueryMaskConfig(ratio, taus, negativesSampled, negativePool, dropout, learningRate, weightDecay, batchSize,
-            epochs, s, device);
+        return new QueryMaskConfig(
+                ratio,
+                taus,
+                negativesSampled,
+                negativePool,
+                dropout,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                s,
+                device);
     }
 
     public QueryMaskConfig withDevice(String d) {
-        return new QueryMaskConfig(ratio, taus, negativesSampled, negativePool, dropout, learningRate, weightDecay, batchSize,
-            epochs, seed, d);
+        return new QueryMaskConfig(
+                ratio,
+                taus,
+                negativesSampled,
+                negativePool,
+                dropout,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                seed,
+                d);
     }
 
     public Map<String, Object> asMap() {

@@ -24,7 +24,6 @@ import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.HardNegativeMiner;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -83,8 +82,13 @@ public final class QueryMaskTrainer implements Trainer {
     }
 
     /** Oracle importance r = e_q * (p - n) of each query row of {@code queries}. */
-    public static float[][] oracleImportance(VectorSet queries, VectorRows corpus, List<Map<Integer, Float>> gains,
-                                             int negativePool, int negativesSampled, long seed) {
+    public static float[][] oracleImportance(
+            VectorSet queries,
+            VectorRows corpus,
+            List<Map<Integer, Float>> gains,
+            int negativePool,
+            int negativesSampled,
+            long seed) {
         List<Set<Integer>> relevant = new ArrayList<>();
         for (Map<Integer, Float> g : gains) {
             relevant.add(g.keySet());
@@ -168,10 +172,20 @@ public final class QueryMaskTrainer implements Trainer {
         }
         EvalSet validation = data.validation();
         List<Map<Integer, Float>> valGains = gainsOf(validation);
-        float[][] rTrain = oracleImportance(data.queries(), data.corpus(), trainGains, config.negativePool(),
-            config.negativesSampled(), config.seed());
-        float[][] rVal = oracleImportance(validation.queries(), validation.corpus(), valGains, config.negativePool(),
-            config.negativesSampled(), config.seed() + 1);
+        float[][] rTrain = oracleImportance(
+                data.queries(),
+                data.corpus(),
+                trainGains,
+                config.negativePool(),
+                config.negativesSampled(),
+                config.seed());
+        float[][] rVal = oracleImportance(
+                validation.queries(),
+                validation.corpus(),
+                valGains,
+                config.negativePool(),
+                config.negativesSampled(),
+                config.seed() + 1);
         MaskEvaluation masks = new MaskEvaluation(RetrievalEvaluator.standard());
         int k = DimensionMasks.keep(d, config.ratio());
 
@@ -188,8 +202,8 @@ public final class QueryMaskTrainer implements Trainer {
             for (double tau : config.taus()) {
                 float[][] tTrain = targets(rTrain, tau);
                 float[][] tVal = targets(rVal, tau);
-                try (LayerNetwork net = new LayerNetwork(base, device, List.of(LayerSpec.linear("scores", d, d)), config.seed(),
-                    Set.of())) {
+                try (LayerNetwork net = new LayerNetwork(
+                        base, device, List.of(LayerSpec.linear("scores", d, d)), config.seed(), Set.of())) {
                     Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
                     Random rnd = new Random(config.seed() + 31);
                     double bestKl = validationKl(base, net, validation.queries(), tVal);
@@ -198,8 +212,9 @@ public final class QueryMaskTrainer implements Trainer {
                     EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
                     allEpochs.add(s0);
                     listener.onEpoch(s0, totalEpochs);
-                    for (int epoch = 1; epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
-                         epoch++) {
+                    for (int epoch = 1;
+                            epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
+                            epoch++) {
                         long te = System.nanoTime();
                         double trainKl = epoch(engine, base, net, optimizer, data.queries(), tTrain, rnd);
                         double trainSeconds = TrainerSupport.seconds(te);
@@ -214,18 +229,26 @@ public final class QueryMaskTrainer implements Trainer {
                         losses.put("total", trainKl);
                         losses.put("val_kl", kl);
                         losses.put("tau", tau);
-                        EpochStats s = new EpochStats(epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
+                        EpochStats s = new EpochStats(
+                                epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
                         allEpochs.add(s);
                         listener.onEpoch(s, totalEpochs);
                     }
                     // the masked nDCG@10 only compares taus (KL at different tau is not comparable): once per tau
                     double maskedAtBest = maskedNdcg(masks, validation, artifact(d, best, Map.of()), k);
-                    EpochStats summary = new EpochStats(epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null,
-                        maskedAtBest, 0, 0);
+                    EpochStats summary = new EpochStats(
+                            epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null, maskedAtBest, 0, 0);
                     allEpochs.add(summary);
                     listener.onEpoch(summary, totalEpochs);
-                    grid.put(Double.toString(tau), Map.of("bestEpoch", bestTauEpoch, "validationKl", bestKl,
-                        "validationMaskedNdcg", maskedAtBest));
+                    grid.put(
+                            Double.toString(tau),
+                            Map.of(
+                                    "bestEpoch",
+                                    bestTauEpoch,
+                                    "validationKl",
+                                    bestKl,
+                                    "validationMaskedNdcg",
+                                    maskedAtBest));
                     if (maskedAtBest > bestMaskedNdcg) {
                         bestMaskedNdcg = maskedAtBest;
                         bestTau = tau;
@@ -239,7 +262,9 @@ public final class QueryMaskTrainer implements Trainer {
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
         params.put("selectedTau", bestTau);
         params.put("tauGrid", grid);
-        double full = RetrievalEvaluator.standard().evaluate(validation, dev.compress.training.eval.Encoding.FLOAT).ndcg();
+        double full = RetrievalEvaluator.standard()
+                .evaluate(validation, dev.compress.training.eval.Encoding.FLOAT)
+                .ndcg();
         params.put("validationMaskedNdcgFull", full);
         // the share served when a query names none: the best on validation, the full query unless a mask beats it
         Map<String, Double> byRatio = new LinkedHashMap<>();
@@ -256,13 +281,26 @@ public final class QueryMaskTrainer implements Trainer {
         }
         params.put(VALIDATED_RATIO, validatedRatio);
         params.put("validationMaskedNdcgByRatio", byRatio);
-        TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(allEpochs), bestEpoch,
-            bestMaskedNdcg, TrainerSupport.seconds(started), null);
+        TrainingReport report = new TrainingReport(
+                METHOD,
+                device.toString(),
+                params,
+                List.copyOf(allEpochs),
+                bestEpoch,
+                bestMaskedNdcg,
+                TrainerSupport.seconds(started),
+                null);
         return new TrainedModel(artifact(d, bestWeights, params), report);
     }
 
-    private double epoch(Engine engine, NDManager base, LayerNetwork net, Optimizer optimizer, VectorSet queries,
-                         float[][] targets, Random rnd) {
+    private double epoch(
+            Engine engine,
+            NDManager base,
+            LayerNetwork net,
+            Optimizer optimizer,
+            VectorSet queries,
+            float[][] targets,
+            Random rnd) {
         int n = queries.size();
         int d = queries.dim();
         int[] order = new int[n];
@@ -312,22 +350,34 @@ public final class QueryMaskTrainer implements Trainer {
         }
         try (NDManager m = base.newSubManager()) {
             NDArray logits = net.forward(m.create(queries.data(), new Shape(queries.size(), d)));
-            return AdaptorLosses.klToSoftmax(m.create(t, new Shape(queries.size(), d)), logits).getFloat();
+            return AdaptorLosses.klToSoftmax(m.create(t, new Shape(queries.size(), d)), logits)
+                    .getFloat();
         }
     }
 
     private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, ModelArtifact predictor, int k) {
-        try (Encoder encoder = CpuEncoders.forServing(predictor, predictor.metadata().inputDim())) {
+        try (Encoder encoder =
+                CpuEncoders.forServing(predictor, predictor.metadata().inputDim())) {
             float[][] scores = encoder.encode(MaskEvaluation.rowsOf(validation.queries()));
-            return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k)).ndcg();
+            return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k))
+                    .ndcg();
         }
     }
 
     /** The predictor as a model file: one linear layer D -> D whose output is D dimension scores. */
     private static ModelArtifact artifact(int d, Map<String, float[]> weights, Map<String, Object> params) {
         List<LayerSpec> layers = List.of(LayerSpec.linear("scores", d, d));
-        ModelMetadata metadata = new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_DIMENSION_SCORES,
-            ModelMetadata.NORM_NONE, 1, layers, Map.of(), params, Map.of());
+        ModelMetadata metadata = new ModelMetadata(
+                METHOD,
+                d,
+                List.of(d),
+                ModelMetadata.OUTPUT_DIMENSION_SCORES,
+                ModelMetadata.NORM_NONE,
+                1,
+                layers,
+                Map.of(),
+                params,
+                Map.of());
         Map<String, Tensor> tensors = new LinkedHashMap<>();
         tensors.put("scores.weight", new Tensor("scores.weight", new int[] {d, d}, weights.get("scores.weight")));
         tensors.put("scores.bias", new Tensor("scores.bias", new int[] {d}, weights.get("scores.bias")));

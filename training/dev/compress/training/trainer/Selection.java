@@ -1,7 +1,6 @@
 package dev.compress.training.trainer;
 
 import dev.compress.training.eval.Scores;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,7 +19,8 @@ import java.util.Map;
  * @param lowerBound        lower end of the one-sided interval of the mean paired difference best - start
  * @param shippedEpoch      the epoch whose weights the model holds
  */
-public record Selection(int startEpoch, double startNdcg, int bestEpoch, double bestNdcg, double lowerBound, int shippedEpoch) {
+public record Selection(
+        int startEpoch, double startNdcg, int bestEpoch, double bestNdcg, double lowerBound, int shippedEpoch) {
 
     public static final String CONFIDENCE = "95%";
     /** One-sided 95% normal quantile. */
@@ -32,7 +32,8 @@ public record Selection(int startEpoch, double startNdcg, int bestEpoch, double 
         }
         double[] diff = best.pairedDifference(start);
         double lower = diff[0] - Z * diff[1];
-        return new Selection(startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, lower > 0 ? bestEpoch : startEpoch);
+        return new Selection(
+                startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, lower > 0 ? bestEpoch : startEpoch);
     }
 
     public boolean shippedStart() {

@@ -22,30 +22,30 @@ import java.util.Map;
  *                          64 dims), where freezing the adapter after stage 1 scored clearly lower
  */
 public record SmecConfig(
-    List<Integer> dims,
-    int hidden,
-    double alpha,
-    double rankScale,
-    double gumbelTemperature,
-    double learningRate,
-    double selectionLearningRate,
-    double weightDecay,
-    int batchSize,
-    int epochsPerStage,
-    int patience,
-    int memorySize,
-    int neighbours,
-    double hardNegativeFraction,
-    int maxTripletsPerEpoch,
-    boolean adapterInEveryStage,
-    long seed,
-    String device
-) {
+        List<Integer> dims,
+        int hidden,
+        double alpha,
+        double rankScale,
+        double gumbelTemperature,
+        double learningRate,
+        double selectionLearningRate,
+        double weightDecay,
+        int batchSize,
+        int epochsPerStage,
+        int patience,
+        int memorySize,
+        int neighbours,
+        double hardNegativeFraction,
+        int maxTripletsPerEpoch,
+        boolean adapterInEveryStage,
+        long seed,
+        String device) {
 
     public SmecConfig {
         dims = dims.stream().sorted().toList();
         if (dims.isEmpty() || batchSize < 2 || epochsPerStage < 0 || neighbours < 1 || memorySize < neighbours) {
-            throw new IllegalArgumentException("need dims, batchSize >= 2, epochsPerStage >= 0, memorySize >= neighbours >= 1");
+            throw new IllegalArgumentException(
+                    "need dims, batchSize >= 2, epochsPerStage >= 0, memorySize >= neighbours >= 1");
         }
     }
 
@@ -58,38 +58,157 @@ public record SmecConfig(
     }
 
     public SmecConfig withEpochsPerStage(int e) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, e, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                e,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                adapterInEveryStage,
+                seed,
+                device);
     }
 
     public SmecConfig withSeed(long s) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, s, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                adapterInEveryStage,
+                s,
+                device);
     }
 
     public SmecConfig withDevice(String d) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, d);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                adapterInEveryStage,
+                seed,
+                d);
     }
 
     public SmecConfig withLearningRate(double lr) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, lr, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                lr,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                adapterInEveryStage,
+                seed,
+                device);
     }
 
     public SmecConfig withPatience(int p) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, p, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, adapterInEveryStage, seed, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                p,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                adapterInEveryStage,
+                seed,
+                device);
     }
 
     public SmecConfig withMaxTripletsPerEpoch(int max) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, max, adapterInEveryStage, seed, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                max,
+                adapterInEveryStage,
+                seed,
+                device);
     }
 
     public SmecConfig withAdapterInEveryStage(boolean b) {
-        return new SmecConfig(dims, hidden, alpha, rankScale, gumbelTemperature, learningRate, selectionLearningRate, weightDecay,
-            batchSize, epochsPerStage, patience, memorySize, neighbours, hardNegativeFraction, maxTripletsPerEpoch, b, seed, device);
+        return new SmecConfig(
+                dims,
+                hidden,
+                alpha,
+                rankScale,
+                gumbelTemperature,
+                learningRate,
+                selectionLearningRate,
+                weightDecay,
+                batchSize,
+                epochsPerStage,
+                patience,
+                memorySize,
+                neighbours,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                b,
+                seed,
+                device);
     }
 
     public Map<String, Object> asMap() {

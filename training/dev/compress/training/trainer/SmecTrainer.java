@@ -1,5 +1,7 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -22,9 +24,6 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
-
-import static dev.compress.training.inference.DjlLayers.constant;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -125,7 +124,8 @@ public final class SmecTrainer implements Trainer {
         List<Integer> stages = stages(d, config.dims());
         long started = System.nanoTime();
         Map<Long, Float> gains = TrainerSupport.gains(data);
-        TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+        TripletSampler sampler =
+                new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
         int totalEpochs = stages.size() * config.epochsPerStage();
         List<EpochStats> epochs = new ArrayList<>();
         List<Map<String, Object>> stageReports = new ArrayList<>();
@@ -142,8 +142,14 @@ public final class SmecTrainer implements Trainer {
                 for (int s = 0; s < stages.size(); s++) {
                     Map<String, float[]> initial = new LinkedHashMap<>(start);
                     initial.putAll(weights);
-                    try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)),
-                        config.seed(), LayerNetwork.residualZeroInit(), initial, LayerNetwork.startFrozen())) {
+                    try (LayerNetwork net = new LayerNetwork(
+                            base,
+                            device,
+                            LayerNetwork.residualAdapter(d, config.hidden(d)),
+                            config.seed(),
+                            LayerNetwork.residualZeroInit(),
+                            initial,
+                            LayerNetwork.startFrozen())) {
                         float[] startLogits;
                         if (kept == null) {
                             startLogits = initialLogits(d);
@@ -152,13 +158,31 @@ public final class SmecTrainer implements Trainer {
                                 startLogits = initialLogits(kept.length);
                             }
                         }
-                        Stage st = runStage(engine, base, s + 1, net, kept, startLogits, data.queries(), data.corpus(), data.validation(),
-                            stages.get(s), data, gains, sampler, listener, totalEpochs, epochBase);
+                        Stage st = runStage(
+                                engine,
+                                base,
+                                s + 1,
+                                net,
+                                kept,
+                                startLogits,
+                                data.queries(),
+                                data.corpus(),
+                                data.validation(),
+                                stages.get(s),
+                                data,
+                                gains,
+                                sampler,
+                                listener,
+                                totalEpochs,
+                                epochBase);
                         selections.add(st.selection);
                         lastSelection = st.result.selection();
                         epochs.addAll(st.result.epochs());
                         stageReports.add(st.report(stages.get(s)));
-                        epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
+                        epochBase = st.result
+                                .epochs()
+                                .get(st.result.epochs().size() - 1)
+                                .epoch();
                         weights = st.best;
                         kept = compose(kept, st.selection);
                     }
@@ -167,10 +191,31 @@ public final class SmecTrainer implements Trainer {
             } else {
                 // stage 1: adapter + first selection, on the raw vectors
                 Stage first;
-                try (LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                    LayerNetwork.residualZeroInit(), start, LayerNetwork.startFrozen())) {
-                    first = runStage(engine, base, 1, net, null, initialLogits(d), data.queries(), data.corpus(),
-                        data.validation(), stages.get(0), data, gains, sampler, listener, totalEpochs, 0);
+                try (LayerNetwork net = new LayerNetwork(
+                        base,
+                        device,
+                        LayerNetwork.residualAdapter(d, config.hidden(d)),
+                        config.seed(),
+                        LayerNetwork.residualZeroInit(),
+                        start,
+                        LayerNetwork.startFrozen())) {
+                    first = runStage(
+                            engine,
+                            base,
+                            1,
+                            net,
+                            null,
+                            initialLogits(d),
+                            data.queries(),
+                            data.corpus(),
+                            data.validation(),
+                            stages.get(0),
+                            data,
+                            gains,
+                            sampler,
+                            listener,
+                            totalEpochs,
+                            0);
                     adapter = first.best;
                 }
                 selections.add(first.selection);
@@ -182,20 +227,42 @@ public final class SmecTrainer implements Trainer {
                 try (Encoder enc = CpuEncoders.forServing(adapterArtifact(d, adapter), d)) {
                     VectorSet aQueries = ModelEvaluator.encode(enc, data.queries());
                     VectorRows aCorpus = ModelEvaluator.encode(enc, data.corpus());
-                    VectorSet aVal = ModelEvaluator.encode(enc, data.validation().queries());
+                    VectorSet aVal =
+                            ModelEvaluator.encode(enc, data.validation().queries());
                     int[] kept = first.selection; // indices into D of the current stage output
-                    int epochBase = first.result.epochs().get(first.result.epochs().size() - 1).epoch();
+                    int epochBase = first.result
+                            .epochs()
+                            .get(first.result.epochs().size() - 1)
+                            .epoch();
                     for (int s = 1; s < stages.size(); s++) {
                         VectorSet zq = columns(aQueries, kept);
                         VectorRows zc = columns(aCorpus, kept);
                         EvalSet val = data.validation().encoded(columns(aVal, kept), zc);
-                        Stage st = runStage(engine, base, s + 1, null, null, initialLogits(zc.dim()), zq, zc, val, stages.get(s), data, gains,
-                            sampler, listener, totalEpochs, epochBase);
+                        Stage st = runStage(
+                                engine,
+                                base,
+                                s + 1,
+                                null,
+                                null,
+                                initialLogits(zc.dim()),
+                                zq,
+                                zc,
+                                val,
+                                stages.get(s),
+                                data,
+                                gains,
+                                sampler,
+                                listener,
+                                totalEpochs,
+                                epochBase);
                         selections.add(st.selection);
                         lastSelection = st.result.selection();
                         epochs.addAll(st.result.epochs());
                         stageReports.add(st.report(stages.get(s)));
-                        epochBase = st.result.epochs().get(st.result.epochs().size() - 1).epoch();
+                        epochBase = st.result
+                                .epochs()
+                                .get(st.result.epochs().size() - 1)
+                                .epoch();
                         int[] next = new int[st.selection.length];
                         for (int i = 0; i < next.length; i++) {
                             next[i] = kept[st.selection[i]];
@@ -204,12 +271,13 @@ public final class SmecTrainer implements Trainer {
                     }
                 }
             }
-            }
+        }
         // nested order: last stage's dims first, then each earlier stage's remaining dims, then the rest of D
         int[] order = nestedOrder(d, selections);
         List<LayerSpec> layers = new ArrayList<>(LayerNetwork.residualAdapter(d, config.hidden(d)));
         layers.add(LayerSpec.linear("select", d, d));
-        Map<String, Tensor> tensors = new LinkedHashMap<>(adapterArtifact(d, adapter).tensors());
+        Map<String, Tensor> tensors =
+                new LinkedHashMap<>(adapterArtifact(d, adapter).tensors());
         float[] perm = new float[d * d];
         for (int i = 0; i < d; i++) {
             perm[i * d + order[i]] = 1f;
@@ -219,12 +287,28 @@ public final class SmecTrainer implements Trainer {
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
         params.put("stages", stages);
         params.put("stageReports", stageReports);
-        ModelMetadata metadata = new ModelMetadata(METHOD, d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_L2, 1,
-            layers, Map.of(), params, Map.of());
+        ModelMetadata metadata = new ModelMetadata(
+                METHOD,
+                d,
+                config.dims(),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                layers,
+                Map.of(),
+                params,
+                Map.of());
         double finalNdcg = (Double) stageReports.get(stageReports.size() - 1).get("bestValidationNdcg");
         int bestEpoch = (Integer) stageReports.get(stageReports.size() - 1).get("bestEpoch");
-        TrainingReport report = new TrainingReport(METHOD, device.toString(), params, List.copyOf(epochs), bestEpoch, finalNdcg,
-            TrainerSupport.seconds(started), lastSelection);
+        TrainingReport report = new TrainingReport(
+                METHOD,
+                device.toString(),
+                params,
+                List.copyOf(epochs),
+                bestEpoch,
+                finalNdcg,
+                TrainerSupport.seconds(started),
+                lastSelection);
         return new TrainedModel(new ModelArtifact(metadata, tensors), report);
     }
 
@@ -263,10 +347,23 @@ public final class SmecTrainer implements Trainer {
         List<LayerSpec> layers = LayerNetwork.residualAdapter(d, adapter.get("adapter.fc1.bias").length);
         Map<String, Tensor> tensors = new LinkedHashMap<>();
         for (LayerSpec layer : layers) {
-            layer.requiredTensors().forEach((name, shape) -> tensors.put(name, new Tensor(name, shape, adapter.get(name).clone())));
+            layer.requiredTensors()
+                    .forEach((name, shape) -> tensors.put(
+                            name, new Tensor(name, shape, adapter.get(name).clone())));
         }
-        return new ModelArtifact(new ModelMetadata(METHOD, d, List.of(d), ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_NONE, 1,
-            layers, Map.of(), Map.of(), Map.of()), tensors);
+        return new ModelArtifact(
+                new ModelMetadata(
+                        METHOD,
+                        d,
+                        List.of(d),
+                        ModelMetadata.OUTPUT_EMBEDDING,
+                        ModelMetadata.NORM_NONE,
+                        1,
+                        layers,
+                        Map.of(),
+                        Map.of(),
+                        Map.of()),
+                tensors);
     }
 
     static VectorSet columns(VectorSet v, int[] cols) {
@@ -307,10 +404,23 @@ public final class SmecTrainer implements Trainer {
      * One stage: selection logits over the stage input (dimension {@code queries.dim()}) keeping {@code k}
      * dims; with {@code adapter} (stage 1) the stage input is adapter(raw) and the adapter trains too.
      */
-    private Stage runStage(Engine engine, NDManager base, int stage, LayerNetwork adapter, int[] kept, float[] startLogits,
-                           VectorSet queries, VectorRows corpus,
-                           EvalSet validation, int k, TrainingData data, Map<Long, Float> gains, TripletSampler sampler,
-                           TrainingListener listener, int totalEpochs, int epochBase) {
+    private Stage runStage(
+            Engine engine,
+            NDManager base,
+            int stage,
+            LayerNetwork adapter,
+            int[] kept,
+            float[] startLogits,
+            VectorSet queries,
+            VectorRows corpus,
+            EvalSet validation,
+            int k,
+            TrainingData data,
+            Map<Long, Float> gains,
+            TripletSampler sampler,
+            TrainingListener listener,
+            int totalEpochs,
+            int epochBase) {
         int din = kept == null ? queries.dim() : kept.length;
         NDManager pm = base.newSubManager();
         try {
@@ -342,23 +452,30 @@ public final class SmecTrainer implements Trainer {
                     }
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
-                        NDArray stageInput = adapter == null ? input
-                            : kept == null ? adapter.forward(input) : adapter.forward(input).get(indexer(input, kept));
+                        NDArray stageInput = adapter == null
+                                ? input
+                                : kept == null
+                                        ? adapter.forward(input)
+                                        : adapter.forward(input).get(indexer(input, kept));
                         NDArray noisy = logits.add(m.create(noise));
-                        NDArray soft = ai.djl.nn.Activation.sigmoid(noisy.mul(constant(noisy, (float) (1 / config.gumbelTemperature()))));
+                        NDArray soft = ai.djl.nn.Activation.sigmoid(
+                                noisy.mul(constant(noisy, (float) (1 / config.gumbelTemperature()))));
                         NDArray hard = m.create(kHot(noisy.toFloatArray(), k));
                         NDArray mask = hard.add(soft).sub(soft.stopGradient());
                         NDArray compressed = TrainerSupport.normalisedPrefix(stageInput.mul(mask), din);
                         NDArray cq = compressed.get("0:" + n);
                         NDArray cd = compressed.get(n + ":" + 3 * n);
-                        NDArray rank = AdaptorLosses.pairwiseRank(cq.matMul(cd.transpose()).mul(constant(cq, (float) config.rankScale())), y);
+                        NDArray rank = AdaptorLosses.pairwiseRank(
+                                cq.matMul(cd.transpose()).mul(constant(cq, (float) config.rankScale())), y);
                         NDArray sim = constant(cq, 0f);
                         if (mem >= config.neighbours()) {
                             NDArray frozen = TrainerSupport.normalisedPrefix(input, cols);
                             NDArray teacher = AdaptorLosses.cosine(frozen.get("0:" + 3 * n), frozen.get(3 * n + ":"));
-                            NDArray student = AdaptorLosses.cosine(compressed.get("0:" + 3 * n), compressed.get(3 * n + ":"));
-                            NDArray sel = m.create(topKMask(teacher.toFloatArray(), 3 * n, mem, config.neighbours()),
-                                new Shape(3L * n, mem));
+                            NDArray student =
+                                    AdaptorLosses.cosine(compressed.get("0:" + 3 * n), compressed.get(3 * n + ":"));
+                            NDArray sel = m.create(
+                                    topKMask(teacher.toFloatArray(), 3 * n, mem, config.neighbours()),
+                                    new Shape(3L * n, mem));
                             sim = AdaptorLosses.similarityPreservation(student, teacher, sel);
                         }
                         NDArray total = rank.add(sim.mul(constant(cq, (float) config.alpha())));
@@ -387,15 +504,23 @@ public final class SmecTrainer implements Trainer {
             EpochLoop.Validation validate = () -> {
                 int[] sel = selection(logits.toFloatArray(), k);
                 if (adapter == null) {
-                    return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(z.get(indexer(z, sel)), k),
-                        validation);
+                    return TrainerSupport.validate(
+                            base, z -> TrainerSupport.normalisedPrefix(z.get(indexer(z, sel)), k), validation);
                 }
                 int[] cols = compose(kept, sel);
-                return TrainerSupport.validate(base, z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, cols)), k),
-                    validation);
+                return TrainerSupport.validate(
+                        base,
+                        z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, cols)), k),
+                        validation);
             };
-            EpochLoop.Plan plan = new EpochLoop.Plan(epochBase, config.epochsPerStage(), config.patience(), config.batchSize(),
-                totalEpochs, List.of("total", "rank", "sxbm"), null);
+            EpochLoop.Plan plan = new EpochLoop.Plan(
+                    epochBase,
+                    config.epochsPerStage(),
+                    config.patience(),
+                    config.batchSize(),
+                    totalEpochs,
+                    List.of("total", "rank", "sxbm"),
+                    null);
             EpochLoop.Result result = EpochLoop.run(plan, sampler, listener, step, validate, snapshot);
             return new Stage(result, selection(result.shipped().get("logits"), k), result.shipped());
         } finally {

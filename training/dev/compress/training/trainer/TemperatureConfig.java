@@ -13,21 +13,20 @@ import java.util.Map;
  * @param recoveryWeight weight of an optional L1 recovery term toward the frozen vectors (0 = the paper's loss)
  */
 public record TemperatureConfig(
-    List<Integer> dims,
-    Variant variant,
-    List<Double> temperatures,
-    int hidden,
-    double recoveryWeight,
-    double learningRate,
-    double weightDecay,
-    int batchSize,
-    int epochs,
-    int patience,
-    double hardNegativeFraction,
-    int maxTripletsPerEpoch,
-    long seed,
-    String device
-) {
+        List<Integer> dims,
+        Variant variant,
+        List<Double> temperatures,
+        int hidden,
+        double recoveryWeight,
+        double learningRate,
+        double weightDecay,
+        int batchSize,
+        int epochs,
+        int patience,
+        double hardNegativeFraction,
+        int maxTripletsPerEpoch,
+        long seed,
+        String device) {
 
     public enum Variant {
         /** InfoNCE summed over the temperatures, at the full dimension. */
@@ -51,8 +50,21 @@ public record TemperatureConfig(
     }
 
     public static TemperatureConfig defaults(List<Integer> dims) {
-        return new TemperatureConfig(dims, Variant.TEMP_AGG_MRL, List.of(0.03, 0.06, 0.1), 0, 0.0, 1e-3, 0.01, 128, 30, 8, 0.5, 0,
-            0L, "auto");
+        return new TemperatureConfig(
+                dims,
+                Variant.TEMP_AGG_MRL,
+                List.of(0.03, 0.06, 0.1),
+                0,
+                0.0,
+                1e-3,
+                0.01,
+                128,
+                30,
+                8,
+                0.5,
+                0,
+                0L,
+                "auto");
     }
 
     public int hidden(int inputDim) {
@@ -60,43 +72,147 @@ public record TemperatureConfig(
     }
 
     public TemperatureConfig withVariant(Variant v) {
-        return new TemperatureConfig(dims, v, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new TemperatureConfig(
+                dims,
+                v,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withEpochs(int e) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize, e,
-            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                e,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withLearningRate(double lr) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, lr, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                lr,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withPatience(int p) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, p, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                p,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withRecovery(double w) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, w, learningRate, weightDecay, batchSize, epochs,
-            patience, hardNegativeFraction, maxTripletsPerEpoch, seed, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                w,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withSeed(long s) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, s, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                s,
+                device);
     }
 
     public TemperatureConfig withDevice(String d) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, patience, hardNegativeFraction, maxTripletsPerEpoch, seed, d);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                d);
     }
 
     public TemperatureConfig withMaxTripletsPerEpoch(int max) {
-        return new TemperatureConfig(dims, variant, temperatures, hidden, recoveryWeight, learningRate, weightDecay, batchSize,
-            epochs, patience, hardNegativeFraction, max, seed, device);
+        return new TemperatureConfig(
+                dims,
+                variant,
+                temperatures,
+                hidden,
+                recoveryWeight,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                max,
+                seed,
+                device);
     }
 
     public Map<String, Object> asMap() {

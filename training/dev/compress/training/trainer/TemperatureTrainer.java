@@ -1,5 +1,7 @@
 package dev.compress.training.trainer;
 
+import static dev.compress.training.inference.DjlLayers.constant;
+
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -22,9 +24,6 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
-
-import static dev.compress.training.inference.DjlLayers.constant;
-
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -94,15 +93,23 @@ public final class TemperatureTrainer implements Trainer {
         }
         TreeSet<Integer> nested = new TreeSet<>(config.dims());
         nested.add(d);
-        List<Integer> lossDims = config.variant() == TemperatureConfig.Variant.TEMP_AGG ? List.of(d) : new ArrayList<>(nested);
+        List<Integer> lossDims =
+                config.variant() == TemperatureConfig.Variant.TEMP_AGG ? List.of(d) : new ArrayList<>(nested);
         double[] specific = specificTemperatures(lossDims, config.temperatures());
         long started = System.nanoTime();
         Map<Long, Float> gains = TrainerSupport.gains(data);
         try (NDManager base = engine.newBaseManager(device);
-             LayerNetwork net = new LayerNetwork(base, device, LayerNetwork.residualAdapter(d, config.hidden(d)), config.seed(),
-                 LayerNetwork.residualZeroInit(), LayerNetwork.startTensors(PcaStart.fit(data.corpus())), LayerNetwork.startFrozen())) {
+                LayerNetwork net = new LayerNetwork(
+                        base,
+                        device,
+                        LayerNetwork.residualAdapter(d, config.hidden(d)),
+                        config.seed(),
+                        LayerNetwork.residualZeroInit(),
+                        LayerNetwork.startTensors(PcaStart.fit(data.corpus())),
+                        LayerNetwork.startFrozen())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            TripletSampler sampler = new TripletSampler(data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+            TripletSampler sampler = new TripletSampler(
+                    data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
             EpochLoop.Step step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];
@@ -110,8 +117,8 @@ public final class TemperatureTrainer implements Trainer {
                     TrainerSupport.gather(data.corpus(), t.positive(), start, n, x, n);
                     TrainerSupport.gather(data.corpus(), t.negative(), start, n, x, 2 * n);
                     NDArray input = m.create(x, new Shape(3L * n, d));
-                    NDArray falseNeg = AdaptorLosses.falseNegativeMask(
-                        TrainerSupport.batchRelevance(m, t, start, n, gains, data.corpus().size()));
+                    NDArray falseNeg = AdaptorLosses.falseNegativeMask(TrainerSupport.batchRelevance(
+                            m, t, start, n, gains, data.corpus().size()));
                     double[] out;
                     try (GradientCollector c = engine.newGradientCollector()) {
                         NDArray adapted = net.forward(input);
@@ -121,7 +128,8 @@ public final class TemperatureTrainer implements Trainer {
                             NDArray q = z.get("0:" + n);
                             NDArray docs = z.get(n + ":" + 3 * n);
                             List<Double> taus = config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL
-                                ? List.of(specific[i]) : config.temperatures();
+                                    ? List.of(specific[i])
+                                    : config.temperatures();
                             for (double tau : taus) {
                                 NDArray l = AdaptorLosses.infoNce(q, docs, falseNeg, (float) tau);
                                 nce = nce == null ? l : nce.add(l);
@@ -129,7 +137,8 @@ public final class TemperatureTrainer implements Trainer {
                         }
                         NDArray rec = AdaptorLosses.l1Recovery(adapted, net.start(input));
                         NDArray total = config.recoveryWeight() > 0
-                            ? nce.add(rec.mul(constant(nce, (float) config.recoveryWeight()))) : nce;
+                                ? nce.add(rec.mul(constant(nce, (float) config.recoveryWeight())))
+                                : nce;
                         c.backward(total);
                         out = new double[] {total.getFloat(), nce.getFloat(), rec.getFloat()};
                     }
@@ -137,10 +146,21 @@ public final class TemperatureTrainer implements Trainer {
                     return out;
                 }
             };
-            EpochLoop.Plan plan = new EpochLoop.Plan(0, config.epochs(), config.patience(), config.batchSize(), config.epochs(),
-                List.of("total", "infonce", "recovery"), null);
-            EpochLoop.Result r = EpochLoop.run(plan, sampler, listener, step,
-                () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()), net::snapshot);
+            EpochLoop.Plan plan = new EpochLoop.Plan(
+                    0,
+                    config.epochs(),
+                    config.patience(),
+                    config.batchSize(),
+                    config.epochs(),
+                    List.of("total", "infonce", "recovery"),
+                    null);
+            EpochLoop.Result r = EpochLoop.run(
+                    plan,
+                    sampler,
+                    listener,
+                    step,
+                    () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()),
+                    net::snapshot);
             Map<String, Object> params = new LinkedHashMap<>(config.asMap());
             if (config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL) {
                 Map<String, Double> perDim = new LinkedHashMap<>();
@@ -149,15 +169,40 @@ public final class TemperatureTrainer implements Trainer {
                 }
                 params.put("temperaturePerDim", perDim);
             }
-            ModelMetadata full = new ModelMetadata(METHOD, d, new ArrayList<>(nested), ModelMetadata.OUTPUT_EMBEDDING,
-                ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), params, Map.of());
+            ModelMetadata full = new ModelMetadata(
+                    METHOD,
+                    d,
+                    new ArrayList<>(nested),
+                    ModelMetadata.OUTPUT_EMBEDDING,
+                    ModelMetadata.NORM_L2,
+                    1,
+                    net.layers(),
+                    Map.of(),
+                    params,
+                    Map.of());
             ModelArtifact fullModel = new ModelArtifact(full, net.exportTensors(r.shipped()));
             params.put("retention", retention(fullModel, data, d));
-            ModelMetadata metadata = new ModelMetadata(METHOD, d, config.dims(), ModelMetadata.OUTPUT_EMBEDDING,
-                ModelMetadata.NORM_L2, 1, net.layers(), Map.of(), params, Map.of());
+            ModelMetadata metadata = new ModelMetadata(
+                    METHOD,
+                    d,
+                    config.dims(),
+                    ModelMetadata.OUTPUT_EMBEDDING,
+                    ModelMetadata.NORM_L2,
+                    1,
+                    net.layers(),
+                    Map.of(),
+                    params,
+                    Map.of());
             ModelArtifact artifact = new ModelArtifact(metadata, fullModel.tensors());
-            TrainingReport report = new TrainingReport(METHOD, device.toString(), params, r.epochs(), r.shippedEpoch(), r.shippedNdcg(),
-                TrainerSupport.seconds(started), r.selection());
+            TrainingReport report = new TrainingReport(
+                    METHOD,
+                    device.toString(),
+                    params,
+                    r.epochs(),
+                    r.shippedEpoch(),
+                    r.shippedNdcg(),
+                    TrainerSupport.seconds(started),
+                    r.selection());
             return new TrainedModel(artifact, report);
         }
     }

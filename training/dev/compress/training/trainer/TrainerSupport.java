@@ -15,7 +15,6 @@ import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +26,10 @@ final class TrainerSupport {
     private TrainerSupport() {}
 
     static Optimizer adamW(double learningRate, double weightDecay) {
-        return Optimizer.adamW().optLearningRateTracker(Tracker.fixed((float) learningRate))
-            .optWeightDecays((float) weightDecay).build();
+        return Optimizer.adamW()
+                .optLearningRateTracker(Tracker.fixed((float) learningRate))
+                .optWeightDecays((float) weightDecay)
+                .build();
     }
 
     /**
@@ -60,7 +61,8 @@ final class TrainerSupport {
         double[] ndcg = null;
         double recall = 0;
         for (int d : dims) {
-            Scores s = RetrievalEvaluator.standard().evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT);
+            Scores s = RetrievalEvaluator.standard()
+                    .evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT);
             if (ndcg == null) {
                 ndcg = new double[s.perQueryNdcg().length];
             }
@@ -126,7 +128,8 @@ final class TrainerSupport {
      * (positives of the batch, then negatives), gain where judged relevant, else 0. Other queries'
      * positives that are also relevant to query i count as relevant (no false negatives in batch).
      */
-    static NDArray batchRelevance(NDManager m, TripletSampler.Triplets t, int start, int n, Map<Long, Float> gains, int corpusSize) {
+    static NDArray batchRelevance(
+            NDManager m, TripletSampler.Triplets t, int start, int n, Map<Long, Float> gains, int corpusSize) {
         float[] y = new float[n * 2 * n];
         for (int i = 0; i < n; i++) {
             int q = t.query()[start + i];

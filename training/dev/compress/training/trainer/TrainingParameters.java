@@ -30,7 +30,8 @@ public final class TrainingParameters {
         }
         double d = ((Number) v).doubleValue();
         if (!(d >= min && d <= max)) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "[parameters.%s] must be in [%s, %s], got [%s]", name, min, max, v));
+            throw new IllegalArgumentException(
+                    String.format(Locale.ROOT, "[parameters.%s] must be in [%s, %s], got [%s]", name, min, max, v));
         }
         return d;
     }
@@ -38,7 +39,8 @@ public final class TrainingParameters {
     public int integer(String name, int defaultValue, int min, int max) {
         double d = real(name, defaultValue, min, max);
         if (d != Math.rint(d)) {
-            throw new IllegalArgumentException("[parameters." + name + "] must be a whole number, got [" + values.get(name) + "]");
+            throw new IllegalArgumentException(
+                    "[parameters." + name + "] must be a whole number, got [" + values.get(name) + "]");
         }
         return (int) d;
     }
@@ -50,7 +52,8 @@ public final class TrainingParameters {
             return defaultValue;
         }
         if (allowed.contains(String.valueOf(v)) == false) {
-            throw new IllegalArgumentException("[parameters." + name + "] must be one of " + new TreeSet<>(allowed) + ", got [" + v + "]");
+            throw new IllegalArgumentException(
+                    "[parameters." + name + "] must be one of " + new TreeSet<>(allowed) + ", got [" + v + "]");
         }
         return String.valueOf(v);
     }
@@ -59,7 +62,8 @@ public final class TrainingParameters {
     public void rejectUnknown(String method) {
         for (String name : values.keySet()) {
             if (read.contains(name) == false) {
-                throw new IllegalArgumentException("[parameters." + name + "] is not a parameter of method [" + method + "]; it has " + read);
+                throw new IllegalArgumentException(
+                        "[parameters." + name + "] is not a parameter of method [" + method + "]; it has " + read);
             }
         }
     }

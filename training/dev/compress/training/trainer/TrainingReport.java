@@ -9,12 +9,11 @@ import java.util.Map;
  * ({@code selection}; null for methods that do not train).
  */
 public record TrainingReport(
-    String method,
-    String device,
-    Map<String, Object> parameters,
-    List<EpochStats> epochs,
-    int bestEpoch,
-    Double bestValidationNdcg,
-    double trainingSeconds,
-    Selection selection
-) {}
+        String method,
+        String device,
+        Map<String, Object> parameters,
+        List<EpochStats> epochs,
+        int bestEpoch,
+        Double bestValidationNdcg,
+        double trainingSeconds,
+        Selection selection) {}

@@ -3,7 +3,6 @@ package dev.compress.training.trainer;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +31,21 @@ public final class TruncationTrainer implements Trainer {
     public TrainedModel train(TrainingData data, TrainingListener listener) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("dims", dims);
-        ModelMetadata metadata = new ModelMetadata(METHOD, data.dim(), dims, ModelMetadata.OUTPUT_EMBEDDING,
-            ModelMetadata.NORM_L2, 1, List.of(), Map.of(), params, Map.of());
+        ModelMetadata metadata = new ModelMetadata(
+                METHOD,
+                data.dim(),
+                dims,
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                List.of(),
+                Map.of(),
+                params,
+                Map.of());
         EpochStats none = new EpochStats(1, Map.of(), null, null, 0, 0);
         listener.onEpoch(none, 1);
-        return new TrainedModel(new ModelArtifact(metadata, Map.of()),
-            new TrainingReport(METHOD, "none", params, List.of(none), 1, null, 0, null));
+        return new TrainedModel(
+                new ModelArtifact(metadata, Map.of()),
+                new TrainingReport(METHOD, "none", params, List.of(none), 1, null, 0, null));
     }
 }

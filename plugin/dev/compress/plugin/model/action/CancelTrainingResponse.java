@@ -2,15 +2,13 @@ package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelState;
-
+import java.io.IOException;
 import org.opensearch.common.xcontent.StatusToXContentObject;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
 
 /**
  * {@code POST _plugins/compress/models/{id}/_cancel} has two answers, told apart by their status:

@@ -1,16 +1,14 @@
 package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelFields;
-
+import java.io.IOException;
+import java.util.List;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
-import java.util.List;
 
 /**
  * {@code DELETE _plugins/compress/models/{id}}: {@code {"model_id": .., "result": "deleted"}}, and
@@ -73,7 +71,10 @@ public final class DeleteModelResponse extends ActionResponse implements ToXCont
         if (evictionFailures.isEmpty() == false) {
             builder.startArray("eviction_failures");
             for (EvictionFailure failure : evictionFailures) {
-                builder.startObject().field("node_id", failure.nodeId()).field("reason", failure.reason()).endObject();
+                builder.startObject()
+                        .field("node_id", failure.nodeId())
+                        .field("reason", failure.reason())
+                        .endObject();
             }
             builder.endArray();
         }

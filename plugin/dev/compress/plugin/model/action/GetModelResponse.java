@@ -2,16 +2,14 @@ package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelRecord;
-
+import java.io.IOException;
+import java.util.Base64;
+import java.util.Map;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
-import java.util.Base64;
-import java.util.Map;
 
 /**
  * {@code GET _plugins/compress/models/{id}}: the model's state document as stored, but for its

@@ -1,12 +1,11 @@
 package dev.compress.plugin.model.action;
 
+import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.action.ValidateActions;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** A request about one model; {@code includeWeights} applies to GET only. */
 public final class ModelIdRequest extends ActionRequest {
@@ -42,6 +41,8 @@ public final class ModelIdRequest extends ActionRequest {
 
     @Override
     public ActionRequestValidationException validate() {
-        return modelId == null || modelId.isBlank() ? ValidateActions.addValidationError("[model_id] is required", null) : null;
+        return modelId == null || modelId.isBlank()
+                ? ValidateActions.addValidationError("[model_id] is required", null)
+                : null;
     }
 }

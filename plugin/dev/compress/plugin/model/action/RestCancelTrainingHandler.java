@@ -1,13 +1,12 @@
 package dev.compress.plugin.model.action;
 
+import static org.opensearch.rest.RestRequest.Method.POST;
+
+import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestStatusToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.util.List;
-
-import static org.opensearch.rest.RestRequest.Method.POST;
 
 /**
  * {@code POST _plugins/compress/models/{model_id}/_cancel}: {@link TransportCancelTrainingAction};

@@ -1,13 +1,12 @@
 package dev.compress.plugin.model.action;
 
+import static org.opensearch.rest.RestRequest.Method.DELETE;
+
+import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.util.List;
-
-import static org.opensearch.rest.RestRequest.Method.DELETE;
 
 /** {@code DELETE _plugins/compress/models/{model_id}}: {@link TransportDeleteModelAction}. */
 public final class RestDeleteModelHandler extends BaseRestHandler {

@@ -1,13 +1,12 @@
 package dev.compress.plugin.model.action;
 
+import static org.opensearch.rest.RestRequest.Method.GET;
+
+import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.util.List;
-
-import static org.opensearch.rest.RestRequest.Method.GET;
 
 /**
  * {@code GET _plugins/compress/models/{model_id}[?include_weights=true]}: the model's state
@@ -28,7 +27,8 @@ public final class RestGetModelHandler extends BaseRestHandler {
 
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
-        ModelIdRequest get = new ModelIdRequest(request.param(ModelRoutes.MODEL_ID), request.paramAsBoolean("include_weights", false));
+        ModelIdRequest get = new ModelIdRequest(
+                request.param(ModelRoutes.MODEL_ID), request.paramAsBoolean("include_weights", false));
         return channel -> client.execute(ModelActions.GET, get, new RestToXContentListener<>(channel));
     }
 }

@@ -1,16 +1,15 @@
 package dev.compress.plugin.model.action;
 
+import static org.opensearch.rest.RestRequest.Method.GET;
+import static org.opensearch.rest.RestRequest.Method.POST;
+
+import java.io.IOException;
+import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.io.IOException;
-import java.util.List;
-
-import static org.opensearch.rest.RestRequest.Method.GET;
-import static org.opensearch.rest.RestRequest.Method.POST;
 
 /**
  * {@code GET|POST _plugins/compress/models/_search}: a search body (or {@code source} parameter)
@@ -25,7 +24,8 @@ public final class RestSearchModelsHandler extends BaseRestHandler {
 
     @Override
     public List<Route> routes() {
-        return List.of(new Route(GET, ModelRoutes.MODELS + "/_search"), new Route(POST, ModelRoutes.MODELS + "/_search"));
+        return List.of(
+                new Route(GET, ModelRoutes.MODELS + "/_search"), new Route(POST, ModelRoutes.MODELS + "/_search"));
     }
 
     @Override
@@ -34,6 +34,7 @@ public final class RestSearchModelsHandler extends BaseRestHandler {
         if (request.hasContentOrSourceParam()) {
             source.parseXContent(request.contentOrSourceParamParser());
         }
-        return channel -> client.execute(ModelActions.SEARCH, new SearchModelsRequest(source), new RestToXContentListener<>(channel));
+        return channel -> client.execute(
+                ModelActions.SEARCH, new SearchModelsRequest(source), new RestToXContentListener<>(channel));
     }
 }

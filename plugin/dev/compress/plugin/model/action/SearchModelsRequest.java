@@ -1,12 +1,11 @@
 package dev.compress.plugin.model.action;
 
+import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.search.builder.SearchSourceBuilder;
-
-import java.io.IOException;
 
 /** {@code POST _plugins/compress/models/_search}: a search body over model state documents. */
 public final class SearchModelsRequest extends ActionRequest {

@@ -1,14 +1,15 @@
 package dev.compress.plugin.model.action;
 
-import dev.compress.plugin.ingest.ModelPipelines;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.EvictModelResponse;
+import dev.compress.plugin.ingest.ModelPipelines;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.action.DeleteModelResponse.EvictionFailure;
 import dev.compress.plugin.train.JobPresence;
-
+import java.util.ArrayList;
+import java.util.List;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.FailedNodeException;
@@ -21,9 +22,6 @@ import org.opensearch.core.rest.RestStatus;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.Client;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model's job runs or while an
@@ -39,7 +37,12 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
     private final TransportService transportService;
 
     @Inject
-    public TransportDeleteModelAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models, ClusterService clusterService, Client client) {
+    public TransportDeleteModelAction(
+            TransportService transportService,
+            ActionFilters actionFilters,
+            ModelIndex models,
+            ClusterService clusterService,
+            Client client) {
         super(ModelActions.DELETE.name(), transportService, actionFilters, ModelIdRequest::new);
         this.models = models;
         this.clusterService = clusterService;
@@ -50,34 +53,61 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<DeleteModelResponse> listener) {
         String id = request.modelId();
-        models.get(id, ActionListener.wrap(model -> {
-            if (model.mayBeTraining() == false) {
-                delete(model, listener);
-                return;
-            }
-            // a model in training whose node runs no job of it (or that names no node) would wait forever for a cancel
-            JobPresence.of(model, clusterService, transportService, ActionListener.wrap(presence -> {
-                if (presence == JobPresence.RUNNING) {
-                    listener.onFailure(new OpenSearchStatusException("model [" + id + "] is training; cancel it first with POST _plugins/compress/models/" + id + "/_cancel", RestStatus.CONFLICT));
-                } else {
-                    delete(model, listener);
-                }
-            }, listener::onFailure));
-        }, listener::onFailure));
+        models.get(
+                id,
+                ActionListener.wrap(
+                        model -> {
+                            if (model.mayBeTraining() == false) {
+                                delete(model, listener);
+                                return;
+                            }
+                            // a model in training whose node runs no job of it (or that names no node) would wait
+                            // forever for a cancel
+                            JobPresence.of(
+                                    model,
+                                    clusterService,
+                                    transportService,
+                                    ActionListener.wrap(
+                                            presence -> {
+                                                if (presence == JobPresence.RUNNING) {
+                                                    listener.onFailure(new OpenSearchStatusException(
+                                                            "model [" + id
+                                                                    + "] is training; cancel it first with POST _plugins/compress/models/"
+                                                                    + id + "/_cancel",
+                                                            RestStatus.CONFLICT));
+                                                } else {
+                                                    delete(model, listener);
+                                                }
+                                            },
+                                            listener::onFailure));
+                        },
+                        listener::onFailure));
     }
 
     private void delete(ModelRecord model, ActionListener<DeleteModelResponse> listener) {
         String id = model.id();
         List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
         if (pipelines.isEmpty() == false) {
-            listener.onFailure(new OpenSearchStatusException("model [" + id + "] is used by ingest pipeline(s) " + pipelines + "; remove them first", RestStatus.CONFLICT));
+            listener.onFailure(new OpenSearchStatusException(
+                    "model [" + id + "] is used by ingest pipeline(s) " + pipelines + "; remove them first",
+                    RestStatus.CONFLICT));
             return;
         }
-        models.delete(model, ActionListener.wrap(ok -> client.execute(EvictModelAction.INSTANCE, new EvictModelRequest(id), ActionListener.wrap(
-            evicted -> listener.onResponse(new DeleteModelResponse(id, failures(evicted))),
-            // the model is deleted all the same: a failed broadcast is an eviction failure, not a failed DELETE
-            e -> listener.onResponse(new DeleteModelResponse(id, List.of(new EvictionFailure("_all", String.valueOf(e.getMessage())))))
-        )), listener::onFailure));
+        models.delete(
+                model,
+                ActionListener.wrap(
+                        ok -> client.execute(
+                                EvictModelAction.INSTANCE,
+                                new EvictModelRequest(id),
+                                ActionListener.wrap(
+                                        evicted -> listener.onResponse(new DeleteModelResponse(id, failures(evicted))),
+                                        // the model is deleted all the same: a failed broadcast is an eviction failure,
+                                        // not a failed DELETE
+                                        e -> listener.onResponse(new DeleteModelResponse(
+                                                id,
+                                                List.of(new EvictionFailure(
+                                                        "_all", String.valueOf(e.getMessage()))))))),
+                        listener::onFailure));
     }
 
     /** The nodes that did not confirm the eviction: they may still serve their cached copy ({@link DeleteModelResponse}). */

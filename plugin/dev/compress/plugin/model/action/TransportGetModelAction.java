@@ -1,7 +1,6 @@
 package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelIndex;
-
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -22,12 +21,17 @@ public final class TransportGetModelAction extends HandledTransportAction<ModelI
 
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<GetModelResponse> listener) {
-        models.get(request.modelId(), ActionListener.wrap(model -> {
-            if (request.includeWeights() == false) {
-                listener.onResponse(new GetModelResponse(model, null));
-                return;
-            }
-            models.getModelFile(model, ActionListener.map(listener, file -> new GetModelResponse(model, file)));
-        }, listener::onFailure));
+        models.get(
+                request.modelId(),
+                ActionListener.wrap(
+                        model -> {
+                            if (request.includeWeights() == false) {
+                                listener.onResponse(new GetModelResponse(model, null));
+                                return;
+                            }
+                            models.getModelFile(
+                                    model, ActionListener.map(listener, file -> new GetModelResponse(model, file)));
+                        },
+                        listener::onFailure));
     }
 }

@@ -1,7 +1,6 @@
 package dev.compress.plugin.model.action;
 
 import dev.compress.plugin.model.ModelIndex;
-
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -16,7 +15,8 @@ public final class TransportSearchModelsAction extends HandledTransportAction<Se
     private final ModelIndex models;
 
     @Inject
-    public TransportSearchModelsAction(TransportService transportService, ActionFilters actionFilters, ModelIndex models) {
+    public TransportSearchModelsAction(
+            TransportService transportService, ActionFilters actionFilters, ModelIndex models) {
         super(ModelActions.SEARCH.name(), transportService, actionFilters, SearchModelsRequest::new);
         this.models = models;
     }

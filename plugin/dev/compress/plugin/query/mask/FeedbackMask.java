@@ -1,7 +1,11 @@
 package dev.compress.plugin.query.mask;
 
 import dev.compress.training.mask.DimensionMasks;
-
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.IndicesRequest;
@@ -18,12 +22,6 @@ import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.transport.client.Client;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * A pseudo-relevance-feedback mask ({@code dime_prf}, {@code eclipse_prf}) from a first-pass search:
@@ -44,58 +42,86 @@ public final class FeedbackMask {
      * @param firstPass the unmasked {@code compressed_knn} query, asking for at least {@link #depth} hits per shard
      */
     public static void compute(
-        Client client,
-        IndicesRequest request,
-        String field,
-        QueryBuilder firstPass,
-        MaskSpec mask,
-        float[] vector,
-        ActionListener<int[]> listener
-    ) {
-        SearchRequest ranking = new SearchRequest(request.indices()).indicesOptions(request.indicesOptions())
-            .source(new SearchSourceBuilder().query(firstPass).size(depth(mask)).fetchSource(false).trackTotalHits(false));
+            Client client,
+            IndicesRequest request,
+            String field,
+            QueryBuilder firstPass,
+            MaskSpec mask,
+            float[] vector,
+            ActionListener<int[]> listener) {
+        SearchRequest ranking = new SearchRequest(request.indices())
+                .indicesOptions(request.indicesOptions())
+                .source(new SearchSourceBuilder()
+                        .query(firstPass)
+                        .size(depth(mask))
+                        .fetchSource(false)
+                        .trackTotalHits(false));
         if (request instanceof SearchRequest search) {
             // the same shards as the search the mask is for
             ranking.routing(search.routing()).preference(search.preference());
         }
-        client.search(ranking, ActionListener.wrap(response -> {
-            if (response.getFailedShards() > 0) {
-                // a mask learnt from part of the ranking would differ from run to run without a word
-                ShardSearchFailure first = response.getShardFailures()[0];
-                throw new OpenSearchStatusException(
-                    "[mask] the first-pass search failed on " + response.getFailedShards() + " of " + response.getTotalShards() + " shards: " + first.reason(),
-                    first.status()
-                );
-            }
-            SearchHit[] hits = response.getHits().getHits();
-            for (SearchHit hit : hits) {
-                if (hit.getClusterAlias() != null) {
-                    throw new IllegalArgumentException(
-                        "[mask] type [" + mask.type().jsonName() + "] cannot read feedback vectors from remote cluster [" + hit.getClusterAlias() + "]"
-                    );
-                }
-            }
-            if (hits.length == 0) {
-                listener.onResponse(allKept(vector.length));
-                return;
-            }
-            List<SearchHit> positives = Arrays.asList(hits).subList(0, Math.min(mask.feedbackDocs(), hits.length));
-            List<SearchHit> negatives = mask.type() == MaskType.ECLIPSE_PRF
-                ? Arrays.asList(hits).subList(Math.min(hits.length, Math.max(mask.feedbackDocs(), hits.length - mask.negativeDocs())), hits.length)
-                : List.of();
-            fetchVectors(client, field, positives, negatives, ActionListener.wrap(vectors -> {
-                float[][] p = vectors.positives();
-                float[][] n = vectors.negatives();
-                int k = mask.keep(vector.length);
-                if (p.length == 0) {
-                    // every feedback document was deleted since the first pass: nothing to learn from
-                    listener.onResponse(allKept(vector.length));
-                    return;
-                }
-                boolean[] kept = n.length == 0 ? DimensionMasks.dimePrf(vector, p, k) : DimensionMasks.eclipsePrf(vector, p, n, k);
-                listener.onResponse(MaskSpec.explicit(kept).kept());
-            }, listener::onFailure));
-        }, listener::onFailure));
+        client.search(
+                ranking,
+                ActionListener.wrap(
+                        response -> {
+                            if (response.getFailedShards() > 0) {
+                                // a mask learnt from part of the ranking would differ from run to run without a word
+                                ShardSearchFailure first = response.getShardFailures()[0];
+                                throw new OpenSearchStatusException(
+                                        "[mask] the first-pass search failed on " + response.getFailedShards() + " of "
+                                                + response.getTotalShards() + " shards: " + first.reason(),
+                                        first.status());
+                            }
+                            SearchHit[] hits = response.getHits().getHits();
+                            for (SearchHit hit : hits) {
+                                if (hit.getClusterAlias() != null) {
+                                    throw new IllegalArgumentException(
+                                            "[mask] type [" + mask.type().jsonName()
+                                                    + "] cannot read feedback vectors from remote cluster ["
+                                                    + hit.getClusterAlias() + "]");
+                                }
+                            }
+                            if (hits.length == 0) {
+                                listener.onResponse(allKept(vector.length));
+                                return;
+                            }
+                            List<SearchHit> positives =
+                                    Arrays.asList(hits).subList(0, Math.min(mask.feedbackDocs(), hits.length));
+                            List<SearchHit> negatives = mask.type() == MaskType.ECLIPSE_PRF
+                                    ? Arrays.asList(hits)
+                                            .subList(
+                                                    Math.min(
+                                                            hits.length,
+                                                            Math.max(
+                                                                    mask.feedbackDocs(),
+                                                                    hits.length - mask.negativeDocs())),
+                                                    hits.length)
+                                    : List.of();
+                            fetchVectors(
+                                    client,
+                                    field,
+                                    positives,
+                                    negatives,
+                                    ActionListener.wrap(
+                                            vectors -> {
+                                                float[][] p = vectors.positives();
+                                                float[][] n = vectors.negatives();
+                                                int k = mask.keep(vector.length);
+                                                if (p.length == 0) {
+                                                    // every feedback document was deleted since the first pass: nothing
+                                                    // to learn from
+                                                    listener.onResponse(allKept(vector.length));
+                                                    return;
+                                                }
+                                                boolean[] kept = n.length == 0
+                                                        ? DimensionMasks.dimePrf(vector, p, k)
+                                                        : DimensionMasks.eclipsePrf(vector, p, n, k);
+                                                listener.onResponse(
+                                                        MaskSpec.explicit(kept).kept());
+                                            },
+                                            listener::onFailure));
+                        },
+                        listener::onFailure));
     }
 
     private static int[] allKept(int dim) {
@@ -112,48 +138,52 @@ public final class FeedbackMask {
      * {@code _source} by multi-get. A document deleted since the first pass is left out of its list.
      */
     private static void fetchVectors(
-        Client client,
-        String field,
-        List<SearchHit> positives,
-        List<SearchHit> negatives,
-        ActionListener<Vectors> listener
-    ) {
+            Client client,
+            String field,
+            List<SearchHit> positives,
+            List<SearchHit> negatives,
+            ActionListener<Vectors> listener) {
         List<SearchHit> wanted = new ArrayList<>(positives);
         wanted.addAll(negatives);
         MultiGetRequest fetch = new MultiGetRequest();
-        FetchSourceContext source = new FetchSourceContext(true, new String[] { field }, null);
+        FetchSourceContext source = new FetchSourceContext(true, new String[] {field}, null);
         for (SearchHit hit : wanted) {
             DocumentField routing = hit.field(RoutingFieldMapper.NAME);
-            fetch.add(new MultiGetRequest.Item(hit.getIndex(), hit.getId()).fetchSourceContext(source)
-                .routing(routing == null ? null : routing.getValue().toString()));
+            fetch.add(new MultiGetRequest.Item(hit.getIndex(), hit.getId())
+                    .fetchSourceContext(source)
+                    .routing(routing == null ? null : routing.getValue().toString()));
         }
-        client.multiGet(fetch, ActionListener.wrap(response -> {
-            List<float[]> p = new ArrayList<>();
-            List<float[]> n = new ArrayList<>();
-            MultiGetItemResponse[] items = response.getResponses();
-            for (int i = 0; i < items.length; i++) {
-                MultiGetItemResponse item = items[i];
-                if (item.isFailed()) {
-                    Exception cause = item.getFailure().getFailure();
-                    throw new OpenSearchStatusException(
-                        "[mask] reading feedback document [" + item.getId() + "] of index [" + item.getIndex() + "] failed: " + cause.getMessage(),
-                        ExceptionsHelper.status(cause),
-                        cause
-                    );
-                }
-                if (item.getResponse().isExists() == false) {
-                    continue;
-                }
-                float[] v = vectorOf(item.getResponse().getSourceAsMap(), field);
-                if (v == null) {
-                    throw new IllegalArgumentException(
-                        "[mask] feedback document [" + item.getId() + "] of index [" + item.getIndex() + "] has no [" + field + "] in its _source"
-                    );
-                }
-                (i < positives.size() ? p : n).add(v);
-            }
-            listener.onResponse(new Vectors(p.toArray(float[][]::new), n.toArray(float[][]::new)));
-        }, listener::onFailure));
+        client.multiGet(
+                fetch,
+                ActionListener.wrap(
+                        response -> {
+                            List<float[]> p = new ArrayList<>();
+                            List<float[]> n = new ArrayList<>();
+                            MultiGetItemResponse[] items = response.getResponses();
+                            for (int i = 0; i < items.length; i++) {
+                                MultiGetItemResponse item = items[i];
+                                if (item.isFailed()) {
+                                    Exception cause = item.getFailure().getFailure();
+                                    throw new OpenSearchStatusException(
+                                            "[mask] reading feedback document [" + item.getId() + "] of index ["
+                                                    + item.getIndex() + "] failed: " + cause.getMessage(),
+                                            ExceptionsHelper.status(cause),
+                                            cause);
+                                }
+                                if (item.getResponse().isExists() == false) {
+                                    continue;
+                                }
+                                float[] v = vectorOf(item.getResponse().getSourceAsMap(), field);
+                                if (v == null) {
+                                    throw new IllegalArgumentException(
+                                            "[mask] feedback document [" + item.getId() + "] of index ["
+                                                    + item.getIndex() + "] has no [" + field + "] in its _source");
+                                }
+                                (i < positives.size() ? p : n).add(v);
+                            }
+                            listener.onResponse(new Vectors(p.toArray(float[][]::new), n.toArray(float[][]::new)));
+                        },
+                        listener::onFailure));
     }
 
     private record Vectors(float[][] positives, float[][] negatives) {}

@@ -1,11 +1,10 @@
 package dev.compress.plugin.query.mask;
 
+import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** A query vector (already adapted when the query has a {@code model_id}) and its {@code learned} mask parameter. */
 public final class LearnedMaskRequest extends ActionRequest {

@@ -1,10 +1,9 @@
 package dev.compress.plugin.query.mask;
 
+import java.io.IOException;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /** The kept dimensions, ascending. */
 public final class LearnedMaskResponse extends ActionResponse {

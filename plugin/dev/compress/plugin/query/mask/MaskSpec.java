@@ -3,7 +3,11 @@ package dev.compress.plugin.query.mask;
 import dev.compress.plugin.query.JsonParams;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
-
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -11,12 +15,6 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.core.xcontent.XContentParser.Token;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The {@code mask} parameter of {@code compressed_knn}: which of the query's dimensions to keep.
@@ -31,20 +29,24 @@ import java.util.Objects;
  * @param kept          {@code explicit}: the kept dimensions, ascending
  */
 public record MaskSpec(
-    MaskType type,
-    Double ratio,
-    Integer dimensions,
-    String modelId,
-    int feedbackDocs,
-    int negativeDocs,
-    int negativeDepth,
-    int[] kept
-) implements Writeable {
+        MaskType type,
+        Double ratio,
+        Integer dimensions,
+        String modelId,
+        int feedbackDocs,
+        int negativeDocs,
+        int negativeDepth,
+        int[] kept)
+        implements Writeable {
 
     /** Defaults of the offline evaluation ({@link MaskEvaluation.Prf#defaults()}), so figures carry over. */
-    public static final int DEFAULT_FEEDBACK_DOCS = MaskEvaluation.Prf.defaults().feedbackDocs();
-    public static final int DEFAULT_NEGATIVE_DOCS = MaskEvaluation.Prf.defaults().negativeDocs();
-    public static final int DEFAULT_NEGATIVE_DEPTH = MaskEvaluation.Prf.defaults().negativeDepth();
+    public static final int DEFAULT_FEEDBACK_DOCS =
+            MaskEvaluation.Prf.defaults().feedbackDocs();
+
+    public static final int DEFAULT_NEGATIVE_DOCS =
+            MaskEvaluation.Prf.defaults().negativeDocs();
+    public static final int DEFAULT_NEGATIVE_DEPTH =
+            MaskEvaluation.Prf.defaults().negativeDepth();
     /** First-pass depth cap: the first pass is a {@code compressed_knn} search with this many hits per shard. */
     public static final int MAX_DEPTH = 10_000;
 
@@ -66,7 +68,8 @@ public record MaskSpec(
             Arrays.sort(kept);
             for (int i = 0; i < kept.length; i++) {
                 if (kept[i] < 0 || (i > 0 && kept[i] == kept[i - 1])) {
-                    throw new IllegalArgumentException("[mask.kept] must hold distinct dimensions >= 0, got " + Arrays.toString(kept));
+                    throw new IllegalArgumentException(
+                            "[mask.kept] must hold distinct dimensions >= 0, got " + Arrays.toString(kept));
                 }
             }
             if (ratio != null || dimensions != null) {
@@ -74,15 +77,18 @@ public record MaskSpec(
             }
         } else {
             if (kept != null) {
-                throw new IllegalArgumentException("[mask.kept] is only for type [explicit], not [" + type.jsonName() + "]");
+                throw new IllegalArgumentException(
+                        "[mask.kept] is only for type [explicit], not [" + type.jsonName() + "]");
             }
             if (type == MaskType.LEARNED) {
                 // a learned mask may give neither: it then keeps the share its model chose on validation
                 if (ratio != null && dimensions != null) {
-                    throw new IllegalArgumentException("[mask] type [learned] takes one of [ratio] and [dimensions], not both");
+                    throw new IllegalArgumentException(
+                            "[mask] type [learned] takes one of [ratio] and [dimensions], not both");
                 }
             } else if ((ratio == null) == (dimensions == null)) {
-                throw new IllegalArgumentException("[mask] type [" + type.jsonName() + "] needs exactly one of [ratio] and [dimensions]");
+                throw new IllegalArgumentException(
+                        "[mask] type [" + type.jsonName() + "] needs exactly one of [ratio] and [dimensions]");
             }
             if (ratio != null && !(ratio > 0 && ratio <= 1)) {
                 throw new IllegalArgumentException("[mask.ratio] must be in (0, 1], got [" + ratio + "]");
@@ -95,25 +101,35 @@ public record MaskSpec(
             throw new IllegalArgumentException("[mask] type [learned] requires [mask.model_id]");
         }
         if (type != MaskType.LEARNED && modelId != null) {
-            throw new IllegalArgumentException("[mask.model_id] is only for type [learned], not [" + type.jsonName() + "]");
+            throw new IllegalArgumentException(
+                    "[mask.model_id] is only for type [learned], not [" + type.jsonName() + "]");
         }
         if (feedbackDocs < 1 || feedbackDocs > MAX_DEPTH) {
-            throw new IllegalArgumentException("[mask.feedback_docs] must be in [1, " + MAX_DEPTH + "], got [" + feedbackDocs + "]");
+            throw new IllegalArgumentException(
+                    "[mask.feedback_docs] must be in [1, " + MAX_DEPTH + "], got [" + feedbackDocs + "]");
         }
         if (negativeDocs < 1 || negativeDocs > MAX_DEPTH) {
-            throw new IllegalArgumentException("[mask.negative_docs] must be in [1, " + MAX_DEPTH + "], got [" + negativeDocs + "]");
-        }
-        if (type == MaskType.ECLIPSE_PRF && (negativeDepth < feedbackDocs + negativeDocs || negativeDepth > MAX_DEPTH)) {
             throw new IllegalArgumentException(
-                "[mask.negative_depth] must be in [feedback_docs + negative_docs = " + (feedbackDocs + negativeDocs) + ", " + MAX_DEPTH
-                    + "], got [" + negativeDepth + "]"
-            );
+                    "[mask.negative_docs] must be in [1, " + MAX_DEPTH + "], got [" + negativeDocs + "]");
+        }
+        if (type == MaskType.ECLIPSE_PRF
+                && (negativeDepth < feedbackDocs + negativeDocs || negativeDepth > MAX_DEPTH)) {
+            throw new IllegalArgumentException("[mask.negative_depth] must be in [feedback_docs + negative_docs = "
+                    + (feedbackDocs + negativeDocs) + ", " + MAX_DEPTH + "], got [" + negativeDepth + "]");
         }
     }
 
     /** A resolved mask. */
     public static MaskSpec explicit(int[] kept) {
-        return new MaskSpec(MaskType.EXPLICIT, null, null, null, DEFAULT_FEEDBACK_DOCS, DEFAULT_NEGATIVE_DOCS, DEFAULT_NEGATIVE_DEPTH, kept);
+        return new MaskSpec(
+                MaskType.EXPLICIT,
+                null,
+                null,
+                null,
+                DEFAULT_FEEDBACK_DOCS,
+                DEFAULT_NEGATIVE_DOCS,
+                DEFAULT_NEGATIVE_DEPTH,
+                kept);
     }
 
     public static MaskSpec explicit(boolean[] kept) {
@@ -140,7 +156,8 @@ public record MaskSpec(
     public int keep(int dim) {
         if (dimensions != null) {
             if (dimensions > dim) {
-                throw new IllegalArgumentException("[mask.dimensions] [" + dimensions + "] exceeds the query vector's " + dim + " dimensions");
+                throw new IllegalArgumentException(
+                        "[mask.dimensions] [" + dimensions + "] exceeds the query vector's " + dim + " dimensions");
             }
             return dimensions;
         }
@@ -149,15 +166,14 @@ public record MaskSpec(
 
     public MaskSpec(StreamInput in) throws IOException {
         this(
-            in.readEnum(MaskType.class),
-            in.readOptionalDouble(),
-            in.readOptionalVInt(),
-            in.readOptionalString(),
-            in.readVInt(),
-            in.readVInt(),
-            in.readVInt(),
-            in.readBoolean() ? in.readVIntArray() : null
-        );
+                in.readEnum(MaskType.class),
+                in.readOptionalDouble(),
+                in.readOptionalVInt(),
+                in.readOptionalString(),
+                in.readVInt(),
+                in.readVInt(),
+                in.readVInt(),
+                in.readBoolean() ? in.readVIntArray() : null);
     }
 
     @Override
@@ -203,7 +219,8 @@ public record MaskSpec(
     /** Parses the {@code mask} object; a parameter that does not belong to the type is an error naming it. */
     public static MaskSpec parse(XContentParser parser) throws IOException {
         if (parser.currentToken() != Token.START_OBJECT) {
-            throw new ParsingException(parser.getTokenLocation(), "[mask] must be an object, got [" + parser.currentToken() + "]");
+            throw new ParsingException(
+                    parser.getTokenLocation(), "[mask] must be an object, got [" + parser.currentToken() + "]");
         }
         MaskType type = null;
         Double ratio = null;
@@ -225,33 +242,35 @@ public record MaskSpec(
                 case "negative_docs" -> negativeDocs = JsonParams.wholeNumber(parser, "mask.negative_docs");
                 case "negative_depth" -> negativeDepth = JsonParams.wholeNumber(parser, "mask.negative_depth");
                 case "kept" -> kept = parseInts(parser);
-                default -> throw new ParsingException(parser.getTokenLocation(), "[mask] has unknown parameter [" + name + "]");
+                default ->
+                    throw new ParsingException(
+                            parser.getTokenLocation(), "[mask] has unknown parameter [" + name + "]");
             }
         }
         if (type == null) {
             throw new ParsingException(parser.getTokenLocation(), "[mask] requires [type]");
         }
         if (type.isPseudoRelevanceFeedback() == false && feedbackDocs != null) {
-            throw new IllegalArgumentException("[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [" + type.jsonName() + "]");
+            throw new IllegalArgumentException(
+                    "[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [" + type.jsonName()
+                            + "]");
         }
         if (type != MaskType.ECLIPSE_PRF && (negativeDocs != null || negativeDepth != null)) {
-            throw new IllegalArgumentException(
-                "[mask." + (negativeDocs != null ? "negative_docs" : "negative_depth") + "] is only for type [eclipse_prf], not [" + type.jsonName() + "]"
-            );
+            throw new IllegalArgumentException("[mask." + (negativeDocs != null ? "negative_docs" : "negative_depth")
+                    + "] is only for type [eclipse_prf], not [" + type.jsonName() + "]");
         }
         int feedback = feedbackDocs == null ? DEFAULT_FEEDBACK_DOCS : feedbackDocs;
         int negatives = negativeDocs == null ? DEFAULT_NEGATIVE_DOCS : negativeDocs;
         return new MaskSpec(
-            type,
-            ratio,
-            dimensions,
-            modelId,
-            feedback,
-            negatives,
-            // deep enough for the documents asked for, unless the user says otherwise
-            negativeDepth == null ? Math.max(DEFAULT_NEGATIVE_DEPTH, feedback + negatives) : negativeDepth,
-            kept
-        );
+                type,
+                ratio,
+                dimensions,
+                modelId,
+                feedback,
+                negatives,
+                // deep enough for the documents asked for, unless the user says otherwise
+                negativeDepth == null ? Math.max(DEFAULT_NEGATIVE_DEPTH, feedback + negatives) : negativeDepth,
+                kept);
     }
 
     private static int[] parseInts(XContentParser parser) throws IOException {
@@ -268,18 +287,19 @@ public record MaskSpec(
     @Override
     public boolean equals(Object other) {
         return other instanceof MaskSpec m
-            && type == m.type
-            && Objects.equals(ratio, m.ratio)
-            && Objects.equals(dimensions, m.dimensions)
-            && Objects.equals(modelId, m.modelId)
-            && feedbackDocs == m.feedbackDocs
-            && negativeDocs == m.negativeDocs
-            && negativeDepth == m.negativeDepth
-            && Arrays.equals(kept, m.kept);
+                && type == m.type
+                && Objects.equals(ratio, m.ratio)
+                && Objects.equals(dimensions, m.dimensions)
+                && Objects.equals(modelId, m.modelId)
+                && feedbackDocs == m.feedbackDocs
+                && negativeDocs == m.negativeDocs
+                && negativeDepth == m.negativeDepth
+                && Arrays.equals(kept, m.kept);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(type, ratio, dimensions, modelId, feedbackDocs, negativeDocs, negativeDepth, Arrays.hashCode(kept));
+        return Objects.hash(
+                type, ratio, dimensions, modelId, feedbackDocs, negativeDocs, negativeDepth, Arrays.hashCode(kept));
     }
 }

@@ -28,9 +28,8 @@ public enum MaskType {
                 return type;
             }
         }
-        throw new IllegalArgumentException(
-            "[mask.type] must be one of " + Arrays.stream(values()).map(MaskType::jsonName).toList() + ", got [" + value + "]"
-        );
+        throw new IllegalArgumentException("[mask.type] must be one of "
+                + Arrays.stream(values()).map(MaskType::jsonName).toList() + ", got [" + value + "]");
     }
 
     boolean isPseudoRelevanceFeedback() {

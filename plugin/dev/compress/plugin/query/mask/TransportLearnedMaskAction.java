@@ -4,9 +4,7 @@ import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.model.ModelMetadata;
-
 import dev.compress.training.trainer.QueryMaskTrainer;
-
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -20,39 +18,44 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
     private final ModelCache modelCache;
 
     @Inject
-    public TransportLearnedMaskAction(TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
+    public TransportLearnedMaskAction(
+            TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
         super(LearnedMaskAction.NAME, transportService, actionFilters, LearnedMaskRequest::new);
         this.modelCache = modelCache;
     }
 
     @Override
     protected void doExecute(Task task, LearnedMaskRequest request, ActionListener<LearnedMaskResponse> listener) {
-        modelCache.get(request.mask().modelId(), ActionListener.wrap(model -> {
-            boolean[] kept;
-            try {
-                kept = mask(model, request);
-            } catch (IllegalArgumentException e) {
-                listener.onFailure(e);
-                return;
-            }
-            listener.onResponse(new LearnedMaskResponse(MaskSpec.explicit(kept).kept()));
-        }, listener::onFailure));
+        modelCache.get(
+                request.mask().modelId(),
+                ActionListener.wrap(
+                        model -> {
+                            boolean[] kept;
+                            try {
+                                kept = mask(model, request);
+                            } catch (IllegalArgumentException e) {
+                                listener.onFailure(e);
+                                return;
+                            }
+                            listener.onResponse(new LearnedMaskResponse(
+                                    MaskSpec.explicit(kept).kept()));
+                        },
+                        listener::onFailure));
     }
 
     static boolean[] mask(LoadedModel model, LearnedMaskRequest request) {
         if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output()) == false) {
-            throw new IllegalArgumentException(
-                "[mask.model_id] model [" + model.id() + "] outputs [" + model.metadata().output() + "], not ["
-                    + ModelMetadata.OUTPUT_DIMENSION_SCORES + "]: it is not a mask model"
-            );
+            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] outputs ["
+                    + model.metadata().output() + "], not [" + ModelMetadata.OUTPUT_DIMENSION_SCORES
+                    + "]: it is not a mask model");
         }
         int dim = request.vector().length;
         if (model.inputDim() != dim) {
-            throw new IllegalArgumentException(
-                "[mask.model_id] model [" + model.id() + "] masks " + model.inputDim() + " dimensions but the query vector has " + dim
-            );
+            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] masks " + model.inputDim()
+                    + " dimensions but the query vector has " + dim);
         }
-        int keep = request.mask().sizeGiven() ? request.mask().keep(dim) : DimensionMasks.keep(dim, validatedRatio(model));
+        int keep =
+                request.mask().sizeGiven() ? request.mask().keep(dim) : DimensionMasks.keep(dim, validatedRatio(model));
         return DimensionMasks.learned(model.encoder(), request.vector(), keep);
     }
 
@@ -62,8 +65,7 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
         if (r instanceof Number n) {
             return n.doubleValue();
         }
-        throw new IllegalArgumentException(
-            "[mask] model [" + model.id() + "] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]"
-        );
+        throw new IllegalArgumentException("[mask] model [" + model.id()
+                + "] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]");
     }
 }

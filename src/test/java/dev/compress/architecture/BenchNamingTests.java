@@ -1,6 +1,7 @@
 package dev.compress.architecture;
 
-import org.junit.Test;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,9 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
+import org.junit.Test;
 
 /**
  * The naming rule of bench/README.md: a class's suffix says how it is run. {@code *Section} is a
@@ -23,8 +22,10 @@ public class BenchNamingTests {
 
     private static final Path BENCH = Path.of(System.getProperty("user.dir")).resolve("bench");
     private static final Pattern JMH_ANNOTATION = Pattern.compile("^\\s*@Benchmark\\b", Pattern.MULTILINE);
-    private static final Pattern EXTENDS_TEST_CASE = Pattern.compile("\\bclass\\s+\\w+\\s+extends\\s+\\w*(TestCase|IntegTestCase)\\b");
-    private static final Pattern IMPLEMENTS_SECTION = Pattern.compile("\\bclass\\s+\\w+\\s+implements\\s+BenchSection\\b");
+    private static final Pattern EXTENDS_TEST_CASE =
+            Pattern.compile("\\bclass\\s+\\w+\\s+extends\\s+\\w*(TestCase|IntegTestCase)\\b");
+    private static final Pattern IMPLEMENTS_SECTION =
+            Pattern.compile("\\bclass\\s+\\w+\\s+implements\\s+BenchSection\\b");
     private static final Pattern MAIN_METHOD = Pattern.compile("public static void main\\(String\\[\\] args\\)");
 
     @Test
@@ -38,15 +39,18 @@ public class BenchNamingTests {
                 String where = BENCH.relativize(file).toString();
                 boolean jmhPackage = file.getParent().getFileName().toString().equals("jmh");
                 if (name.endsWith("Benchmark")) {
-                    violations.add(where + ": 'Benchmark' does not say how it runs; use Section, Jmh, Main or ClusterBench");
+                    violations.add(
+                            where + ": 'Benchmark' does not say how it runs; use Section, Jmh, Main or ClusterBench");
                 }
                 if (JMH_ANNOTATION.matcher(source).find() != (name.endsWith("Jmh") && jmhPackage)) {
-                    violations.add(where + ": JMH classes, and only they, are named *Jmh and live in dev.compress.bench.jmh");
+                    violations.add(
+                            where + ": JMH classes, and only they, are named *Jmh and live in dev.compress.bench.jmh");
                 }
                 if (EXTENDS_TEST_CASE.matcher(source).find() != name.endsWith("ClusterBench")) {
                     violations.add(where + ": cluster test cases, and only they, are named *ClusterBench");
                 }
-                if (IMPLEMENTS_SECTION.matcher(source).find() != (name.endsWith("Section") && name.equals("BenchSection") == false)) {
+                if (IMPLEMENTS_SECTION.matcher(source).find()
+                        != (name.endsWith("Section") && name.equals("BenchSection") == false)) {
                     violations.add(where + ": bench/run sections, and only they, are named *Section");
                 }
                 if (name.endsWith("Main") && MAIN_METHOD.matcher(source).find() == false) {

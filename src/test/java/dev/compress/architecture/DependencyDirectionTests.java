@@ -1,6 +1,7 @@
 package dev.compress.architecture;
 
-import org.junit.Test;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,9 +11,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
+import org.junit.Test;
 
 /**
  * Dependencies point one way: plugin -> training and plugin -> codec. codec/ is Lucene only,
@@ -26,12 +25,22 @@ public class DependencyDirectionTests {
 
     @Test
     public void codecDependsOnLuceneOnly() throws IOException {
-        assertNoReferences("codec", "org\\.opensearch\\.", "dev\\.compress\\.plugin\\.", "dev\\.compress\\.training\\.", "ai\\.djl\\.");
+        assertNoReferences(
+                "codec",
+                "org\\.opensearch\\.",
+                "dev\\.compress\\.plugin\\.",
+                "dev\\.compress\\.training\\.",
+                "ai\\.djl\\.");
     }
 
     @Test
     public void trainingDependsOnNeitherOpenSearchNorLuceneNorCodec() throws IOException {
-        assertNoReferences("training", "org\\.opensearch\\.", "org\\.apache\\.lucene\\.", "dev\\.compress\\.plugin\\.", "dev\\.compress\\.codec\\.");
+        assertNoReferences(
+                "training",
+                "org\\.opensearch\\.",
+                "org\\.apache\\.lucene\\.",
+                "dev\\.compress\\.plugin\\.",
+                "dev\\.compress\\.codec\\.");
     }
 
     @Test
@@ -47,8 +56,12 @@ public class DependencyDirectionTests {
 
     @Test
     public void theGuardSeesAViolation() {
-        assertTrue(referencePattern("org\\.opensearch\\.").matcher("import org.opensearch.common.Foo;").find());
-        assertTrue(referencePattern("dev\\.compress\\.plugin\\.").matcher("x = new dev.compress.plugin.Foo();").find());
+        assertTrue(referencePattern("org\\.opensearch\\.")
+                .matcher("import org.opensearch.common.Foo;")
+                .find());
+        assertTrue(referencePattern("dev\\.compress\\.plugin\\.")
+                .matcher("x = new dev.compress.plugin.Foo();")
+                .find());
     }
 
     private static Pattern referencePattern(String forbiddenPrefix) {
@@ -67,14 +80,16 @@ public class DependencyDirectionTests {
                     for (String prefix : forbiddenPrefixes) {
                         Matcher m = referencePattern(prefix).matcher(code);
                         if (m.find()) {
-                            violations.add(ROOT.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).trim());
+                            violations.add(ROOT.relativize(file) + ":" + (i + 1) + ": "
+                                    + lines.get(i).trim());
                         }
                     }
                 }
             }
         }
         if (violations.isEmpty() == false) {
-            fail(sourceRoot + "/ must not depend on " + String.join(", ", forbiddenPrefixes) + ":\n" + String.join("\n", violations));
+            fail(sourceRoot + "/ must not depend on " + String.join(", ", forbiddenPrefixes) + ":\n"
+                    + String.join("\n", violations));
         }
     }
 

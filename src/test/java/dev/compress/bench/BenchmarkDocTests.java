@@ -1,8 +1,9 @@
 package dev.compress.bench;
 
-import org.junit.Rule;
-import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,11 +11,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /** The writer of docs/benchmarks.md's generated blocks: it replaces one section's block and nothing else. */
 public class BenchmarkDocTests {
@@ -90,18 +89,25 @@ public class BenchmarkDocTests {
     public void aSectionWithoutBlockIsAppendedUnderItsName() {
         String out = BenchmarkDoc.replace(DOC, "walk", "walk tables");
         assertEquals(DOC + "\n## walk\n\n<!-- section: walk -->\nwalk tables\n\n<!-- end section -->\n", out);
-        assertEquals("## walk\n\n<!-- section: walk -->\nwalk tables\n\n<!-- end section -->\n", BenchmarkDoc.replace("", "walk", "walk tables"));
+        assertEquals(
+                "## walk\n\n<!-- section: walk -->\nwalk tables\n\n<!-- end section -->\n",
+                BenchmarkDoc.replace("", "walk", "walk tables"));
     }
 
     @Test
     public void aBrokenFileIsAnErrorNotAGuess() {
         String unclosed = "<!-- section: codec -->\ntables\n\n<!-- section: node -->\nx\n<!-- end section -->\n";
         assertThrows(IllegalStateException.class, () -> BenchmarkDoc.replace(unclosed, "node", "y"));
-        assertThrows(IllegalStateException.class, () -> BenchmarkDoc.replace("<!-- section: codec -->\ntables\n", "codec", "y"));
-        String twice = "<!-- section: codec -->\na\n<!-- end section -->\n<!-- section: codec -->\nb\n<!-- end section -->\n";
+        assertThrows(
+                IllegalStateException.class,
+                () -> BenchmarkDoc.replace("<!-- section: codec -->\ntables\n", "codec", "y"));
+        String twice =
+                "<!-- section: codec -->\na\n<!-- end section -->\n<!-- section: codec -->\nb\n<!-- end section -->\n";
         assertThrows(IllegalStateException.class, () -> BenchmarkDoc.replace(twice, "codec", "y"));
-        assertThrows(IllegalStateException.class, () -> BenchmarkDoc.replace("text\n<!-- end section -->\n", "codec", "y"));
-        assertThrows(IllegalArgumentException.class, () -> BenchmarkDoc.replace(DOC, "codec", "a\n<!-- end section -->\nb"));
+        assertThrows(
+                IllegalStateException.class, () -> BenchmarkDoc.replace("text\n<!-- end section -->\n", "codec", "y"));
+        assertThrows(
+                IllegalArgumentException.class, () -> BenchmarkDoc.replace(DOC, "codec", "a\n<!-- end section -->\nb"));
         assertThrows(IllegalArgumentException.class, () -> BenchmarkDoc.replace(DOC, "co -->dec", "y"));
     }
 
@@ -116,15 +122,20 @@ public class BenchmarkDocTests {
         BenchmarkDoc.update(created, "codec", "first");
         assertEquals("## codec\n\n<!-- section: codec -->\nfirst\n\n<!-- end section -->\n", Files.readString(created));
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of("benchmarks.md", "new.md"), files.map(p -> p.getFileName().toString()).sorted().toList());
+            assertEquals(
+                    List.of("benchmarks.md", "new.md"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
 
     @Test
     public void bodyHeadsTheTablesWithCommandAndMachine() {
-        ResultTable table = new ResultTable("Scaling", List.of("docs", "qps")).add(Map.of("docs", 10_000, "qps", 1234.5));
+        ResultTable table =
+                new ResultTable("Scaling", List.of("docs", "qps")).add(Map.of("docs", 10_000, "qps", 1234.5));
         String body = BenchmarkDoc.body("bench/run quick scaling", "2 cores", List.of(table));
-        assertEquals("`bench/run quick scaling` on 2 cores.\n\n### Scaling\n\n| docs | qps |\n| --- | --- |\n| 10,000 | 1,235 |\n\n", body);
+        assertEquals(
+                "`bench/run quick scaling` on 2 cores.\n\n### Scaling\n\n| docs | qps |\n| --- | --- |\n| 10,000 | 1,235 |\n\n",
+                body);
     }
 
     @Test
@@ -138,8 +149,8 @@ public class BenchmarkDocTests {
             System.setProperty("bench.heap", "8g");
             System.setProperty("bench.opts", " -Dbench.synthetic.docs=1000000   -Dbench.index.dir=DIR ");
             assertEquals(
-                "BENCH_HEAP=8g BENCH_OPTS=\"-Dbench.synthetic.docs=1000000 -Dbench.index.dir=DIR\" bench/run full walk",
-                BenchmarkDoc.command("full", "walk"));
+                    "BENCH_HEAP=8g BENCH_OPTS=\"-Dbench.synthetic.docs=1000000 -Dbench.index.dir=DIR\" bench/run full walk",
+                    BenchmarkDoc.command("full", "walk"));
         } finally {
             restore("bench.heap", heap);
             restore("bench.opts", opts);
@@ -162,9 +173,15 @@ public class BenchmarkDocTests {
         String doc = Files.readString(Path.of(System.getProperty("user.dir"), "docs", "benchmarks.md"));
         for (BenchSection section : BenchmarkHarness.SECTIONS) {
             String begin = BenchmarkDoc.begin(section.name());
-            assertEquals(section.name(), 1, doc.lines().filter(l -> l.strip().equals(begin)).count());
+            assertEquals(
+                    section.name(),
+                    1,
+                    doc.lines().filter(l -> l.strip().equals(begin)).count());
             String replaced = BenchmarkDoc.replace(doc, section.name(), "tables");
-            assertEquals(section.name(), doc.lines().count() - blockLines(doc, begin) + 4, replaced.lines().count());
+            assertEquals(
+                    section.name(),
+                    doc.lines().count() - blockLines(doc, begin) + 4,
+                    replaced.lines().count());
         }
     }
 

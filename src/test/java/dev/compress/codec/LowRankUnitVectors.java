@@ -10,31 +10,31 @@ import org.apache.lucene.util.VectorUtil;
  */
 final class LowRankUnitVectors {
 
-  private final float[][] mixing;
+    private final float[][] mixing;
 
-  LowRankUnitVectors(Random random, int dims, int latent) {
-    mixing = new float[dims][latent];
-    for (float[] row : mixing) {
-      for (int j = 0; j < latent; j++) {
-        row[j] = (float) random.nextGaussian();
-      }
+    LowRankUnitVectors(Random random, int dims, int latent) {
+        mixing = new float[dims][latent];
+        for (float[] row : mixing) {
+            for (int j = 0; j < latent; j++) {
+                row[j] = (float) random.nextGaussian();
+            }
+        }
     }
-  }
 
-  float[] next(Random random) {
-    int latent = mixing[0].length;
-    float[] z = new float[latent];
-    for (int j = 0; j < latent; j++) {
-      z[j] = (float) random.nextGaussian();
+    float[] next(Random random) {
+        int latent = mixing[0].length;
+        float[] z = new float[latent];
+        for (int j = 0; j < latent; j++) {
+            z[j] = (float) random.nextGaussian();
+        }
+        float[] v = new float[mixing.length];
+        for (int i = 0; i < v.length; i++) {
+            float x = 0.1f + 0.3f * (float) random.nextGaussian();
+            for (int j = 0; j < latent; j++) {
+                x += mixing[i][j] * z[j];
+            }
+            v[i] = x;
+        }
+        return VectorUtil.l2normalize(v);
     }
-    float[] v = new float[mixing.length];
-    for (int i = 0; i < v.length; i++) {
-      float x = 0.1f + 0.3f * (float) random.nextGaussian();
-      for (int j = 0; j < latent; j++) {
-        x += mixing[i][j] * z[j];
-      }
-      v[i] = x;
-    }
-    return VectorUtil.l2normalize(v);
-  }
 }

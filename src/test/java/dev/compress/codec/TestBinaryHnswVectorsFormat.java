@@ -13,24 +13,23 @@ import org.apache.lucene.tests.util.TestUtil;
  */
 public class TestBinaryHnswVectorsFormat extends BaseKnnVectorsFormatTestCase {
 
-  private KnnVectorsFormat format;
+    private KnnVectorsFormat format;
 
-  @Override
-  public void setUp() throws Exception {
-    format =
-        new BinaryHnswVectorsFormat(
-            new HnswParameters(8 + random().nextInt(24), 20 + random().nextInt(100)),
-            new BinaryCodeOptions(true, random().nextBoolean()));
-    super.setUp();
-  }
+    @Override
+    public void setUp() throws Exception {
+        format = new BinaryHnswVectorsFormat(
+                new HnswParameters(8 + random().nextInt(24), 20 + random().nextInt(100)),
+                new BinaryCodeOptions(true, random().nextBoolean()));
+        super.setUp();
+    }
 
-  @Override
-  protected Codec getCodec() {
-    return TestUtil.alwaysKnnVectorsFormat(format);
-  }
+    @Override
+    protected Codec getCodec() {
+        return TestUtil.alwaysKnnVectorsFormat(format);
+    }
 
-  @Override
-  protected boolean supportsFloatVectorFallback() {
-    return false;
-  }
+    @Override
+    protected boolean supportsFloatVectorFallback() {
+        return false;
+    }
 }

@@ -9,22 +9,21 @@ import org.apache.lucene.tests.util.TestUtil;
 /** Lucene's format conformance suite on the float HNSW format. */
 public class TestFloatHnswVectorsFormat extends BaseKnnVectorsFormatTestCase {
 
-  private KnnVectorsFormat format;
+    private KnnVectorsFormat format;
 
-  @Override
-  public void setUp() throws Exception {
-    format =
-        new FloatHnswVectorsFormat(new HnswParameters(8 + random().nextInt(24), 20 + random().nextInt(100)));
-    super.setUp();
-  }
+    @Override
+    public void setUp() throws Exception {
+        format = new FloatHnswVectorsFormat(new HnswParameters(8 + random().nextInt(24), 20 + random().nextInt(100)));
+        super.setUp();
+    }
 
-  @Override
-  protected Codec getCodec() {
-    return TestUtil.alwaysKnnVectorsFormat(format);
-  }
+    @Override
+    protected Codec getCodec() {
+        return TestUtil.alwaysKnnVectorsFormat(format);
+    }
 
-  @Override
-  protected boolean supportsFloatVectorFallback() {
-    return false;
-  }
+    @Override
+    protected boolean supportsFloatVectorFallback() {
+        return false;
+    }
 }

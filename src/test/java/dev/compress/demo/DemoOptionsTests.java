@@ -1,14 +1,13 @@
 package dev.compress.demo;
 
-import org.junit.Test;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /** The main job's command line: defaults, overrides, and errors that name the option and value. */
 public class DemoOptionsTests {
@@ -31,7 +30,8 @@ public class DemoOptionsTests {
 
     @Test
     public void nfcorpusCapsTrainingAndParamsOverrideTheCaps() {
-        DemoOptions o = parse("--dataset", "nfcorpus", "--model", "all-MiniLM-L6-v2", "--param", "epochs=3", "--dims", "32");
+        DemoOptions o =
+                parse("--dataset", "nfcorpus", "--model", "all-MiniLM-L6-v2", "--param", "epochs=3", "--dims", "32");
         assertEquals("dev", o.dataset().heldOutSplit());
         assertEquals(Map.of("max_triplets_per_epoch", "4096", "patience", "4", "epochs", "3"), o.trainParameters());
         assertEquals(32, o.dims());
@@ -40,12 +40,24 @@ public class DemoOptionsTests {
 
     @Test
     public void badOptionsNameTheOptionAndValue() {
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dataset", "msmarco")).getMessage().contains("[--dataset] must be scifact or nfcorpus, got [msmarco]"));
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dims", "-4")).getMessage().contains("[--dims] must be a positive integer, got [-4]"));
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--param", "epochs")).getMessage().contains("[--param] must look like name=value, got [epochs]"));
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--model", "e5")).getMessage().contains("[--model] must be one of"));
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--colour", "red")).getMessage().contains("unknown option [--colour]"));
-        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dims")).getMessage().contains("option [--dims] needs a value"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dataset", "msmarco"))
+                .getMessage()
+                .contains("[--dataset] must be scifact or nfcorpus, got [msmarco]"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dims", "-4"))
+                .getMessage()
+                .contains("[--dims] must be a positive integer, got [-4]"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--param", "epochs"))
+                .getMessage()
+                .contains("[--param] must look like name=value, got [epochs]"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--model", "e5"))
+                .getMessage()
+                .contains("[--model] must be one of"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--colour", "red"))
+                .getMessage()
+                .contains("unknown option [--colour]"));
+        assertTrue(assertThrows(DemoOptions.UsageException.class, () -> parse("--dims"))
+                .getMessage()
+                .contains("option [--dims] needs a value"));
     }
 
     @Test

@@ -1,16 +1,13 @@
 package dev.compress.demo;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.demo.report.DemoResults;
 import dev.compress.demo.report.HtmlReport;
 import dev.compress.demo.report.ResultRow;
 import dev.compress.demo.report.TrainingEpoch;
-
-import org.junit.Assume;
-import org.junit.BeforeClass;
-import org.junit.Rule;
-import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
-
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
+import org.junit.Assume;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /**
  * The main job's HTML report opened in headless Chromium: the page parses into the four SVG plots,
@@ -36,7 +34,8 @@ import static org.junit.Assert.assertTrue;
  */
 public class HtmlReportRenderTests {
 
-    private static final List<Path> CHROMIUM_CANDIDATES = List.of(Path.of("/usr/bin/chromium"), Path.of("/usr/bin/chromium-browser"), Path.of("/usr/bin/google-chrome"));
+    private static final List<Path> CHROMIUM_CANDIDATES = List.of(
+            Path.of("/usr/bin/chromium"), Path.of("/usr/bin/chromium-browser"), Path.of("/usr/bin/google-chrome"));
     private static Path chromium;
 
     @Rule
@@ -45,30 +44,57 @@ public class HtmlReportRenderTests {
     @BeforeClass
     public static void findChromium() {
         String configured = System.getenv("CHROMIUM");
-        chromium = configured != null ? Path.of(configured) : CHROMIUM_CANDIDATES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+        chromium = configured != null
+                ? Path.of(configured)
+                : CHROMIUM_CANDIDATES.stream()
+                        .filter(Files::isExecutable)
+                        .findFirst()
+                        .orElse(null);
         boolean found = chromium != null && Files.isExecutable(chromium);
         if (found == false && System.getenv("CI") != null) {
-            throw new AssertionError("Chromium not found (CHROMIUM or " + CHROMIUM_CANDIDATES + "): under CI the report render test must run; .ci/run installs it");
+            throw new AssertionError("Chromium not found (CHROMIUM or " + CHROMIUM_CANDIDATES
+                    + "): under CI the report render test must run; .ci/run installs it");
         }
-        Assume.assumeTrue("Chromium is not installed (Debian package 'chromium'); skipping the report render test", found);
+        Assume.assumeTrue(
+                "Chromium is not installed (Debian package 'chromium'); skipping the report render test", found);
     }
 
     /** Eight configurations at distinct places and 30 epochs of DIVE-like curves. */
     static DemoResults sampleResults() {
-        int[] bytes = { 1536, 1536, 60, 60, 256, 256, 20, 20 };
-        double[] ndcg = { 0.713, 0.680, 0.610, 0.711, 0.507, 0.700, 0.440, 0.660 };
+        int[] bytes = {1536, 1536, 60, 60, 256, 256, 20, 20};
+        double[] ndcg = {0.713, 0.680, 0.610, 0.711, 0.507, 0.700, 0.440, 0.660};
         List<ResultRow> rows = new ArrayList<>();
         for (int i = 0; i < bytes.length; i++) {
-            rows.add(new ResultRow("configuration " + i, bytes[i], bytes[i] * 2, ndcg[i], ndcg[i] + 0.1, ndcg[i] / ndcg[0], 1.0, ndcg[i] - ndcg[0], 0.01, 1.5, 3.0));
+            rows.add(new ResultRow(
+                    "configuration " + i,
+                    bytes[i],
+                    bytes[i] * 2,
+                    ndcg[i],
+                    ndcg[i] + 0.1,
+                    ndcg[i] / ndcg[0],
+                    1.0,
+                    ndcg[i] - ndcg[0],
+                    0.01,
+                    1.5,
+                    3.0));
         }
         List<TrainingEpoch> epochs = new ArrayList<>();
         for (int e = 1; e <= 30; e++) {
-            epochs.add(new TrainingEpoch(e, 2.0 / e + 0.3, 0.8 * Math.exp(-e / 10.0), 0.6 + 0.1 * (1 - Math.exp(-e / 5.0))));
+            epochs.add(new TrainingEpoch(
+                    e, 2.0 / e + 0.3, 0.8 * Math.exp(-e / 10.0), 0.6 + 0.1 * (1 - Math.exp(-e / 5.0))));
         }
         Map<String, Double> phases = new LinkedHashMap<>();
         phases.put("train", 60.0);
         phases.put("search", 20.0);
-        return new DemoResults("Render test <&>", "scifact test split, 300 queries", "dive 384 -> 64 dims", rows, epochs, phases, 80.0, "2026-11-21T00:00:00Z");
+        return new DemoResults(
+                "Render test <&>",
+                "scifact test split, 300 queries",
+                "dive 384 -> 64 dims",
+                rows,
+                epochs,
+                phases,
+                80.0,
+                "2026-11-21T00:00:00Z");
     }
 
     private Path writeReport() throws IOException {
@@ -78,13 +104,25 @@ public class HtmlReportRenderTests {
     }
 
     private String chromium(String... action) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-            "--user-data-dir=" + tmp.newFolder().getAbsolutePath()));
+        List<String> command = new ArrayList<>(List.of(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--user-data-dir=" + tmp.newFolder().getAbsolutePath()));
         command.addAll(List.of(action));
         Path output = tmp.newFile().toPath();
-        Process process = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(output.toFile())
-            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(false)
+                .redirectOutput(output.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         assertTrue("chromium finished within 2 minutes", process.waitFor(2, TimeUnit.MINUTES));
         assertEquals("chromium exit code", 0, process.exitValue());
         return Files.readString(output, StandardCharsets.UTF_8);
@@ -109,7 +147,10 @@ public class HtmlReportRenderTests {
     @Test
     public void theScreenshotShowsEveryMarkerAndCurve() throws Exception {
         Path png = tmp.getRoot().toPath().resolve("report.png");
-        chromium("--window-size=1400,2000", "--screenshot=" + png, writeReport().toUri().toString());
+        chromium(
+                "--window-size=1400,2000",
+                "--screenshot=" + png,
+                writeReport().toUri().toString());
         BufferedImage image = ImageIO.read(png.toFile());
         assertTrue("screenshot written", image != null);
         for (int i = 0; i < 8; i++) {
@@ -119,14 +160,24 @@ public class HtmlReportRenderTests {
         }
         for (String colour : List.of(HtmlReport.LOSS_COLOUR, HtmlReport.RHO_COLOUR, HtmlReport.VALIDATION_COLOUR)) {
             // legend swatch plus a 2.5 px wide line across most of a 560 px wide plot
-            assertTrue("curve drawn in " + colour + ": " + pixels(image, colour) + " px", pixels(image, colour) > 144 + 600);
+            assertTrue(
+                    "curve drawn in " + colour + ": " + pixels(image, colour) + " px",
+                    pixels(image, colour) > 144 + 600);
         }
     }
 
     @Test
     public void aRunWithoutEpochsSaysSoInsteadOfDrawingEmptyAxes() throws Exception {
         DemoResults sample = sampleResults();
-        DemoResults closedForm = new DemoResults(sample.title(), sample.heldOut(), "pca", sample.rows(), List.of(), sample.phases(), 1, sample.finishedAt());
+        DemoResults closedForm = new DemoResults(
+                sample.title(),
+                sample.heldOut(),
+                "pca",
+                sample.rows(),
+                List.of(),
+                sample.phases(),
+                1,
+                sample.finishedAt());
         Path html = tmp.getRoot().toPath().resolve("pca.html");
         Files.writeString(html, HtmlReport.render(closedForm));
         String dom = chromium("--dump-dom", html.toUri().toString());
@@ -142,7 +193,9 @@ public class HtmlReportRenderTests {
         for (int y = 0; y < image.getHeight(); y++) {
             for (int x = 0; x < image.getWidth(); x++) {
                 int rgb = image.getRGB(x, y);
-                if (Math.abs(((rgb >> 16) & 0xff) - r) <= 6 && Math.abs(((rgb >> 8) & 0xff) - g) <= 6 && Math.abs((rgb & 0xff) - b) <= 6) {
+                if (Math.abs(((rgb >> 16) & 0xff) - r) <= 6
+                        && Math.abs(((rgb >> 8) & 0xff) - g) <= 6
+                        && Math.abs((rgb & 0xff) - b) <= 6) {
                     count++;
                 }
             }

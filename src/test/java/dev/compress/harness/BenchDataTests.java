@@ -1,8 +1,9 @@
 package dev.compress.harness;
 
-import org.junit.Rule;
-import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,11 +13,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /** BenchData's adapters to the training code's exact search and nDCG, and its BEIR reader. */
 public class BenchDataTests {
@@ -35,7 +34,9 @@ public class BenchDataTests {
             assertEquals(10, found.length);
             assertEquals("distinct rows", 10, Arrays.stream(found).distinct().count());
             for (int i = 1; i < found.length; i++) {
-                assertTrue("best first", dot(query, set.corpus()[found[i - 1]]) >= dot(query, set.corpus()[found[i]]) - 1e-5);
+                assertTrue(
+                        "best first",
+                        dot(query, set.corpus()[found[i - 1]]) >= dot(query, set.corpus()[found[i]]) - 1e-5);
             }
             double last = dot(query, set.corpus()[found[found.length - 1]]);
             for (int d = 0; d < set.corpus().length; d++) {
@@ -52,42 +53,43 @@ public class BenchDataTests {
         BenchData set = BenchData.synthetic(500, 5, 16, 3);
         float[][] corpusRows = Arrays.copyOf(set.corpus(), 3);
         int[][] top = set.exactTopK(corpusRows, 1);
-        assertArrayEquals(new int[][] { { 0 }, { 1 }, { 2 } }, top);
+        assertArrayEquals(new int[][] {{0}, {1}, {2}}, top);
         assertEquals(0, set.exactTopK(new float[0][], 1).length);
     }
 
     @Test
     public void ndcgIsTrecEvalsWithGradedGains() {
-        float[][] rows = { { 1, 0 }, { 0, 1 }, { 1, 1 } };
-        BenchData set = new BenchData("tiny", rows, rows, List.of("a", "b", "c"), Map.of(0, Map.of("a", 2, "b", 1, "c", 0)));
+        float[][] rows = {{1, 0}, {0, 1}, {1, 1}};
+        BenchData set =
+                new BenchData("tiny", rows, rows, List.of("a", "b", "c"), Map.of(0, Map.of("a", 2, "b", 1, "c", 0)));
         double ideal = 2 + 1 / log2(3);
-        assertEquals(1.0, set.ndcg(0, new int[] { 0, 1, 2 }, 10), 1e-12);
-        assertEquals((1 + 2 / log2(3)) / ideal, set.ndcg(0, new int[] { 1, 0 }, 10), 1e-12);
-        assertEquals((0 + 2 / log2(3)) / ideal, set.ndcg(0, new int[] { 2, 0 }, 10), 1e-12);
-        assertEquals(0.0, set.ndcg(1, new int[] { 0 }, 10), 0);
-        int[][] rankings = { { 0, 1 }, { 2 }, { 2 } };
+        assertEquals(1.0, set.ndcg(0, new int[] {0, 1, 2}, 10), 1e-12);
+        assertEquals((1 + 2 / log2(3)) / ideal, set.ndcg(0, new int[] {1, 0}, 10), 1e-12);
+        assertEquals((0 + 2 / log2(3)) / ideal, set.ndcg(0, new int[] {2, 0}, 10), 1e-12);
+        assertEquals(0.0, set.ndcg(1, new int[] {0}, 10), 0);
+        int[][] rankings = {{0, 1}, {2}, {2}};
         assertEquals(1.0, set.meanNdcg(rankings, 10), 1e-12);
     }
 
     @Test
     public void recallIsOverlapWithTheExactTopK() {
-        assertEquals(0.5, BenchData.recall(new int[] { 1, 2, 3, 4 }, new int[] { 4, 9, 1, 8 }), 0);
+        assertEquals(0.5, BenchData.recall(new int[] {1, 2, 3, 4}, new int[] {4, 9, 1, 8}), 0);
     }
 
     @Test
     public void beirJoinsIdsVectorsAndJudgments() throws IOException {
         Path dir = temp.newFolder("emb").toPath();
-        write(dir, "corpus", List.of("d1", "d2", "d3"), new float[][] { { 1, 0 }, { 0, 1 }, { 0.6f, 0.8f } });
-        write(dir, "queries", List.of("q1", "q2", "q3"), new float[][] { { 0, 1 }, { 1, 0 }, { 0.8f, 0.6f } });
+        write(dir, "corpus", List.of("d1", "d2", "d3"), new float[][] {{1, 0}, {0, 1}, {0.6f, 0.8f}});
+        write(dir, "queries", List.of("q1", "q2", "q3"), new float[][] {{0, 1}, {1, 0}, {0.8f, 0.6f}});
         Path qrels = dir.resolve("test.tsv");
         Files.writeString(qrels, "query-id\tcorpus-id\tscore\nq2\td1\t1\nq1\td3\t2\nq1\td1\t1\nq3\td2\t0\n");
         BenchData set = BenchData.beir("tiny", dir, qrels);
         assertEquals(List.of("d1", "d2", "d3"), set.corpusIds());
-        assertArrayEquals(new float[] { 0.6f, 0.8f }, set.corpus()[2], 0);
+        assertArrayEquals(new float[] {0.6f, 0.8f}, set.corpus()[2], 0);
         // q3 has no relevant document: left out, as the training code's evaluation sets do
         assertEquals(Map.of(1, Map.of("d1", 1), 0, Map.of("d3", 2, "d1", 1)), set.judgments());
         int[][] top = set.exactTopK(2);
-        assertArrayEquals(new int[] { 1, 2 }, top[0]);
+        assertArrayEquals(new int[] {1, 2}, top[0]);
         assertEquals((2 / log2(3)) / (2 + 1 / log2(3)), set.ndcg(0, top[0], 10), 1e-12);
 
         Files.writeString(qrels, "query-id\tcorpus-id\tscore\nq1\td9\t1\n");

@@ -4,7 +4,13 @@ import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.model.ModelArtifact;
-
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
@@ -14,14 +20,6 @@ import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.transport.Netty4ModulePlugin;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Base of the plugin's cluster tests: nodes run the plugin behind real HTTP, so tests can go through the
@@ -47,16 +45,16 @@ public abstract class CompressClusterTestCase extends OpenSearchIntegTestCase {
 
     protected static Map<String, Object> jsonBody(Response response) throws IOException {
         return XContentHelper.convertToMap(
-            JsonXContent.jsonXContent,
-            new BytesArray(response.getEntity().getContent().readAllBytes()).streamInput(),
-            false
-        );
+                JsonXContent.jsonXContent,
+                new BytesArray(response.getEntity().getContent().readAllBytes()).streamInput(),
+                false);
     }
 
     /** Sends a request that must fail with {@code status} and returns the error body; {@code body} may be null. */
     protected static String restError(int status, String method, String path, String body) throws IOException {
         Request request = request(method, path, body);
-        ResponseException e = expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
+        ResponseException e =
+                expectThrows(ResponseException.class, () -> getRestClient().performRequest(request));
         String text = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(text, status, e.getResponse().getStatusLine().getStatusCode());
         return text;
@@ -66,10 +64,13 @@ public abstract class CompressClusterTestCase extends OpenSearchIntegTestCase {
     @SuppressWarnings("unchecked")
     protected static Map<String, Object> awaitState(String modelId, String state) throws Exception {
         Map<String, Object>[] last = new Map[1];
-        assertBusy(() -> {
-            last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
-            assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
-        }, 5, TimeUnit.MINUTES);
+        assertBusy(
+                () -> {
+                    last[0] = restCall("GET", "/_plugins/compress/models/" + modelId, null);
+                    assertEquals(String.valueOf(last[0]), state, last[0].get("state"));
+                },
+                5,
+                TimeUnit.MINUTES);
         return last[0];
     }
 

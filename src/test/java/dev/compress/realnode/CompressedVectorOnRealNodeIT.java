@@ -1,14 +1,10 @@
 package dev.compress.realnode;
 
-import dev.compress.harness.RealNode;
-import org.apache.lucene.index.CheckIndex;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
-import org.junit.BeforeClass;
-import org.junit.Test;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
+import dev.compress.harness.RealNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +12,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
+import org.apache.lucene.index.CheckIndex;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.opensearch.client.Request;
+import org.opensearch.client.Response;
 
 /**
  * compressed_vector on the real node: segments written by our formats reopen after a restart with
@@ -62,7 +61,11 @@ public class CompressedVectorOnRealNodeIT {
         List<String> answers = new ArrayList<>();
         for (String q : queries) {
             for (String field : List.of("bits", "floats")) {
-                String body = call("POST", "/vectors/_search?filter_path=hits.hits._id,hits.hits._score", "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"" + field + "\",\"vector\":" + q + ",\"k\":10}}}");
+                String body = call(
+                        "POST",
+                        "/vectors/_search?filter_path=hits.hits._id,hits.hits._score",
+                        "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"" + field + "\",\"vector\":" + q
+                                + ",\"k\":10}}}");
                 assertTrue(body, body.contains("_id"));
                 answers.add(body);
             }
@@ -72,16 +75,27 @@ public class CompressedVectorOnRealNodeIT {
 
     @Test
     public void segmentsReopenAfterRestartWithIdenticalResultsAndCheckIndexIsClean() throws Exception {
-        call("PUT", "/vectors", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
-            + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"},"
-            + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"float\"}}}}");
+        call(
+                "PUT",
+                "/vectors",
+                "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
+                        + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS
+                        + ",\"encoding\":\"binary\"},"
+                        + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS
+                        + ",\"encoding\":\"float\"}}}}");
         Random random = new Random(42);
         for (int batch = 0; batch < 3; batch++) {
             StringBuilder bulk = new StringBuilder();
             for (int i = 0; i < 100; i++) {
                 String v = vector(random);
-                bulk.append("{\"index\":{\"_index\":\"vectors\",\"_id\":\"").append(batch * 100 + i).append("\"}}\n");
-                bulk.append("{\"bits\":").append(v).append(",\"floats\":").append(v).append("}\n");
+                bulk.append("{\"index\":{\"_index\":\"vectors\",\"_id\":\"")
+                        .append(batch * 100 + i)
+                        .append("\"}}\n");
+                bulk.append("{\"bits\":")
+                        .append(v)
+                        .append(",\"floats\":")
+                        .append(v)
+                        .append("}\n");
             }
             String result = call("POST", "/_bulk?refresh=true", bulk.toString());
             assertTrue(result, result.contains("\"errors\":false"));
@@ -94,7 +108,8 @@ public class CompressedVectorOnRealNodeIT {
         call("GET", "/_cluster/health/vectors?wait_for_status=green&timeout=60s", null);
         assertEquals(before, searches(queries));
 
-        String uuid = call("GET", "/vectors/_settings?filter_path=*.settings.index.uuid", null).replaceAll(".*\"uuid\":\"([^\"]+)\".*", "$1");
+        String uuid = call("GET", "/vectors/_settings?filter_path=*.settings.index.uuid", null)
+                .replaceAll(".*\"uuid\":\"([^\"]+)\".*", "$1");
         node.stop();
         try {
             List<Path> shards = node.shardIndexDirectories(uuid);
@@ -109,7 +124,8 @@ public class CompressedVectorOnRealNodeIT {
 
     private static void assertClean(Path shard) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        try (Directory dir = FSDirectory.open(shard); CheckIndex checker = new CheckIndex(dir)) {
+        try (Directory dir = FSDirectory.open(shard);
+                CheckIndex checker = new CheckIndex(dir)) {
             checker.setInfoStream(new PrintStream(log, true, StandardCharsets.UTF_8));
             checker.setLevel(CheckIndex.Level.MIN_LEVEL_FOR_SLOW_CHECKS);
             CheckIndex.Status status = checker.checkIndex();

@@ -1,6 +1,20 @@
 package dev.compress.realnode;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
 import dev.compress.harness.RealNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
 import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
@@ -13,21 +27,6 @@ import org.junit.Test;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.stream.IntStream;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
 /**
  * The k-NN plugin (the published zip, installed first) and ours on one real node: each plugin's
@@ -85,16 +84,29 @@ public class KnnCoexistenceOnRealNodeIT {
     private static void bulk(String index, String pipeline, String field, float[][] docs) throws Exception {
         StringBuilder bulk = new StringBuilder();
         for (int i = 0; i < docs.length; i++) {
-            bulk.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"").append(field).append("\":").append(Arrays.toString(docs[i])).append("}\n");
+            bulk.append("{\"index\":{\"_id\":\"")
+                    .append(i)
+                    .append("\"}}\n{\"")
+                    .append(field)
+                    .append("\":")
+                    .append(Arrays.toString(docs[i]))
+                    .append("}\n");
         }
-        String result = call("POST", "/" + index + "/_bulk?refresh=true" + (pipeline == null ? "" : "&pipeline=" + pipeline), bulk.toString());
+        String result = call(
+                "POST",
+                "/" + index + "/_bulk?refresh=true" + (pipeline == null ? "" : "&pipeline=" + pipeline),
+                bulk.toString());
         assertTrue(result, result.contains("\"errors\":false"));
-        assertEquals(index + " holds every document", "{\"count\":" + docs.length, call("GET", "/" + index + "/_count?filter_path=count", null).replace("}", ""));
+        assertEquals(
+                index + " holds every document",
+                "{\"count\":" + docs.length,
+                call("GET", "/" + index + "/_count?filter_path=count", null).replace("}", ""));
     }
 
     @SuppressWarnings("unchecked")
     private static List<String> searchIds(String index, String query) throws Exception {
-        Map<String, Object> response = node.call("POST", "/" + index + "/_search", "{\"size\":" + K + ",\"_source\":false,\"query\":" + query + "}");
+        Map<String, Object> response = node.call(
+                "POST", "/" + index + "/_search", "{\"size\":" + K + ",\"_source\":false,\"query\":" + query + "}");
         List<String> ids = new ArrayList<>();
         for (Object hit : (List<Object>) ((Map<String, Object>) response.get("hits")).get("hits")) {
             ids.add((String) ((Map<String, Object>) hit).get("_id"));
@@ -114,9 +126,12 @@ public class KnnCoexistenceOnRealNodeIT {
 
     /** The ids of the K documents most cosine-similar to q over the first {@code dims} values, best first. */
     private static List<String> exactTopK(float[] q, int dims) {
-        return IntStream.range(0, DOCS).boxed()
-            .sorted(Comparator.comparingDouble((Integer i) -> -cosine(q, vectors[i], dims)))
-            .limit(K).map(String::valueOf).toList();
+        return IntStream.range(0, DOCS)
+                .boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -cosine(q, vectors[i], dims)))
+                .limit(K)
+                .map(String::valueOf)
+                .toList();
     }
 
     /** A query near document {@code doc}, so the answer is not a tie. */
@@ -138,27 +153,43 @@ public class KnnCoexistenceOnRealNodeIT {
 
     @Test
     public void knnIndexWithLuceneEngineAnswersKnnQueries() throws Exception {
-        call("PUT", "/knn-lucene", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
-            + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"cosinesimil\"}}}}}");
+        call(
+                "PUT",
+                "/knn-lucene",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
+                        + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS
+                        + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"cosinesimil\"}}}}}");
         bulk("knn-lucene", null, "v", vectors);
         for (int doc : new int[] {3, 17, 42}) {
             float[] q = queryNear(doc, doc);
             List<String> expected = exactTopK(q, DIMS);
             assertEquals(String.valueOf(doc), expected.get(0));
-            String knn = "{\"knn\":{\"v\":{\"vector\":" + Arrays.toString(q) + ",\"k\":" + K + ",\"method_parameters\":{\"ef_search\":" + DOCS + "}}}}";
+            String knn = "{\"knn\":{\"v\":{\"vector\":" + Arrays.toString(q) + ",\"k\":" + K
+                    + ",\"method_parameters\":{\"ef_search\":" + DOCS + "}}}}";
             assertEquals(expected, searchIds("knn-lucene", knn));
         }
     }
 
     @Test
     public void ourIndexAnswersCompressedKnnBesideKnn() throws Exception {
-        call("PUT", "/ours", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
-            + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"float\"},"
-            + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"}}}}");
+        call(
+                "PUT",
+                "/ours",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
+                        + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS
+                        + ",\"encoding\":\"float\"},"
+                        + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS
+                        + ",\"encoding\":\"binary\"}}}}");
         StringBuilder bulk = new StringBuilder();
         for (int i = 0; i < DOCS; i++) {
             String v = Arrays.toString(vectors[i]);
-            bulk.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"floats\":").append(v).append(",\"bits\":").append(v).append("}\n");
+            bulk.append("{\"index\":{\"_id\":\"")
+                    .append(i)
+                    .append("\"}}\n{\"floats\":")
+                    .append(v)
+                    .append(",\"bits\":")
+                    .append(v)
+                    .append("}\n");
         }
         String result = call("POST", "/ours/_bulk?refresh=true", bulk.toString());
         assertTrue(result, result.contains("\"errors\":false"));
@@ -168,7 +199,8 @@ public class KnnCoexistenceOnRealNodeIT {
             for (String field : List.of("floats", "bits")) {
                 // a beam of every document: the float field's graph search and the binary field's
                 // rescoring against stored floats are then both exact
-                String query = "{\"compressed_knn\":{\"field\":\"" + field + "\",\"k\":" + K + ",\"num_candidates\":" + DOCS + ",\"vector\":" + Arrays.toString(q) + "}}";
+                String query = "{\"compressed_knn\":{\"field\":\"" + field + "\",\"k\":" + K + ",\"num_candidates\":"
+                        + DOCS + ",\"vector\":" + Arrays.toString(q) + "}}";
                 assertEquals(field, expected, searchIds("ours", query));
             }
         }
@@ -176,21 +208,37 @@ public class KnnCoexistenceOnRealNodeIT {
 
     @Test
     public void reindexFromKnnVectorIntoCompressedVectorThroughCompressPipeline() throws Exception {
-        call("PUT", "/knn-source", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
-            + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"cosinesimil\"}}}}}");
+        call(
+                "PUT",
+                "/knn-source",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
+                        + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS
+                        + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"cosinesimil\"}}}}}");
         bulk("knn-source", null, "v", vectors);
-        call("PUT", "/_ingest/pipeline/knn-to-compressed", "{\"processors\":["
-            + "{\"compress\":{\"field\":\"v\",\"target_field\":\"v_small\",\"truncate_to\":" + TRUNCATE_TO + "}},"
-            + "{\"remove\":{\"field\":\"v\"}}]}");
-        call("PUT", "/compressed-from-knn", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
-            + "\"v_small\":{\"type\":\"compressed_vector\",\"dimension\":" + TRUNCATE_TO + ",\"encoding\":\"float\"}}}}");
+        call(
+                "PUT",
+                "/_ingest/pipeline/knn-to-compressed",
+                "{\"processors\":["
+                        + "{\"compress\":{\"field\":\"v\",\"target_field\":\"v_small\",\"truncate_to\":" + TRUNCATE_TO
+                        + "}},"
+                        + "{\"remove\":{\"field\":\"v\"}}]}");
+        call(
+                "PUT",
+                "/compressed-from-knn",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
+                        + "\"v_small\":{\"type\":\"compressed_vector\",\"dimension\":" + TRUNCATE_TO
+                        + ",\"encoding\":\"float\"}}}}");
 
-        String reindexed = call("POST", "/_reindex?refresh=true", "{\"source\":{\"index\":\"knn-source\"},\"dest\":{\"index\":\"compressed-from-knn\",\"pipeline\":\"knn-to-compressed\"}}");
+        String reindexed = call(
+                "POST",
+                "/_reindex?refresh=true",
+                "{\"source\":{\"index\":\"knn-source\"},\"dest\":{\"index\":\"compressed-from-knn\",\"pipeline\":\"knn-to-compressed\"}}");
         assertTrue(reindexed, reindexed.contains("\"created\":" + DOCS));
         assertTrue(reindexed, reindexed.contains("\"failures\":[]"));
 
         @SuppressWarnings("unchecked")
-        Map<String, Object> source = (Map<String, Object>) node.call("GET", "/compressed-from-knn/_doc/7", null).get("_source");
+        Map<String, Object> source = (Map<String, Object>)
+                node.call("GET", "/compressed-from-knn/_doc/7", null).get("_source");
         assertEquals("only the truncated vector is left: " + source, List.of("v_small"), List.copyOf(source.keySet()));
         List<?> small = (List<?>) source.get("v_small");
         assertEquals(TRUNCATE_TO, small.size());
@@ -207,7 +255,8 @@ public class KnnCoexistenceOnRealNodeIT {
         for (int doc : new int[] {7, 33}) {
             float[] q = Arrays.copyOf(queryNear(doc, 200 + doc), TRUNCATE_TO);
             List<String> expected = exactTopK(q, TRUNCATE_TO);
-            String query = "{\"compressed_knn\":{\"field\":\"v_small\",\"k\":" + K + ",\"num_candidates\":" + DOCS + ",\"vector\":" + Arrays.toString(q) + "}}";
+            String query = "{\"compressed_knn\":{\"field\":\"v_small\",\"k\":" + K + ",\"num_candidates\":" + DOCS
+                    + ",\"vector\":" + Arrays.toString(q) + "}}";
             assertEquals(expected, searchIds("compressed-from-knn", query));
         }
     }
@@ -219,34 +268,52 @@ public class KnnCoexistenceOnRealNodeIT {
      */
     @Test
     public void eachPluginsCodecWritesItsOwnIndexOnly() throws Exception {
-        call("PUT", "/knn-codec", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
-            + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"l2\"}}}}}");
+        call(
+                "PUT",
+                "/knn-codec",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.knn\":true},\"mappings\":{\"properties\":{"
+                        + "\"v\":{\"type\":\"knn_vector\",\"dimension\":" + DIMS
+                        + ",\"method\":{\"name\":\"hnsw\",\"engine\":\"lucene\",\"space_type\":\"l2\"}}}}}");
         bulk("knn-codec", null, "v", Arrays.copyOf(vectors, 10));
-        call("PUT", "/ours-codec", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
-            + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"}}}}");
+        call(
+                "PUT",
+                "/ours-codec",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true},\"mappings\":{\"properties\":{"
+                        + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS
+                        + ",\"encoding\":\"binary\"}}}}");
         bulk("ours-codec", null, "c", Arrays.copyOf(vectors, 10));
 
         String knnCommit = ShardFiles.lastCommit(ShardFiles.shardDirectory(node, "knn-codec"));
         assertTrue("k-NN's codec wrote the k-NN index", knnCommit.contains("KNN") && knnCommit.contains("Codec"));
 
         Path ours = ShardFiles.shardDirectory(node, "ours-codec");
-        assertFalse("k-NN's codec did not write ours", ShardFiles.lastCommit(ours).contains("KNN"));
-        try (Directory dir = FSDirectory.open(ours); DirectoryReader reader = DirectoryReader.open(dir)) {
+        assertFalse(
+                "k-NN's codec did not write ours", ShardFiles.lastCommit(ours).contains("KNN"));
+        try (Directory dir = FSDirectory.open(ours);
+                DirectoryReader reader = DirectoryReader.open(dir)) {
             assertFalse(reader.leaves().isEmpty());
             for (LeafReaderContext leaf : reader.leaves()) {
                 FieldInfo field = leaf.reader().getFieldInfos().fieldInfo("c");
                 String format = field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY);
-                assertTrue("our vector format wrote field [c], not " + format, format != null && format.startsWith("Compress"));
+                assertTrue(
+                        "our vector format wrote field [c], not " + format,
+                        format != null && format.startsWith("Compress"));
             }
         }
     }
 
     @Test
     public void plainIndexWithNeitherSettingCreatesAndIndexes() throws Exception {
-        call("PUT", "/plain", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
-            + "\"title\":{\"type\":\"text\"},\"n\":{\"type\":\"integer\"},\"floats\":{\"type\":\"float\"}}}}");
-        String result = call("POST", "/plain/_bulk?refresh=true", "{\"index\":{\"_id\":\"1\"}}\n{\"title\":\"red fox\",\"n\":1,\"floats\":[0.5,1.5]}\n"
-            + "{\"index\":{\"_id\":\"2\"}}\n{\"title\":\"blue whale\",\"n\":2,\"floats\":[2.5]}\n");
+        call(
+                "PUT",
+                "/plain",
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},\"mappings\":{\"properties\":{"
+                        + "\"title\":{\"type\":\"text\"},\"n\":{\"type\":\"integer\"},\"floats\":{\"type\":\"float\"}}}}");
+        String result = call(
+                "POST",
+                "/plain/_bulk?refresh=true",
+                "{\"index\":{\"_id\":\"1\"}}\n{\"title\":\"red fox\",\"n\":1,\"floats\":[0.5,1.5]}\n"
+                        + "{\"index\":{\"_id\":\"2\"}}\n{\"title\":\"blue whale\",\"n\":2,\"floats\":[2.5]}\n");
         assertTrue(result, result.contains("\"errors\":false"));
         call("POST", "/plain/_flush", null);
         assertEquals(List.of("2"), searchIds("plain", "{\"match\":{\"title\":\"whale\"}}"));
@@ -257,8 +324,11 @@ public class KnnCoexistenceOnRealNodeIT {
     @Test
     public void compressedVectorInAKnnIndexWithoutIndexCompressIsA400() throws Exception {
         try {
-            call("PUT", "/knn-with-ours", "{\"settings\":{\"index.knn\":true},\"mappings\":{\"properties\":{"
-                + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"float\"}}}}");
+            call(
+                    "PUT",
+                    "/knn-with-ours",
+                    "{\"settings\":{\"index.knn\":true},\"mappings\":{\"properties\":{"
+                            + "\"c\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"float\"}}}}");
             fail("a compressed_vector mapping without index.compress was accepted");
         } catch (ResponseException e) {
             String body = new String(e.getResponse().getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,17 +1,16 @@
 package dev.compress.realnode;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.harness.RealNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
 
 /** The plugin zip installs into a real OpenSearch 3.6 node, loads DJL offline, and survives a restart. */
 public class PluginOnRealNodeIT {
@@ -36,7 +35,9 @@ public class PluginOnRealNodeIT {
         assertTrue(body, body.contains("\"name\":\"PyTorch\""));
         assertTrue(body, body.contains("\"devices\":[\"cpu()\"]"));
         assertTrue(body, body.contains("\"lucene_version\":\"10.4.0\""));
-        assertFalse("DJL must not try to download anything:\n" + node.log(), node.log().toLowerCase().contains("download"));
+        assertFalse(
+                "DJL must not try to download anything:\n" + node.log(),
+                node.log().toLowerCase().contains("download"));
     }
 
     @Test

@@ -1,17 +1,16 @@
 package dev.compress.realnode;
 
-import dev.compress.harness.RealNode;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
+import static org.junit.Assert.assertEquals;
 
+import dev.compress.harness.RealNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertEquals;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 
 /** A one-shard index's files on a running real node, to see which codec wrote them. */
 final class ShardFiles {
@@ -22,7 +21,9 @@ final class ShardFiles {
     static Path shardDirectory(RealNode node, String index) throws Exception {
         node.call("POST", "/" + index + "/_flush", null);
         @SuppressWarnings("unchecked")
-        Map<String, Object> settings = (Map<String, Object>) ((Map<String, Object>) node.call("GET", "/" + index + "/_settings", null).get(index)).get("settings");
+        Map<String, Object> settings = (Map<String, Object>) ((Map<String, Object>)
+                        node.call("GET", "/" + index + "/_settings", null).get(index))
+                .get("settings");
         @SuppressWarnings("unchecked")
         String uuid = (String) ((Map<String, Object>) settings.get("index")).get("uuid");
         List<Path> shards = node.shardIndexDirectories(uuid);

@@ -1,15 +1,14 @@
 package dev.compress.training;
 
+import static org.junit.Assume.assumeTrue;
+
 import dev.compress.training.data.DataDirectory;
 import dev.compress.training.data.EmbeddedDataset;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.junit.Assume.assumeTrue;
 
 /**
  * Access to the shared BEIR data for tests. Under CI (env {@code CI} set) missing data is an error;
@@ -25,8 +24,8 @@ public final class TestData {
         Path dir = DataDirectory.resolve();
         boolean present = Files.isDirectory(dir.resolve("beir")) && Files.isDirectory(dir.resolve("embeddings"));
         String how = "BEIR data and embeddings not found under " + dir.toAbsolutePath()
-            + "; set " + DataDirectory.ENV_VAR + " (or -D" + DataDirectory.SYSTEM_PROPERTY
-            + ") to a folder holding beir/ and embeddings/ as in ../shared/data";
+                + "; set " + DataDirectory.ENV_VAR + " (or -D" + DataDirectory.SYSTEM_PROPERTY
+                + ") to a folder holding beir/ and embeddings/ as in ../shared/data";
         if (!present && System.getenv("CI") != null) {
             throw new IllegalStateException(how);
         }

@@ -1,7 +1,9 @@
 package dev.compress.plugin.codec;
 
 import dev.compress.plugin.CompressPlugin;
-
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.IndexSettings;
@@ -10,10 +12,6 @@ import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.plugins.EnginePlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchSingleNodeTestCase;
-
-import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * The plugin claims an index's codec service only when the index opts in with {@code index.compress}:
@@ -24,7 +22,8 @@ public class CodecServiceClaimTests extends OpenSearchSingleNodeTestCase {
 
     /** Stands for k-NN or neural-search: a codec service for indexes carrying its own setting. */
     public static class NeighbourPlugin extends Plugin implements EnginePlugin {
-        static final Setting<Boolean> NEIGHBOUR = Setting.boolSetting("index.neighbour", false, Setting.Property.IndexScope);
+        static final Setting<Boolean> NEIGHBOUR =
+                Setting.boolSetting("index.neighbour", false, Setting.Property.IndexScope);
 
         @Override
         public List<Setting<?>> getSettings() {
@@ -34,8 +33,9 @@ public class CodecServiceClaimTests extends OpenSearchSingleNodeTestCase {
         @Override
         public Optional<CodecServiceFactory> getCustomCodecServiceFactory(IndexSettings indexSettings) {
             return NEIGHBOUR.get(indexSettings.getSettings())
-                ? Optional.of(config -> new CodecService(config.getMapperService(), config.getIndexSettings(), config.getLogger()))
-                : Optional.empty();
+                    ? Optional.of(config ->
+                            new CodecService(config.getMapperService(), config.getIndexSettings(), config.getLogger()))
+                    : Optional.empty();
         }
     }
 
@@ -47,27 +47,56 @@ public class CodecServiceClaimTests extends OpenSearchSingleNodeTestCase {
     public void testEachPluginKeepsToItsOwnIndexes() {
         createIndex("plain", Settings.EMPTY);
         createIndex("theirs", Settings.builder().put("index.neighbour", true).build());
-        createIndex("ours", Settings.builder().put("index.compress", true).build(), "_doc", "v", "type=compressed_vector,dimension=8");
-        client().prepareIndex("ours").setId("1").setSource("{\"v\":[1,2,3,4,5,6,7,8]}", org.opensearch.common.xcontent.XContentType.JSON).get();
-        client().prepareIndex("theirs").setId("1").setSource("{\"t\":\"x\"}", org.opensearch.common.xcontent.XContentType.JSON).get();
+        createIndex(
+                "ours",
+                Settings.builder().put("index.compress", true).build(),
+                "_doc",
+                "v",
+                "type=compressed_vector,dimension=8");
+        client().prepareIndex("ours")
+                .setId("1")
+                .setSource("{\"v\":[1,2,3,4,5,6,7,8]}", org.opensearch.common.xcontent.XContentType.JSON)
+                .get();
+        client().prepareIndex("theirs")
+                .setId("1")
+                .setSource("{\"t\":\"x\"}", org.opensearch.common.xcontent.XContentType.JSON)
+                .get();
         client().admin().indices().prepareRefresh("ours", "theirs").get();
-        assertEquals(1, client().prepareSearch("ours").get().getHits().getTotalHits().value());
-        assertEquals(1, client().prepareSearch("theirs").get().getHits().getTotalHits().value());
+        assertEquals(
+                1, client().prepareSearch("ours").get().getHits().getTotalHits().value());
+        assertEquals(
+                1,
+                client().prepareSearch("theirs").get().getHits().getTotalHits().value());
 
         IllegalStateException both = expectThrows(
-            IllegalStateException.class,
-            () -> createIndex("both", Settings.builder().put("index.neighbour", true).put("index.compress", true).build())
-        );
+                IllegalStateException.class,
+                () -> createIndex(
+                        "both",
+                        Settings.builder()
+                                .put("index.neighbour", true)
+                                .put("index.compress", true)
+                                .build()));
         assertTrue(both.getMessage(), both.getMessage().contains("codec service factory already overridden"));
     }
 
     public void testHiddenIndexesAreNeverOurs() {
-        createIndex("hidden-ours", Settings.builder().put("index.compress", true).put("index.hidden", true).put("index.neighbour", true).build());
+        createIndex(
+                "hidden-ours",
+                Settings.builder()
+                        .put("index.compress", true)
+                        .put("index.hidden", true)
+                        .put("index.neighbour", true)
+                        .build());
         assertTrue(client().admin().indices().prepareExists("hidden-ours").get().isExists());
         Exception field = expectThrows(
-            org.opensearch.index.mapper.MapperParsingException.class,
-            () -> client().admin().indices().preparePutMapping("hidden-ours").setSource("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":8}}}", org.opensearch.common.xcontent.XContentType.JSON).get()
-        );
+                org.opensearch.index.mapper.MapperParsingException.class,
+                () -> client().admin()
+                        .indices()
+                        .preparePutMapping("hidden-ours")
+                        .setSource(
+                                "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":8}}}",
+                                org.opensearch.common.xcontent.XContentType.JSON)
+                        .get());
         assertTrue(field.getMessage(), field.getMessage().contains("cannot be in a hidden index"));
     }
 }

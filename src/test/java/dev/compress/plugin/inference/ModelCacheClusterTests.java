@@ -6,7 +6,11 @@ import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
-
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.support.PlainActionFuture;
@@ -17,12 +21,6 @@ import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.transport.MockTransportService;
 import org.opensearch.transport.TransportService;
 
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 /** Each node's model cache: real loads from the model index, the evict broadcast, the size setting. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
 public class ModelCacheClusterTests extends CompressClusterTestCase {
@@ -31,7 +29,10 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
 
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
-        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put(ModelCache.MAX_SIZE.getKey(), MAX_SIZE).build();
+        return Settings.builder()
+                .put(super.nodeSettings(nodeOrdinal))
+                .put(ModelCache.MAX_SIZE.getKey(), MAX_SIZE)
+                .build();
     }
 
     /** The framework adds the mock transport only at random; the eviction test needs it to refuse a node's evict. */
@@ -53,7 +54,9 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
     }
 
     private List<ModelCache> caches() {
-        return List.of(internalCluster().getDataNodeNames().stream().map(n -> internalCluster().getInstance(ModelCache.class, n)).toArray(ModelCache[]::new));
+        return List.of(internalCluster().getDataNodeNames().stream()
+                .map(n -> internalCluster().getInstance(ModelCache.class, n))
+                .toArray(ModelCache[]::new));
     }
 
     public void testLoadsOnEachNodeAndTheBroadcastEvictsEverywhere() {
@@ -66,21 +69,27 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         float[] expected = CpuEncoders.forServing(artifact, 16).encode(input);
         for (ModelCache cache : caches()) {
             LoadedModel loaded = load(cache, "shared");
-            assertArrayEquals(expected, loaded.encode(new float[][] { input }, 16)[0], 0f);
+            assertArrayEquals(expected, loaded.encode(new float[][] {input}, 16)[0], 0f);
             assertTrue(cache.cachedModelIds().contains("shared"));
         }
-        EvictModelResponse response = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared")).actionGet();
+        EvictModelResponse response = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared"))
+                .actionGet();
         assertFalse(response.hasFailures());
-        assertEquals("every node answers", internalCluster().size(), response.getNodes().size());
+        assertEquals(
+                "every node answers",
+                internalCluster().size(),
+                response.getNodes().size());
         for (EvictModelNodeResponse node : response.getNodes()) {
             // the framework may add dedicated cluster-manager nodes, which never loaded the model
-            boolean loadedThere = internalCluster().getDataNodeNames().contains(node.getNode().getName());
+            boolean loadedThere =
+                    internalCluster().getDataNodeNames().contains(node.getNode().getName());
             assertEquals(node.getNode().getName(), loadedThere, node.evicted());
         }
         for (ModelCache cache : caches()) {
             assertFalse(cache.cachedModelIds().contains("shared"));
         }
-        EvictModelResponse again = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared")).actionGet();
+        EvictModelResponse again = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared"))
+                .actionGet();
         assertTrue(again.getNodes().stream().noneMatch(EvictModelNodeResponse::evicted));
     }
 
@@ -88,7 +97,9 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         int size = ModelFile.toBytes(model(2)).length;
         ModelCache cache = caches().get(0);
         assertEquals(30 * 1024, cache.maxBytes());
-        assertTrue("test assumes two models fit and three do not: " + size, 2L * size <= cache.maxBytes() && 3L * size > cache.maxBytes());
+        assertTrue(
+                "test assumes two models fit and three do not: " + size,
+                2L * size <= cache.maxBytes() && 3L * size > cache.maxBytes());
         for (int i = 0; i < 3; i++) {
             storeModel("sized-" + i, model(10 + i), ModelState.CREATED);
             load(cache, "sized-" + i);
@@ -104,7 +115,8 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         assertTrue(missing.getMessage(), missing.getMessage().contains("model [absent] does not exist"));
 
         storeModel("in-training", model(3), ModelState.TRAINING);
-        OpenSearchStatusException training = expectThrows(OpenSearchStatusException.class, () -> load(cache, "in-training"));
+        OpenSearchStatusException training =
+                expectThrows(OpenSearchStatusException.class, () -> load(cache, "in-training"));
         assertEquals(RestStatus.BAD_REQUEST, training.status());
         assertTrue(training.getMessage(), training.getMessage().contains("model [in-training] is in state [training]"));
 
@@ -123,7 +135,8 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
             load(internalCluster().getInstance(ModelCache.class, node), "stale");
         }
         String unreachable = nodes[1];
-        MockTransportService transport = (MockTransportService) internalCluster().getInstance(TransportService.class, unreachable);
+        MockTransportService transport =
+                (MockTransportService) internalCluster().getInstance(TransportService.class, unreachable);
         transport.addRequestHandlingBehavior(EvictModelAction.NAME + "[n]", (handler, request, channel, task) -> {
             throw new IllegalStateException("evict handler down for the test");
         });
@@ -133,13 +146,27 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
             List<Map<String, Object>> failures = (List<Map<String, Object>>) deleted.get("eviction_failures");
             assertNotNull(String.valueOf(deleted), failures);
             assertEquals(1, failures.size());
-            assertEquals(internalCluster().getInstance(TransportService.class, unreachable).getLocalNode().getId(), failures.get(0).get("node_id"));
-            assertTrue(String.valueOf(failures), String.valueOf(failures.get(0).get("reason")).contains("evict handler down for the test"));
-            assertTrue(internalCluster().getInstance(ModelCache.class, unreachable).cachedModelIds().contains("stale"));
-            assertFalse(internalCluster().getInstance(ModelCache.class, nodes[0]).cachedModelIds().contains("stale"));
+            assertEquals(
+                    internalCluster()
+                            .getInstance(TransportService.class, unreachable)
+                            .getLocalNode()
+                            .getId(),
+                    failures.get(0).get("node_id"));
+            assertTrue(
+                    String.valueOf(failures),
+                    String.valueOf(failures.get(0).get("reason")).contains("evict handler down for the test"));
+            assertTrue(internalCluster()
+                    .getInstance(ModelCache.class, unreachable)
+                    .cachedModelIds()
+                    .contains("stale"));
+            assertFalse(internalCluster()
+                    .getInstance(ModelCache.class, nodes[0])
+                    .cachedModelIds()
+                    .contains("stale"));
         } finally {
             transport.clearAllRules();
-            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("stale")).actionGet();
+            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("stale"))
+                    .actionGet();
         }
     }
 }

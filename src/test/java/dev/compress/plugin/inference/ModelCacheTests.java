@@ -2,18 +2,16 @@ package dev.compress.plugin.inference;
 
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
-
-import org.opensearch.action.support.PlainActionFuture;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.common.util.concurrent.ThreadContext;
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.util.concurrent.ThreadContext;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.test.OpenSearchTestCase;
 
 /** LRU by bytes, coalesced loads, eviction (also during a load), failures not remembered. */
 public class ModelCacheTests extends OpenSearchTestCase {
@@ -34,8 +32,14 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
         LoadedModel model(String id) {
             dev.compress.plugin.model.ModelRecord record = new dev.compress.plugin.model.ModelRecord(
-                id, Map.of("input_dimension", ARTIFACT.metadata().inputDim(), "dimensions", ARTIFACT.metadata().outputDims()));
-            LoadedModel loaded = IndexModelLoader.parse(record, dev.compress.training.model.ModelFile.toBytes(ARTIFACT));
+                    id,
+                    Map.of(
+                            "input_dimension",
+                            ARTIFACT.metadata().inputDim(),
+                            "dimensions",
+                            ARTIFACT.metadata().outputDims()));
+            LoadedModel loaded =
+                    IndexModelLoader.parse(record, dev.compress.training.model.ModelFile.toBytes(ARTIFACT));
             return new LoadedModel(id, loaded.metadata(), loaded.encoder(), weights.getOrDefault(id, 100L));
         }
 
@@ -133,7 +137,10 @@ public class ModelCacheTests extends OpenSearchTestCase {
         for (String caller : List.of("first", "second")) {
             try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
                 threadContext.putHeader("caller", caller);
-                cache.get("m", ActionListener.wrap(model -> seen.add(threadContext.getHeader("caller")), e -> fail(e.getMessage())));
+                cache.get(
+                        "m",
+                        ActionListener.wrap(
+                                model -> seen.add(threadContext.getHeader("caller")), e -> fail(e.getMessage())));
             }
         }
         try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {

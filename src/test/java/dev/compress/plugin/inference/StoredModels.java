@@ -5,10 +5,8 @@ import dev.compress.plugin.model.ModelState;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelMetadata;
-
-import org.opensearch.action.support.PlainActionFuture;
-
 import java.util.Map;
+import org.opensearch.action.support.PlainActionFuture;
 
 /** Writes models into the model index the way training does: a state document, then the file of a created model. */
 public final class StoredModels {
@@ -28,14 +26,13 @@ public final class StoredModels {
     public static void store(ModelIndex index, String id, ModelArtifact artifact, ModelState state, byte[] file) {
         ModelMetadata meta = artifact.metadata();
         Map<String, Object> document = Map.of(
-            "doc_type", "model",
-            "model_id", id,
-            "state", ModelState.TRAINING.jsonName(),
-            "method", meta.method(),
-            "input_dimension", meta.inputDim(),
-            "dimensions", meta.outputDims(),
-            "created_at", CREATED_AT
-        );
+                "doc_type", "model",
+                "model_id", id,
+                "state", ModelState.TRAINING.jsonName(),
+                "method", meta.method(),
+                "input_dimension", meta.inputDim(),
+                "dimensions", meta.outputDims(),
+                "created_at", CREATED_AT);
         PlainActionFuture<Void> created = PlainActionFuture.newFuture();
         index.create(id, document, created);
         created.actionGet();

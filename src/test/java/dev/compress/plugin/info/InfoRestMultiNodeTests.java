@@ -1,13 +1,11 @@
 package dev.compress.plugin.info;
 
 import dev.compress.plugin.CompressClusterTestCase;
-
+import java.io.IOException;
+import java.util.Map;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.test.OpenSearchIntegTestCase;
-
-import java.io.IOException;
-import java.util.Map;
 
 /** {@code GET _plugins/compress} over real HTTP on a cluster of two data nodes. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)

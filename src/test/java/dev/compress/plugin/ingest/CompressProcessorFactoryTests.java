@@ -1,34 +1,38 @@
 package dev.compress.plugin.ingest;
 
-import org.opensearch.OpenSearchParseException;
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.HashMap;
 import java.util.Map;
+import org.opensearch.OpenSearchParseException;
+import org.opensearch.test.OpenSearchTestCase;
 
 /** What the REST tests do not see: the sub-batch size's default, and paths refused up front. */
 public class CompressProcessorFactoryTests extends OpenSearchTestCase {
 
     private static CompressProcessor create(Map<String, Object> config) throws Exception {
-        return (CompressProcessor) new CompressProcessorFactory(() -> null).create(Map.of(), "tag", null, new HashMap<>(config));
+        return (CompressProcessor)
+                new CompressProcessorFactory(() -> null).create(Map.of(), "tag", null, new HashMap<>(config));
     }
 
     public void testBatchSizeDefaultsToWholeEncoderBlocks() throws Exception {
         assertEquals(
-            CompressProcessorFactory.DEFAULT_BATCH_SIZE,
-            create(Map.of("field", "a", "target_field", "b", "truncate_to", 4)).batchSize()
-        );
-        assertEquals(5, create(Map.of("field", "a", "target_field", "b", "truncate_to", 4, "batch_size", 5)).batchSize());
+                CompressProcessorFactory.DEFAULT_BATCH_SIZE,
+                create(Map.of("field", "a", "target_field", "b", "truncate_to", 4))
+                        .batchSize());
+        assertEquals(
+                5,
+                create(Map.of("field", "a", "target_field", "b", "truncate_to", 4, "batch_size", 5))
+                        .batchSize());
     }
 
     public void testPathsThatNoDocumentCanHoldAreRefused() throws Exception {
-        for (String bad : new String[] { "", " ", "_source.", "_ingest.", "a..b", ".a", "a." }) {
+        for (String bad : new String[] {"", " ", "_source.", "_ingest.", "a..b", ".a", "a."}) {
             OpenSearchParseException e = expectThrows(
-                OpenSearchParseException.class,
-                () -> create(Map.of("field", bad, "target_field", "b", "truncate_to", 4))
-            );
+                    OpenSearchParseException.class,
+                    () -> create(Map.of("field", bad, "target_field", "b", "truncate_to", 4)));
             assertEquals("[field] must be a field path, got [" + bad + "]", e.getMessage());
-            e = expectThrows(OpenSearchParseException.class, () -> create(Map.of("field", "a", "target_field", bad, "truncate_to", 4)));
+            e = expectThrows(
+                    OpenSearchParseException.class,
+                    () -> create(Map.of("field", "a", "target_field", bad, "truncate_to", 4)));
             assertEquals("[target_field] must be a field path, got [" + bad + "]", e.getMessage());
         }
         // nested and prefixed paths stay valid

@@ -1,16 +1,15 @@
 package dev.compress.plugin.ingest;
 
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.ingest.IngestDocument;
-import org.opensearch.ingest.IngestDocumentWrapper;
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.IngestDocumentWrapper;
+import org.opensearch.test.OpenSearchTestCase;
 
 /** Sub-batching (one transform call per sub-batch) and per-document failures, with a counting transform. */
 public class CompressProcessorTests extends OpenSearchTestCase {
@@ -27,7 +26,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         @Override
         public void check(float[] vector) {
             if (vector.length != 2) {
-                throw new IllegalArgumentException("vector has " + vector.length + " dimensions but model [m] expects 2");
+                throw new IllegalArgumentException(
+                        "vector has " + vector.length + " dimensions but model [m] expects 2");
             }
         }
 
@@ -36,7 +36,7 @@ public class CompressProcessorTests extends OpenSearchTestCase {
             callSizes.add(vectors.length);
             float[][] out = new float[vectors.length][];
             for (int i = 0; i < vectors.length; i++) {
-                out[i] = new float[] { vectors[i][0] * 2, vectors[i][1] * 2 };
+                out[i] = new float[] {vectors[i][0] * 2, vectors[i][1] * 2};
             }
             return out;
         }
@@ -47,7 +47,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         if (vector != null) {
             source.put("v", vector);
         }
-        return new IngestDocumentWrapper(slot, 0, new IngestDocument("idx", Integer.toString(slot), null, null, null, source), null);
+        return new IngestDocumentWrapper(
+                slot, 0, new IngestDocument("idx", Integer.toString(slot), null, null, null, source), null);
     }
 
     private static List<IngestDocumentWrapper> run(CompressProcessor processor, List<IngestDocumentWrapper> docs) {
@@ -78,18 +79,17 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         CountingCompression compression = new CountingCompression();
         CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", false, compression);
         List<IngestDocumentWrapper> docs = List.of(
-            wrap(0, List.of(1, 2)),
-            wrap(1, null),
-            wrap(2, "1,2"),
-            wrap(3, List.of(1, "x")),
-            wrap(4, List.of(1, 2, 3)),
-            wrap(5, List.of(1, Double.NaN)),
-            wrap(6, List.of(1, 1e39)),
-            wrap(7, List.of(List.of(1), 2)),
-            wrap(8, List.of()),
-            wrap(10, List.of(true, 1)),
-            wrap(9, List.of(3, 4))
-        );
+                wrap(0, List.of(1, 2)),
+                wrap(1, null),
+                wrap(2, "1,2"),
+                wrap(3, List.of(1, "x")),
+                wrap(4, List.of(1, 2, 3)),
+                wrap(5, List.of(1, Double.NaN)),
+                wrap(6, List.of(1, 1e39)),
+                wrap(7, List.of(List.of(1), 2)),
+                wrap(8, List.of()),
+                wrap(10, List.of(true, 1)),
+                wrap(9, List.of(3, 4)));
         Map<Integer, String> errors = new HashMap<>();
         for (IngestDocumentWrapper result : run(processor, docs)) {
             if (result.getException() != null) {
@@ -97,17 +97,18 @@ public class CompressProcessorTests extends OpenSearchTestCase {
             }
         }
         assertEquals(List.of(2), compression.callSizes);
-        assertEquals(Map.of(
-            1, "[compress] field [v] is missing",
-            2, "[compress] field [v]: expected an array of numbers, got [string 1,2]",
-            3, "[compress] field [v]: expected only numbers, got [string x] at position 1",
-            4, "[compress] field [v]: vector has 3 dimensions but model [m] expects 2",
-            5, "[compress] field [v]: value [NaN] at position 1 is not a finite float",
-            6, "[compress] field [v]: value [1.0E39] at position 1 is not a finite float",
-            7, "[compress] field [v]: expected only numbers, got [an array] at position 0",
-            8, "[compress] field [v]: expected an array of numbers, got an empty array",
-            10, "[compress] field [v]: expected only numbers, got [boolean true] at position 0"
-        ), errors);
+        assertEquals(
+                Map.of(
+                        1, "[compress] field [v] is missing",
+                        2, "[compress] field [v]: expected an array of numbers, got [string 1,2]",
+                        3, "[compress] field [v]: expected only numbers, got [string x] at position 1",
+                        4, "[compress] field [v]: vector has 3 dimensions but model [m] expects 2",
+                        5, "[compress] field [v]: value [NaN] at position 1 is not a finite float",
+                        6, "[compress] field [v]: value [1.0E39] at position 1 is not a finite float",
+                        7, "[compress] field [v]: expected only numbers, got [an array] at position 0",
+                        8, "[compress] field [v]: expected an array of numbers, got an empty array",
+                        10, "[compress] field [v]: expected only numbers, got [boolean true] at position 0"),
+                errors);
     }
 
     public void testUnwritableTargetFailsOnlyThatDocument() {
@@ -116,7 +117,9 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         IngestDocumentWrapper blocked = wrap(0, List.of(1, 1));
         blocked.getIngestDocument().setFieldValue("out", "a string, not an object");
         List<IngestDocumentWrapper> results = run(processor, List.of(blocked, wrap(1, List.of(1, 2))));
-        assertTrue(results.get(0).getException().getMessage(), results.get(0).getException().getMessage().startsWith("[compress] cannot write [out.x]"));
+        assertTrue(
+                results.get(0).getException().getMessage(),
+                results.get(0).getException().getMessage().startsWith("[compress] cannot write [out.x]"));
         assertNull(results.get(1).getException());
         assertEquals(List.of(2f, 4f), results.get(1).getIngestDocument().getFieldValue("out.x", List.class));
     }
@@ -131,11 +134,13 @@ public class CompressProcessorTests extends OpenSearchTestCase {
     }
 
     public void testModelFailureFailsOnlyTheDocumentsThatNeededIt() {
-        VectorCompression missing = listener -> listener.onFailure(new IllegalArgumentException("model [gone] does not exist"));
+        VectorCompression missing =
+                listener -> listener.onFailure(new IllegalArgumentException("model [gone] does not exist"));
         CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", true, missing);
         List<IngestDocumentWrapper> results = run(processor, List.of(wrap(0, null), wrap(1, List.of(1, 1))));
         assertNull("a document without a vector needs no model", results.get(0).getException());
-        assertEquals("model [gone] does not exist", results.get(1).getException().getMessage());
+        assertEquals(
+                "model [gone] does not exist", results.get(1).getException().getMessage());
     }
 
     public void testSingleDocumentPathUsesTheSameCode() {

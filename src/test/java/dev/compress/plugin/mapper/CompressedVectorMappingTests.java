@@ -2,7 +2,9 @@ package dev.compress.plugin.mapper;
 
 import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
-
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.search.SearchResponse;
@@ -13,10 +15,6 @@ import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchSingleNodeTestCase;
 
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-
 /** Mapping parameters and document values of {@code compressed_vector}: every bad input is a clear error. */
 public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
 
@@ -25,41 +23,68 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         return List.of(CompressPlugin.class);
     }
 
-    private static final Settings OURS = Settings.builder().put("index.compress", true).build();
+    private static final Settings OURS =
+            Settings.builder().put("index.compress", true).build();
 
     private void createIndexWithMapping(String mapping) {
-        client().admin().indices().prepareCreate("idx").setSettings(OURS).setMapping(mapping).get();
+        client().admin()
+                .indices()
+                .prepareCreate("idx")
+                .setSettings(OURS)
+                .setMapping(mapping)
+                .get();
     }
 
     private String mappingError(String fieldMapping) {
         Exception e = expectThrows(
-            Exception.class,
-            () -> client().admin().indices().prepareCreate("bad").setSettings(OURS).setMapping("{\"properties\":{\"v\":" + fieldMapping + "}}").get()
-        );
+                Exception.class,
+                () -> client().admin()
+                        .indices()
+                        .prepareCreate("bad")
+                        .setSettings(OURS)
+                        .setMapping("{\"properties\":{\"v\":" + fieldMapping + "}}")
+                        .get());
         return rootMessage(e);
     }
 
     public void testFieldNeedsTheIndexSetting() {
         String mapping = "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":8}}}";
         MapperParsingException e = expectThrows(
-            MapperParsingException.class,
-            () -> client().admin().indices().prepareCreate("plain").setMapping(mapping).get()
-        );
+                MapperParsingException.class,
+                () -> client().admin()
+                        .indices()
+                        .prepareCreate("plain")
+                        .setMapping(mapping)
+                        .get());
         assertEquals(400, e.status().getStatus());
-        assertTrue(rootMessage(e), rootMessage(e).contains("field [v] of type [compressed_vector] needs the index setting [index.compress: true]"));
+        assertTrue(
+                rootMessage(e),
+                rootMessage(e)
+                        .contains(
+                                "field [v] of type [compressed_vector] needs the index setting [index.compress: true]"));
         assertFalse(client().admin().indices().prepareExists("plain").get().isExists());
 
-        client().admin().indices().prepareCreate("later").setMapping("{\"properties\":{\"t\":{\"type\":\"keyword\"}}}").get();
+        client().admin()
+                .indices()
+                .prepareCreate("later")
+                .setMapping("{\"properties\":{\"t\":{\"type\":\"keyword\"}}}")
+                .get();
         Exception update = expectThrows(
-            MapperParsingException.class,
-            () -> client().admin().indices().preparePutMapping("later").setSource(mapping, XContentType.JSON).get()
-        );
+                MapperParsingException.class,
+                () -> client().admin()
+                        .indices()
+                        .preparePutMapping("later")
+                        .setSource(mapping, XContentType.JSON)
+                        .get());
         assertTrue(rootMessage(update), rootMessage(update).contains("needs the index setting [index.compress: true]"));
 
         IllegalArgumentException reopen = expectThrows(
-            IllegalArgumentException.class,
-            () -> client().admin().indices().prepareUpdateSettings("later").setSettings(OURS).get()
-        );
+                IllegalArgumentException.class,
+                () -> client().admin()
+                        .indices()
+                        .prepareUpdateSettings("later")
+                        .setSettings(OURS)
+                        .get());
         assertTrue(reopen.getMessage(), reopen.getMessage().contains("index.compress"));
     }
 
@@ -72,7 +97,9 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
     }
 
     public void testMappingErrorsNameTheParameter() {
-        assertTrue(mappingError("{\"type\":\"compressed_vector\"}"), mappingError("{\"type\":\"compressed_vector\"}").contains("needs [dimension]"));
+        assertTrue(
+                mappingError("{\"type\":\"compressed_vector\"}"),
+                mappingError("{\"type\":\"compressed_vector\"}").contains("needs [dimension]"));
         String zero = mappingError("{\"type\":\"compressed_vector\",\"dimension\":0}");
         assertTrue(zero, zero.contains("[dimension] must be in [1, 16000], got [0]"));
         String enc = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"int4\"}");
@@ -83,13 +110,21 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(m, m.contains("[hnsw.m] must be in [2, 512], got [1]"));
         String unknown = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"beam\":1}}");
         assertTrue(unknown, unknown.contains("unknown parameter [beam]"));
-        String rescoreOnFloat = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
+        String rescoreOnFloat = mappingError(
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
         assertTrue(rescoreOnFloat, rescoreOnFloat.contains("[rescore_vectors] applies to [encoding: binary] only"));
     }
 
     public void testMappingRoundTripsWithDefaults() {
-        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4096,\"encoding\":\"binary\"}}}");
-        Map<String, Object> mapping = client().admin().indices().prepareGetMappings("idx").get().mappings().get("idx").sourceAsMap();
+        createIndexWithMapping(
+                "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4096,\"encoding\":\"binary\"}}}");
+        Map<String, Object> mapping = client().admin()
+                .indices()
+                .prepareGetMappings("idx")
+                .get()
+                .mappings()
+                .get("idx")
+                .sourceAsMap();
         @SuppressWarnings("unchecked")
         Map<String, Object> v = (Map<String, Object>) ((Map<String, Object>) mapping.get("properties")).get("v");
         assertEquals("compressed_vector", v.get("type"));
@@ -100,27 +135,49 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
     /** {@code hnsw} keeps its JSON form through the mapping, and a change of it is refused naming both values in that form. */
     @SuppressWarnings("unchecked")
     public void testHnswRoundTripsAndCannotBeChanged() {
-        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":8}}}}");
-        Map<String, Object> mapping = client().admin().indices().prepareGetMappings("idx").get().mappings().get("idx").sourceAsMap();
+        createIndexWithMapping(
+                "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":8}}}}");
+        Map<String, Object> mapping = client().admin()
+                .indices()
+                .prepareGetMappings("idx")
+                .get()
+                .mappings()
+                .get("idx")
+                .sourceAsMap();
         Map<String, Object> v = (Map<String, Object>) ((Map<String, Object>) mapping.get("properties")).get("v");
         assertEquals(Map.of("m", 8, "ef_construction", 100), v.get("hnsw"));
         Exception e = expectThrows(
-            Exception.class,
-            () -> client().admin().indices().preparePutMapping("idx")
-                .setSource("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":32}}}}", XContentType.JSON)
-                .get()
-        );
-        assertTrue(rootMessage(e), rootMessage(e).contains("Cannot update parameter [hnsw] from [{\"m\":8,\"ef_construction\":100}] to [{\"m\":32,\"ef_construction\":100}]"));
+                Exception.class,
+                () -> client().admin()
+                        .indices()
+                        .preparePutMapping("idx")
+                        .setSource(
+                                "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":32}}}}",
+                                XContentType.JSON)
+                        .get());
+        assertTrue(
+                rootMessage(e),
+                rootMessage(e)
+                        .contains(
+                                "Cannot update parameter [hnsw] from [{\"m\":8,\"ef_construction\":100}] to [{\"m\":32,\"ef_construction\":100}]"));
     }
 
     private String documentError(String source) {
-        Exception e = expectThrows(MapperParsingException.class, () -> client().prepareIndex("idx").setId("bad").setSource(source, XContentType.JSON).get());
+        Exception e = expectThrows(
+                MapperParsingException.class,
+                () -> client().prepareIndex("idx")
+                        .setId("bad")
+                        .setSource(source, XContentType.JSON)
+                        .get());
         return rootMessage(e);
     }
 
     public void testBadDocumentsAreRejectedWithTheFieldAndProblem() {
-        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3,\"similarity\":\"dot_product\"},\"t\":{\"type\":\"keyword\"}}}");
-        assertTrue(documentError("{\"v\":[1,0]}"), documentError("{\"v\":[1,0]}").contains("field [v] expects 3 dimensions, got 2"));
+        createIndexWithMapping(
+                "{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3,\"similarity\":\"dot_product\"},\"t\":{\"type\":\"keyword\"}}}");
+        assertTrue(
+                documentError("{\"v\":[1,0]}"),
+                documentError("{\"v\":[1,0]}").contains("field [v] expects 3 dimensions, got 2"));
         assertTrue(documentError("{\"v\":[1,0,0,0]}").contains("expects 3 dimensions, got 4"));
         String str = documentError("{\"v\":[1,\"a\",0]}");
         assertTrue(str, str.contains("field [v] expects only numbers, got [string \"a\"] at position 1"));
@@ -138,7 +195,10 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
 
     public void testSourceKeepsWhatTheUserSent() {
         createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}");
-        DocWriteResponse r = client().prepareIndex("idx").setId("1").setSource("{\"v\":[0.5,-2,3.25]}", XContentType.JSON).get();
+        DocWriteResponse r = client().prepareIndex("idx")
+                .setId("1")
+                .setSource("{\"v\":[0.5,-2,3.25]}", XContentType.JSON)
+                .get();
         assertEquals(DocWriteResponse.Result.CREATED, r.getResult());
         GetResponse got = client().prepareGet("idx", "1").get();
         assertEquals("{\"v\":[0.5,-2,3.25]}", got.getSourceAsString());
@@ -146,16 +206,23 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
 
     public void testNullIsAnAbsentValue() {
         createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}");
-        DocWriteResponse none = client().prepareIndex("idx").setId("none").setSource("{\"v\":null}", XContentType.JSON).get();
+        DocWriteResponse none = client().prepareIndex("idx")
+                .setId("none")
+                .setSource("{\"v\":null}", XContentType.JSON)
+                .get();
         assertEquals(DocWriteResponse.Result.CREATED, none.getResult());
         client().prepareIndex("idx")
-            .setId("one")
-            .setSource("{\"v\":[0,1,0]}", XContentType.JSON)
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
-            .get();
+                .setId("one")
+                .setSource("{\"v\":[0,1,0]}", XContentType.JSON)
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
         SearchResponse found = client().prepareSearch("idx")
-            .setQuery(CompressedKnnQueryBuilder.builder().field("v").vector(new float[] { 0, 1, 0 }).k(10).build())
-            .get();
+                .setQuery(CompressedKnnQueryBuilder.builder()
+                        .field("v")
+                        .vector(new float[] {0, 1, 0})
+                        .k(10)
+                        .build())
+                .get();
         assertEquals(1, found.getHits().getHits().length);
         assertEquals("one", found.getHits().getAt(0).getId());
         assertEquals("{\"v\":null}", client().prepareGet("idx", "none").get().getSourceAsString());

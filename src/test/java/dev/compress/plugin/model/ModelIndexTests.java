@@ -1,17 +1,15 @@
 package dev.compress.plugin.model;
 
+import dev.compress.plugin.CompressPlugin;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-
-import dev.compress.plugin.CompressPlugin;
-
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The model index on a real node: a finished job's file becomes a {@code created} model only while
@@ -35,7 +33,10 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
     /** The sweeps stay out of these tests: their models have no job behind them. */
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
-        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.sweep_interval", "1h").build();
+        return Settings.builder()
+                .put(super.nodeSettings(nodeOrdinal))
+                .put("compress.training.sweep_interval", "1h")
+                .build();
     }
 
     private static ModelIndex.Job createTraining(String id) {
@@ -54,7 +55,10 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
 
     /** A write from elsewhere: a cancel request, a sweep. */
     private static void update(String id, Map<String, Object> fields) {
-        client().prepareUpdate(ModelIndex.NAME, id).setDoc(fields).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareUpdate(ModelIndex.NAME, id)
+                .setDoc(fields)
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
     }
 
     private static ModelIndex.Completion complete(ModelIndex.Job job, byte[] file) {
@@ -71,12 +75,13 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
 
     private static long chunksOf(String id) {
         return client().prepareSearch(ModelIndex.NAME)
-            .setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", id))
-            .setSize(0)
-            .get()
-            .getHits()
-            .getTotalHits()
-            .value() - 1;
+                        .setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", id))
+                        .setSize(0)
+                        .get()
+                        .getHits()
+                        .getTotalHits()
+                        .value()
+                - 1;
     }
 
     private static byte[] file() {
@@ -108,7 +113,9 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
 
     public void testAModelFailedMeanwhileKeepsItsState() {
         ModelIndex.Job job = createTraining("swept");
-        update("swept", Map.of("state", ModelState.FAILED.jsonName(), "error", "node [x] left the cluster while training"));
+        update(
+                "swept",
+                Map.of("state", ModelState.FAILED.jsonName(), "error", "node [x] left the cluster while training"));
         assertEquals(ModelIndex.Completion.NO_LONGER_TRAINING, complete(job, file()));
         ModelRecord model = get("swept");
         assertEquals(ModelState.FAILED, model.state());
@@ -166,14 +173,23 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
     public void testDeleteRemovesChunksOfEveryJob() {
         ModelIndex.Job job = createTraining("deleted");
         assertEquals(ModelIndex.Completion.CREATED, complete(job, file()));
-        client().prepareIndex(ModelIndex.NAME).setId("deleted#1#0")
-            .setSource(Map.of("doc_type", "chunk", "model_id", "deleted", "chunk", 0, "data", new byte[] { 1 }))
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex(ModelIndex.NAME)
+                .setId("deleted#1#0")
+                .setSource(Map.of("doc_type", "chunk", "model_id", "deleted", "chunk", 0, "data", new byte[] {1}))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
         assertEquals(4, chunksOf("deleted"));
         PlainActionFuture<Void> deleted = PlainActionFuture.newFuture();
         models().delete(get("deleted"), deleted);
         deleted.actionGet();
-        assertEquals(0, client().prepareSearch(ModelIndex.NAME).setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", "deleted"))
-            .setSize(0).get().getHits().getTotalHits().value());
+        assertEquals(
+                0,
+                client().prepareSearch(ModelIndex.NAME)
+                        .setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", "deleted"))
+                        .setSize(0)
+                        .get()
+                        .getHits()
+                        .getTotalHits()
+                        .value());
     }
 }

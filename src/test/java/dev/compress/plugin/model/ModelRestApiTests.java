@@ -4,20 +4,18 @@ import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
-
-import org.opensearch.action.support.PlainActionFuture;
-import org.opensearch.client.Request;
-import org.opensearch.client.Response;
-import org.opensearch.cluster.service.ClusterService;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.io.IOException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.client.Request;
+import org.opensearch.client.Response;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * The model API over real HTTP without a training job: each route reaches its own handler, takes
@@ -31,7 +29,10 @@ public class ModelRestApiTests extends CompressClusterTestCase {
     /** The sweeps stay out: the models here have no job behind them. */
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
-        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.sweep_interval", "1h").build();
+        return Settings.builder()
+                .put(super.nodeSettings(nodeOrdinal))
+                .put("compress.training.sweep_interval", "1h")
+                .build();
     }
 
     private static Response perform(String method, String path, String body) throws IOException {
@@ -51,24 +52,39 @@ public class ModelRestApiTests extends CompressClusterTestCase {
         assertEquals(200, got.getStatusLine().getStatusCode());
         Map<String, Object> model = jsonBody(got);
         assertEquals(
-            "the state document, without its doc_type",
-            Set.of("model_id", "state", "method", "input_dimension", "dimensions", "created_at", "chunk_count", "model_size_bytes"),
-            model.keySet()
-        );
+                "the state document, without its doc_type",
+                Set.of(
+                        "model_id",
+                        "state",
+                        "method",
+                        "input_dimension",
+                        "dimensions",
+                        "created_at",
+                        "chunk_count",
+                        "model_size_bytes"),
+                model.keySet());
         assertEquals("stored", model.get("model_id"));
         assertEquals("created", model.get("state"));
         assertEquals(32, model.get("input_dimension"));
 
         Map<String, Object> withWeights = restCall("GET", MODELS + "stored?include_weights=true", null);
-        assertArrayEquals(ModelFile.toBytes(artifact), Base64.getDecoder().decode((String) withWeights.get("model_file")));
+        assertArrayEquals(
+                ModelFile.toBytes(artifact), Base64.getDecoder().decode((String) withWeights.get("model_file")));
         withWeights.remove("model_file");
         assertEquals(model, withWeights);
 
         for (String method : List.of("GET", "POST")) {
-            Response found = perform(method, MODELS + "_search", method.equals("POST") ? "{\"query\":{\"term\":{\"state\":\"created\"}}}" : null);
+            Response found = perform(
+                    method,
+                    MODELS + "_search",
+                    method.equals("POST") ? "{\"query\":{\"term\":{\"state\":\"created\"}}}" : null);
             assertEquals(200, found.getStatusLine().getStatusCode());
-            List<Map<String, Object>> hits = (List<Map<String, Object>>) ((Map<String, Object>) jsonBody(found).get("hits")).get("hits");
-            assertEquals(method, List.of("stored"), hits.stream().map(hit -> hit.get("_id")).toList());
+            List<Map<String, Object>> hits = (List<Map<String, Object>>)
+                    ((Map<String, Object>) jsonBody(found).get("hits")).get("hits");
+            assertEquals(
+                    method,
+                    List.of("stored"),
+                    hits.stream().map(hit -> hit.get("_id")).toList());
         }
 
         Response deleted = perform("DELETE", MODELS + "stored", null);
@@ -78,7 +94,8 @@ public class ModelRestApiTests extends CompressClusterTestCase {
     }
 
     public void testCancelOfAModelWithNoJobFailsItAtOnce() throws IOException {
-        String local = internalCluster().getInstance(ClusterService.class).localNode().getId();
+        String local =
+                internalCluster().getInstance(ClusterService.class).localNode().getId();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("doc_type", "model");
         doc.put("model_id", "orphan");
@@ -91,9 +108,11 @@ public class ModelRestApiTests extends CompressClusterTestCase {
 
         Response cancelled = perform("POST", MODELS + "orphan/_cancel", null);
         assertEquals(200, cancelled.getStatusLine().getStatusCode());
-        String reason = "cancelled: node [" + local + "] is not running its job: it restarted, or the job never started";
+        String reason =
+                "cancelled: node [" + local + "] is not running its job: it restarted, or the job never started";
         assertEquals(Map.of("model_id", "orphan", "state", "failed", "error", reason), jsonBody(cancelled));
-        assertTrue(restError(409, "POST", MODELS + "orphan/_cancel", null).contains("model [orphan] is [failed], not [training]"));
+        assertTrue(restError(409, "POST", MODELS + "orphan/_cancel", null)
+                .contains("model [orphan] is [failed], not [training]"));
         assertEquals(Map.of("model_id", "orphan", "result", "deleted"), restCall("DELETE", MODELS + "orphan", null));
     }
 

@@ -1,7 +1,6 @@
 package dev.compress.plugin.query;
 
 import dev.compress.codec.search.RescoringKnnQuery;
-
 import org.opensearch.test.OpenSearchTestCase;
 
 /** {@code k x oversample_factor} never asks a segment for more than {@value CompressedKnnQueryBuilder#MAX_K} candidates. */
@@ -9,7 +8,7 @@ public class CandidateCapTests extends OpenSearchTestCase {
 
     private static int candidates(int k, float requested) {
         float oversample = CompressedKnnQueryBuilder.cappedOversample(k, requested);
-        return new RescoringKnnQuery("v", new float[] { 1f }, k, oversample, null, true).candidatesPerSegment();
+        return new RescoringKnnQuery("v", new float[] {1f}, k, oversample, null, true).candidatesPerSegment();
     }
 
     public void testEveryKWithTheLargestFactorStaysWithinTheCap() {
@@ -17,7 +16,8 @@ public class CandidateCapTests extends OpenSearchTestCase {
             int candidates = candidates(k, RescoreOptions.MAX_OVERSAMPLE);
             assertTrue("k=" + k + ": " + candidates, candidates <= CompressedKnnQueryBuilder.MAX_K);
             // the cap lowers the factor only as far as it must
-            assertTrue("k=" + k + ": " + candidates, candidates >= Math.min(100 * k, CompressedKnnQueryBuilder.MAX_K - 1));
+            assertTrue(
+                    "k=" + k + ": " + candidates, candidates >= Math.min(100 * k, CompressedKnnQueryBuilder.MAX_K - 1));
         }
     }
 

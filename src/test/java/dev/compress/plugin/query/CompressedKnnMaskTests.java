@@ -6,21 +6,13 @@ import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
-import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.inference.JavaEncoder;
+import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
-
-import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.support.WriteRequest;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -31,6 +23,12 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * {@code compressed_knn} with {@code mask} on two data nodes and two shards: every mask type gives the
@@ -68,10 +66,19 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         }
         List<LayerSpec> layers = List.of(LayerSpec.linear("scores", dim, dim));
         Map<String, Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new Tensor("scores.weight", new int[] { dim, dim }, weight));
-        tensors.put("scores.bias", new Tensor("scores.bias", new int[] { dim }, bias));
-        ModelMetadata meta = new ModelMetadata("query_mask", dim, List.of(dim), ModelMetadata.OUTPUT_DIMENSION_SCORES,
-            ModelMetadata.NORM_NONE, 1, layers, Map.of(), trainingParameters, Map.of());
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, dim}, weight));
+        tensors.put("scores.bias", new Tensor("scores.bias", new int[] {dim}, bias));
+        ModelMetadata meta = new ModelMetadata(
+                "query_mask",
+                dim,
+                List.of(dim),
+                ModelMetadata.OUTPUT_DIMENSION_SCORES,
+                ModelMetadata.NORM_NONE,
+                1,
+                layers,
+                Map.of(),
+                trainingParameters,
+                Map.of());
         return new ModelArtifact(meta, tensors);
     }
 
@@ -80,24 +87,26 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
         for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated")) {
-            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id)).actionGet();
+            client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
+                    .actionGet();
         }
         storeModel("qa", adapter, ModelState.CREATED);
         storeModel("qm", maskModel, ModelState.CREATED);
         storeModel("qm16", maskModel(random, 16), ModelState.CREATED);
         storeModel("qm-unvalidated", maskModel(random, DIM), ModelState.CREATED);
         client().admin()
-            .indices()
-            .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
-            .setMapping(
-                "{\"properties\":{"
-                    + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
-                    + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\",\"similarity\":\"dot_product\"},"
-                    + "\"embc\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"cosine\"},"
-                    + "\"tag\":{\"type\":\"integer\"}}}"
-            )
-            .get();
+                .indices()
+                .prepareCreate("docs")
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping("{\"properties\":{"
+                        + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
+                        + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\",\"similarity\":\"dot_product\"},"
+                        + "\"embc\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"cosine\"},"
+                        + "\"tag\":{\"type\":\"integer\"}}}")
+                .get();
         docs = new JavaEncoder(adapter, DIM).encode(gaussian(random, DOCS, RAW_DIM));
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < DOCS; i++) {
@@ -107,7 +116,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
             for (int j = 0; j < scaled.length; j++) {
                 scaled[j] *= length;
             }
-            bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", docs[i], "embb", docs[i], "embc", scaled, "tag", i % 3)));
+            bulk.add(client().prepareIndex("docs")
+                    .setId(Integer.toString(i))
+                    .setSource(Map.of("emb", docs[i], "embb", docs[i], "embc", scaled, "tag", i % 3)));
         }
         assertFalse(bulk.get().hasFailures());
     }
@@ -127,12 +138,13 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     /** The k largest of {@code importance} (ties: lower index), ascending. */
     private static int[] top(float[] importance, int k) {
         return IntStream.range(0, importance.length)
-            .boxed()
-            .sorted(Comparator.comparingDouble((Integer j) -> -importance[j]).thenComparingInt(j -> j))
-            .limit(k)
-            .mapToInt(Integer::intValue)
-            .sorted()
-            .toArray();
+                .boxed()
+                .sorted(Comparator.comparingDouble((Integer j) -> -importance[j])
+                        .thenComparingInt(j -> j))
+                .limit(k)
+                .mapToInt(Integer::intValue)
+                .sorted()
+                .toArray();
     }
 
     private static float maskedDot(float[] q, int[] kept, float[] d) {
@@ -146,16 +158,17 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     /** Brute force: documents passing {@code allowed}, by masked dot product, with Lucene's dot-product score. */
     private List<Hit> bruteForce(float[] q, int[] kept, IntPredicate allowed, int k) {
         return IntStream.range(0, DOCS)
-            .filter(allowed)
-            .boxed()
-            .sorted(Comparator.comparingDouble((Integer i) -> -maskedDot(q, kept, docs[i])))
-            .limit(k)
-            .map(i -> new Hit(Integer.toString(i), Math.max(0, (1 + maskedDot(q, kept, docs[i])) / 2)))
-            .toList();
+                .filter(allowed)
+                .boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -maskedDot(q, kept, docs[i])))
+                .limit(k)
+                .map(i -> new Hit(Integer.toString(i), Math.max(0, (1 + maskedDot(q, kept, docs[i])) / 2)))
+                .toList();
     }
 
     private List<Hit> search(String node, QueryBuilder query) {
-        return Hit.of(client(node).prepareSearch("docs").setQuery(query).setSize(K).get());
+        return Hit.of(
+                client(node).prepareSearch("docs").setQuery(query).setSize(K).get());
     }
 
     private static void assertSameHits(List<Hit> expected, List<Hit> actual) {
@@ -167,19 +180,20 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     }
 
     /** Float field searched exhaustively; binary field with every document a candidate, rescored. */
-    private static CompressedKnnQueryBuilder query(String field, float[] q, String modelId, MaskSpec mask, QueryBuilder filter) {
+    private static CompressedKnnQueryBuilder query(
+            String field, float[] q, String modelId, MaskSpec mask, QueryBuilder filter) {
         boolean binary = field.equals("embb");
         RescoreOptions rescore = binary ? new RescoreOptions(true, (float) DOCS / K) : null;
         return CompressedKnnQueryBuilder.builder()
-            .field(field)
-            .vector(q)
-            .k(K)
-            .numCandidates(binary ? null : DOCS)
-            .rescore(rescore)
-            .filter(filter)
-            .modelId(modelId)
-            .mask(mask)
-            .build();
+                .field(field)
+                .vector(q)
+                .k(K)
+                .numCandidates(binary ? null : DOCS)
+                .rescore(rescore)
+                .filter(filter)
+                .modelId(modelId)
+                .mask(mask)
+                .build();
     }
 
     public void testLocalMasksMatchBruteForceOnFloatAndBinaryFields() {
@@ -196,15 +210,27 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
             int[] norm = top(magnitude, 10); // ratio 0.3 of 32 -> 10
             int[] cutoff = IntStream.range(0, 7).toArray();
             for (String field : List.of("emb", "embb")) {
-                assertSameHits(bruteForce(q, norm, i -> true, K), search(node, query(field, q, null, mask(MaskType.NORM, 0.3, null, null), null)));
-                assertSameHits(bruteForce(q, cutoff, i -> true, K), search(node, query(field, q, null, mask(MaskType.CUTOFF, null, 7, null), null)));
+                assertSameHits(
+                        bruteForce(q, norm, i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.NORM, 0.3, null, null), null)));
+                assertSameHits(
+                        bruteForce(q, cutoff, i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.CUTOFF, null, 7, null), null)));
                 // with a filter (and, on the binary field, rescoring)
                 assertSameHits(
-                    bruteForce(q, norm, i -> i % 3 == 1, K),
-                    search(node, query(field, q, null, mask(MaskType.NORM, 0.3, null, null), QueryBuilders.termQuery("tag", 1)))
-                );
-                int[] explicit = { 3, 4, 20, 31 };
-                assertSameHits(bruteForce(q, explicit, i -> true, K), search(node, query(field, q, null, MaskSpec.explicit(explicit), null)));
+                        bruteForce(q, norm, i -> i % 3 == 1, K),
+                        search(
+                                node,
+                                query(
+                                        field,
+                                        q,
+                                        null,
+                                        mask(MaskType.NORM, 0.3, null, null),
+                                        QueryBuilders.termQuery("tag", 1))));
+                int[] explicit = {3, 4, 20, 31};
+                assertSameHits(
+                        bruteForce(q, explicit, i -> true, K),
+                        search(node, query(field, q, null, MaskSpec.explicit(explicit), null)));
             }
         }
     }
@@ -231,28 +257,39 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         for (String node : internalCluster().getDataNodeNames()) {
             float[] q = unit(gaussian(random, 1, DIM)[0]);
             for (String field : List.of("emb", "embb")) {
-                assertSameHits(bruteForce(q, learnedByHand(q, 10), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, 0.3, null, "qm"), null)));
-                assertSameHits(bruteForce(q, learnedByHand(q, 5), i -> true, K), search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm"), null)));
+                assertSameHits(
+                        bruteForce(q, learnedByHand(q, 10), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, 0.3, null, "qm"), null)));
+                assertSameHits(
+                        bruteForce(q, learnedByHand(q, 5), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm"), null)));
                 // no ratio and no dimensions: the share the model chose on validation
                 assertSameHits(
-                    bruteForce(q, learnedByHand(q, DimensionMasks.keep(DIM, VALIDATED_RATIO)), i -> true, K),
-                    search(node, query(field, q, null, mask(MaskType.LEARNED, null, null, "qm"), null))
-                );
+                        bruteForce(q, learnedByHand(q, DimensionMasks.keep(DIM, VALIDATED_RATIO)), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, null, null, "qm"), null)));
             }
             // "Adapter + Ours": the raw vector through [qa], then the mask model on the adapted vector
             float[] raw = gaussian(random, 1, RAW_DIM)[0];
-            float[] adapted = adapt.encode(new float[][] { raw })[0];
+            float[] adapted = adapt.encode(new float[][] {raw})[0];
             assertSameHits(
-                bruteForce(adapted, learnedByHand(adapted, 10), i -> i % 3 != 0, K),
-                search(node, query("embb", raw, "qa", mask(MaskType.LEARNED, 0.3, null, "qm"), QueryBuilders.termsQuery("tag", List.of(1, 2))))
-            );
+                    bruteForce(adapted, learnedByHand(adapted, 10), i -> i % 3 != 0, K),
+                    search(
+                            node,
+                            query(
+                                    "embb",
+                                    raw,
+                                    "qa",
+                                    mask(MaskType.LEARNED, 0.3, null, "qm"),
+                                    QueryBuilders.termsQuery("tag", List.of(1, 2)))));
         }
     }
 
     /** Ids of the exact unmasked top {@code n} on [emb]. */
     private int[] firstPass(float[] q, int n) {
         int[] all = IntStream.range(0, DIM).toArray();
-        return bruteForce(q, all, i -> true, n).stream().mapToInt(h -> Integer.parseInt(h.id())).toArray();
+        return bruteForce(q, all, i -> true, n).stream()
+                .mapToInt(h -> Integer.parseInt(h.id()))
+                .toArray();
     }
 
     private float[] mean(int[] rows) {
@@ -280,11 +317,18 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
             }
             MaskSpec dimeSpec = new MaskSpec(MaskType.DIME_PRF, 0.25, null, null, 2, 10, 1000, null);
             for (String field : List.of("emb", "embb")) {
-                assertSameHits(bruteForce(q, top(dime, 8), i -> true, K), search(node, query(field, q, null, dimeSpec, null)));
+                assertSameHits(
+                        bruteForce(q, top(dime, 8), i -> true, K), search(node, query(field, q, null, dimeSpec, null)));
             }
             // on a cosine field the feedback documents count at unit length, as the field compares them
-            List<String> expected = bruteForce(q, top(dime, 8), i -> true, K).stream().map(Hit::id).toList();
-            assertEquals(expected, search(node, query("embc", q, null, dimeSpec, null)).stream().map(Hit::id).toList());
+            List<String> expected = bruteForce(q, top(dime, 8), i -> true, K).stream()
+                    .map(Hit::id)
+                    .toList();
+            assertEquals(
+                    expected,
+                    search(node, query("embc", q, null, dimeSpec, null)).stream()
+                            .map(Hit::id)
+                            .toList());
 
             float[] positive = mean(Arrays.copyOf(ranked, 1));
             float[] negative = mean(Arrays.copyOfRange(ranked, 17, 20));
@@ -293,7 +337,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 eclipse[j] = q[j] * (positive[j] - negative[j]);
             }
             MaskSpec eclipseSpec = new MaskSpec(MaskType.ECLIPSE_PRF, 0.25, null, null, 1, 3, 20, null);
-            assertSameHits(bruteForce(q, top(eclipse, 8), i -> true, K), search(node, query("emb", q, null, eclipseSpec, null)));
+            assertSameHits(
+                    bruteForce(q, top(eclipse, 8), i -> true, K),
+                    search(node, query("emb", q, null, eclipseSpec, null)));
         }
     }
 
@@ -309,7 +355,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         float[] q = unit(gaussian(random, 1, DIM)[0]);
         int[] all = IntStream.range(0, DIM).toArray();
         Set<String> three = Set.of("3", "14", "15");
-        int[] ranked = bruteForce(q, all, i -> three.contains(Integer.toString(i)), 3).stream().mapToInt(h -> Integer.parseInt(h.id())).toArray();
+        int[] ranked = bruteForce(q, all, i -> three.contains(Integer.toString(i)), 3).stream()
+                .mapToInt(h -> Integer.parseInt(h.id()))
+                .toArray();
         float[] feedback = mean(ranked);
         float[] dime = new float[DIM];
         for (int j = 0; j < DIM; j++) {
@@ -317,7 +365,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         }
         MaskSpec eclipse = new MaskSpec(MaskType.ECLIPSE_PRF, 0.25, null, null, 5, 10, 1000, null);
         QueryBuilder filter = QueryBuilders.idsQuery().addIds(three.toArray(String[]::new));
-        assertSameHits(bruteForce(q, top(dime, 8), i -> three.contains(Integer.toString(i)), K), search(node, query("emb", q, null, eclipse, filter)));
+        assertSameHits(
+                bruteForce(q, top(dime, 8), i -> three.contains(Integer.toString(i)), K),
+                search(node, query("emb", q, null, eclipse, filter)));
 
         float[] everything = mean(IntStream.range(0, DOCS).toArray());
         float[] deep = new float[DIM];
@@ -331,14 +381,32 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     /** A first pass cannot see a point in time's snapshot, so PRF masks refuse one. */
     public void testFeedbackMasksRefuseAPointInTime() throws IOException {
         setUpModelsAndIndex(new Random(randomLong()));
-        String pit = (String) restCall("POST", "/docs/_search/point_in_time?keep_alive=1m", null).get("pit_id");
+        String pit = (String) restCall("POST", "/docs/_search/point_in_time?keep_alive=1m", null)
+                .get("pit_id");
         try {
-            String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]))
-                + ",\"mask\":{\"type\":\"dime_prf\",\"ratio\":0.5}}";
-            String body = restError(400, "POST", "/_search", "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + knn + "}}");
-            assertTrue(body, body.contains("[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
+            String knn =
+                    "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]))
+                            + ",\"mask\":{\"type\":\"dime_prf\",\"ratio\":0.5}}";
+            String body = restError(
+                    400,
+                    "POST",
+                    "/_search",
+                    "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + knn + "}}");
+            assertTrue(
+                    body,
+                    body.contains(
+                            "[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
             String norm = knn.replace("dime_prf", "norm");
-            assertEquals(3, ((List<?>) ((Map<?, ?>) restCall("POST", "/_search", "{\"size\":3,\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + norm + "}}").get("hits")).get("hits")).size());
+            assertEquals(
+                    3,
+                    ((List<?>) ((Map<?, ?>) restCall(
+                                                    "POST",
+                                                    "/_search",
+                                                    "{\"size\":3,\"pit\":{\"id\":\"" + pit
+                                                            + "\"},\"query\":{\"compressed_knn\":" + norm + "}}")
+                                            .get("hits"))
+                                    .get("hits"))
+                            .size());
         } finally {
             // an open point in time holds search contexts, which the framework checks are all released
             restCall("DELETE", "/_search/point_in_time", "{\"pit_id\":[\"" + pit + "\"]}");
@@ -352,21 +420,30 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     public void testFeedbackMaskFailsWhenItsFirstPassFailsOnAShard() throws IOException {
         setUpModelsAndIndex(new Random(randomLong()));
         client().admin()
-            .indices()
-            .prepareCreate("other")
-            .setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
-            .setMapping("{\"properties\":{\"emb\":{\"type\":\"keyword\"}}}")
-            .get();
-        client().prepareIndex("other").setId("x").setSource(Map.of("emb", "a")).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
-        String knn = "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]));
+                .indices()
+                .prepareCreate("other")
+                .setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+                .setMapping("{\"properties\":{\"emb\":{\"type\":\"keyword\"}}}")
+                .get();
+        client().prepareIndex("other")
+                .setId("x")
+                .setSource(Map.of("emb", "a"))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        String knn =
+                "{\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]));
         for (String mask : List.of("", ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5}")) {
-            Map<String, Object> partial = restCall("POST", "/docs,other/_search", "{\"size\":3,\"query\":{\"compressed_knn\":" + knn + mask + "}}}");
+            Map<String, Object> partial = restCall(
+                    "POST", "/docs,other/_search", "{\"size\":3,\"query\":{\"compressed_knn\":" + knn + mask + "}}}");
             assertEquals(partial.toString(), 1, ((Map<?, ?>) partial.get("_shards")).get("failed"));
             assertEquals(3, ((List<?>) ((Map<?, ?>) partial.get("hits")).get("hits")).size());
         }
         for (String type : List.of("dime_prf", "eclipse_prf")) {
-            String body = restError(400, "POST", "/docs,other/_search",
-                "{\"query\":{\"compressed_knn\":" + knn + ",\"mask\":{\"type\":\"" + type + "\",\"ratio\":0.5}}}}");
+            String body = restError(
+                    400,
+                    "POST",
+                    "/docs,other/_search",
+                    "{\"query\":{\"compressed_knn\":" + knn + ",\"mask\":{\"type\":\"" + type + "\",\"ratio\":0.5}}}}");
             assertTrue(body, body.contains("[mask] the first-pass search failed on 1 of 3 shards"));
             assertTrue(body, body.contains("field [emb] is of type [keyword], not [compressed_vector]"));
         }
@@ -380,35 +457,108 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     public void testMaskErrors() throws IOException {
         setUpModelsAndIndex(new Random(randomLong()));
         String q = "\"field\":\"emb\",\"k\":3,\"vector\":" + Arrays.toString(unit(gaussian(new Random(2), 1, DIM)[0]));
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0}}", 400, "[mask.ratio] must be in (0, 1], got [0.0]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":1.5}}", 400, "[mask.ratio] must be in (0, 1], got [1.5]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"top\",\"ratio\":0.5}}", 400, "[mask.type] must be one of [learned, norm, cutoff, dime_prf, eclipse_prf, explicit], got [top]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0}}",
+                400,
+                "[mask.ratio] must be in (0, 1], got [0.0]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":1.5}}",
+                400,
+                "[mask.ratio] must be in (0, 1], got [1.5]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"top\",\"ratio\":0.5}}",
+                400,
+                "[mask.type] must be one of [learned, norm, cutoff, dime_prf, eclipse_prf, explicit], got [top]");
         assertSearchError("{" + q + ",\"mask\":{\"ratio\":0.5}}", 400, "[mask] requires [type]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\"}}", 400, "[mask] type [norm] needs exactly one of [ratio] and [dimensions]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"bogus\":1}}", 400, "[mask] has unknown parameter [bogus]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"ratio\":0.5}}", 400, "[mask] type [learned] requires [mask.model_id]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm\",\"ratio\":0.5,\"dimensions\":3}}", 400, "[mask] type [learned] takes one of [ratio] and [dimensions], not both");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-unvalidated\"}}", 400, "[mask] model [qm-unvalidated] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":40}}", 400, "[mask.dimensions] [40] exceeds the query vector's 32 dimensions");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"feedback_docs\":2}}", 400, "[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [norm]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,40]}}", 400, "[mask.kept] keeps dimension 40 but field [emb] has 32");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm16\",\"ratio\":0.5}}", 400, "[mask.model_id] model [qm16] masks 16 dimensions but the query vector has 32");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}", 400, "[mask.model_id] model [qa] outputs [embedding], not [dimension_scores]: it is not a mask model");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"nope\",\"ratio\":0.5}}", 404, "model [nope] does not exist");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"negative_docs\":5,\"negative_depth\":4}}", 400, "[mask.negative_depth] must be in [feedback_docs + negative_docs = 6, 10000], got [4]");
-        // values of the wrong JSON type name the parameter (the parser's own getters answered 500 for null, arrays and objects)
-        assertSearchError("{" + q + ",\"mask\":{\"type\":null,\"ratio\":0.5}}", 400, "[mask.type] must be a string, got [null]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":[\"qm\"],\"ratio\":0.5}}", 400, "[mask.model_id] must be a string, got an array");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"0.3\"}}", 400, "[mask.ratio] must be a number, got [0.3]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":true}}", 400, "[mask.ratio] must be a number, got [true]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}", 400, "[mask.dimensions] must be a whole number up to 2147483647, got [1.0E12]");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.5}}", 400, "[mask.dimensions] must be a whole number up to 2147483647, got [8.5]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\"}}",
+                400,
+                "[mask] type [norm] needs exactly one of [ratio] and [dimensions]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"bogus\":1}}",
+                400,
+                "[mask] has unknown parameter [bogus]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"ratio\":0.5}}",
+                400,
+                "[mask] type [learned] requires [mask.model_id]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm\",\"ratio\":0.5,\"dimensions\":3}}",
+                400,
+                "[mask] type [learned] takes one of [ratio] and [dimensions], not both");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-unvalidated\"}}",
+                400,
+                "[mask] model [qm-unvalidated] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":40}}",
+                400,
+                "[mask.dimensions] [40] exceeds the query vector's 32 dimensions");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":0.5,\"feedback_docs\":2}}",
+                400,
+                "[mask.feedback_docs] is only for types [dime_prf] and [eclipse_prf], not [norm]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,40]}}",
+                400,
+                "[mask.kept] keeps dimension 40 but field [emb] has 32");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm16\",\"ratio\":0.5}}",
+                400,
+                "[mask.model_id] model [qm16] masks 16 dimensions but the query vector has 32");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}",
+                400,
+                "[mask.model_id] model [qa] outputs [embedding], not [dimension_scores]: it is not a mask model");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"nope\",\"ratio\":0.5}}",
+                404,
+                "model [nope] does not exist");
+        assertSearchError(
+                "{" + q
+                        + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"negative_docs\":5,\"negative_depth\":4}}",
+                400,
+                "[mask.negative_depth] must be in [feedback_docs + negative_docs = 6, 10000], got [4]");
+        // values of the wrong JSON type name the parameter (the parser's own getters answered 500 for null, arrays and
+        // objects)
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":null,\"ratio\":0.5}}", 400, "[mask.type] must be a string, got [null]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":[\"qm\"],\"ratio\":0.5}}",
+                400,
+                "[mask.model_id] must be a string, got an array");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"0.3\"}}",
+                400,
+                "[mask.ratio] must be a number, got [0.3]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":true}}",
+                400,
+                "[mask.ratio] must be a number, got [true]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}",
+                400,
+                "[mask.dimensions] must be a whole number up to 2147483647, got [1.0E12]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.5}}",
+                400,
+                "[mask.dimensions] must be a whole number up to 2147483647, got [8.5]");
         // whole numbers written as doubles (all some clients have) are counts all the same
-        restCall("POST", "/docs/_search", "{\"query\":{\"compressed_knn\":{" + q.replace("\"k\":3", "\"k\":3.0") + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.0}}}}");
-        assertSearchError("{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,{}]}}", 400, "[mask.kept] must be a number, got an object");
+        restCall(
+                "POST",
+                "/docs/_search",
+                "{\"query\":{\"compressed_knn\":{" + q.replace("\"k\":3", "\"k\":3.0")
+                        + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.0}}}}");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,{}]}}",
+                400,
+                "[mask.kept] must be a number, got an object");
         assertSearchError("{\"field\":null,\"k\":3,\"vector\":[1]}", 400, "[field] must be a string, got [null]");
         assertSearchError("{" + q.replace("\"k\":3", "\"k\":null") + "}", 400, "[k] must be a number, got [null]");
         assertSearchError("{" + q + ",\"_name\":{\"a\":1}}", 400, "[_name] must be a string, got an object");
-        assertSearchError("{" + q + ",\"rescore\":{\"oversample_factor\":null}}", 400, "[rescore.oversample_factor] must be a number, got [null]");
+        assertSearchError(
+                "{" + q + ",\"rescore\":{\"oversample_factor\":null}}",
+                400,
+                "[rescore.oversample_factor] must be a number, got [null]");
     }
 }

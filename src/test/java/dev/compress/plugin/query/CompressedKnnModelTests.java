@@ -1,29 +1,27 @@
 package dev.compress.plugin.query;
 
-import dev.compress.training.model.ModelFile;
-import dev.compress.plugin.model.ModelIndex;
-import dev.compress.plugin.inference.StoredModels;
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.StoredModels;
+import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
+import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
-
-import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.support.WriteRequest;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /** {@code compressed_knn} with {@code model_id}: adapted in the rewrite, same hits as a hand-adapted vector; errors. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
@@ -35,31 +33,37 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
     /** Stores model [qa] (32 -> {8, 16}) and indexes documents whose vectors were adapted by hand. */
     private ModelArtifact setUpModelAndIndex(Random random) {
         ModelArtifact artifact = ModelFileTests.sampleModel(11, INPUT_DIM, 48, 16);
-        // the suite's cluster outlives each test's indices, not the nodes' caches: start from none, as a DELETE leaves it
+        // the suite's cluster outlives each test's indices, not the nodes' caches: start from none, as a DELETE leaves
+        // it
         client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("qa")).actionGet();
         storeModel("qa", artifact, ModelState.CREATED);
         client().admin()
-            .indices()
-            .prepareCreate("docs")
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true))
-            .setMapping(
-                "{\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"
-                    + "\"emb8\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}"
-            )
-            .get();
+                .indices()
+                .prepareCreate("docs")
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping(
+                        "{\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"float\"},"
+                                + "\"emb8\":{\"type\":\"compressed_vector\",\"dimension\":8,\"encoding\":\"binary\"}}}")
+                .get();
         float[][] raw = gaussian(random, DOCS, INPUT_DIM);
         float[][] adapted16 = CpuEncoders.forServing(artifact, 16).encode(raw);
         float[][] adapted8 = CpuEncoders.forServing(artifact, 8).encode(raw);
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < DOCS; i++) {
-            bulk.add(client().prepareIndex("docs").setId(Integer.toString(i)).setSource(Map.of("emb", adapted16[i], "emb8", adapted8[i])));
+            bulk.add(client().prepareIndex("docs")
+                    .setId(Integer.toString(i))
+                    .setSource(Map.of("emb", adapted16[i], "emb8", adapted8[i])));
         }
         assertFalse(bulk.get().hasFailures());
         return artifact;
     }
 
     private List<Hit> search(String node, QueryBuilder query) {
-        return Hit.of(client(node).prepareSearch("docs").setQuery(query).setSize(10).get());
+        return Hit.of(
+                client(node).prepareSearch("docs").setQuery(query).setSize(10).get());
     }
 
     /**
@@ -79,34 +83,55 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         ModelCache cache = internalCluster().getInstance(ModelCache.class, node);
         long loadsBefore = cache.loadCount();
         for (float[] q : gaussian(random, 5, INPUT_DIM)) {
-            float[] adapted = client(node).execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q)).actionGet().vector();
-            // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before and after
-            // C2 intrinsifies it (a deterministic fold cost 15% to 20% of serving speed), so one input can encode an ulp apart
+            float[] adapted = client(node)
+                    .execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q))
+                    .actionGet()
+                    .vector();
+            // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before and
+            // after
+            // C2 intrinsifies it (a deterministic fold cost 15% to 20% of serving speed), so one input can encode an
+            // ulp apart
             assertArrayEquals(encoder16.encode(q), adapted, 1e-6f);
-            List<Hit> byHand = search(node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build());
-            List<Hit> withModel = search(node, knn("emb", q).numCandidates(DOCS).modelId("qa").build());
+            List<Hit> byHand = search(
+                    node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build());
+            List<Hit> withModel =
+                    search(node, knn("emb", q).numCandidates(DOCS).modelId("qa").build());
             assertEquals(10, byHand.size());
             assertSameHits(byHand, withModel);
 
             RescoreOptions rescore = new RescoreOptions(true, 20f);
             assertSameHits(
-                search(node, knn("emb8", encoder8.encode(q)).rescore(rescore).build()),
-                search(node, knn("emb8", q).rescore(rescore).modelId("qa").modelDimension(8).build())
-            );
+                    search(
+                            node,
+                            knn("emb8", encoder8.encode(q)).rescore(rescore).build()),
+                    search(
+                            node,
+                            knn("emb8", q)
+                                    .rescore(rescore)
+                                    .modelId("qa")
+                                    .modelDimension(8)
+                                    .build()));
         }
-        assertTrue("the coordinating node keeps the model", cache.cachedModelIds().contains("qa"));
+        assertTrue(
+                "the coordinating node keeps the model", cache.cachedModelIds().contains("qa"));
         assertEquals("one load served every query", 1, cache.loadCount() - loadsBefore);
 
         // the REST body carries model_id too
         float[] q = gaussian(random, 1, INPUT_DIM)[0];
-        String body = "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"emb\",\"k\":10,\"num_candidates\":" + DOCS
-            + ",\"model_id\":\"qa\",\"vector\":" + Arrays.toString(q) + "}}}";
+        String body = "{\"size\":10,\"query\":{\"compressed_knn\":{\"field\":\"emb\",\"k\":10,\"num_candidates\":"
+                + DOCS + ",\"model_id\":\"qa\",\"vector\":" + Arrays.toString(q) + "}}}";
         Map<String, Object> response = restCall("POST", "/docs/_search", body);
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> hitList = (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
-        List<String> restIds = hitList.stream().map(hit -> (String) hit.get("_id")).toList();
-        List<String> expected = search(node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build())
-            .stream().map(Hit::id).toList();
+        List<Map<String, Object>> hitList =
+                (List<Map<String, Object>>) ((Map<String, Object>) response.get("hits")).get("hits");
+        List<String> restIds =
+                hitList.stream().map(hit -> (String) hit.get("_id")).toList();
+        List<String> expected = search(
+                        node,
+                        knn("emb", encoder16.encode(q)).numCandidates(DOCS).build())
+                .stream()
+                .map(Hit::id)
+                .toList();
         assertEquals(expected, restIds);
     }
 
@@ -125,12 +150,30 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         storeModel("unfinished", ModelFileTests.sampleModel(3, INPUT_DIM, 8, 16), ModelState.TRAINING);
         String q32 = Arrays.toString(gaussian(new Random(1), 1, INPUT_DIM)[0]);
         String q31 = Arrays.toString(Arrays.copyOf(gaussian(new Random(1), 1, INPUT_DIM)[0], 31));
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"nope\",\"vector\":" + q32 + "}", 404, "model [nope] does not exist");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"unfinished\",\"vector\":" + q32 + "}", 400, "model [unfinished] is in state [training]");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q31 + "}", 400, "[vector] has 31 dimensions but model [qa] expects 32");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"model_dimension\":12,\"vector\":" + q32 + "}", 400, "model [qa] serves output dimensions [8, 16], not [12]");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_dimension\":8,\"vector\":" + q32 + "}", 400, "[model_dimension] requires [model_id]");
-        assertSearchError("{\"field\":\"emb8\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}", 400, "[vector] has 16 dimensions but field [emb8] has 8");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"nope\",\"vector\":" + q32 + "}",
+                404,
+                "model [nope] does not exist");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"unfinished\",\"vector\":" + q32 + "}",
+                400,
+                "model [unfinished] is in state [training]");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q31 + "}",
+                400,
+                "[vector] has 31 dimensions but model [qa] expects 32");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"model_dimension\":12,\"vector\":" + q32 + "}",
+                400,
+                "model [qa] serves output dimensions [8, 16], not [12]");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_dimension\":8,\"vector\":" + q32 + "}",
+                400,
+                "[model_dimension] requires [model_id]");
+        assertSearchError(
+                "{\"field\":\"emb8\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
+                400,
+                "[vector] has 16 dimensions but field [emb8] has 8");
     }
 
     /** A model file written into the model index by hand is checked before it serves: a 409 naming the model, never a 500. */
@@ -144,13 +187,24 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         flipped[flipped.length / 2] ^= 1;
         StoredModels.store(index, "flipped", sample, ModelState.CREATED, flipped);
         // a valid file whose shapes are not the ones its document states
-        StoredModels.store(index, "mismatched", sample, ModelState.CREATED, ModelFile.toBytes(ModelFileTests.sampleModel(3, INPUT_DIM, 8, 12)));
+        StoredModels.store(
+                index,
+                "mismatched",
+                sample,
+                ModelState.CREATED,
+                ModelFile.toBytes(ModelFileTests.sampleModel(3, INPUT_DIM, 8, 12)));
         String q32 = Arrays.toString(gaussian(new Random(1), 1, INPUT_DIM)[0]);
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"truncated\",\"vector\":" + q32 + "}", 409,
-            "model [truncated] cannot be used: model file truncated");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"flipped\",\"vector\":" + q32 + "}", 409,
-            "model [flipped] cannot be used: model file corrupted or truncated");
-        assertSearchError("{\"field\":\"emb\",\"k\":3,\"model_id\":\"mismatched\",\"vector\":" + q32 + "}", 409,
-            "model [mismatched] cannot be used: its file serves dimensions [6, 12], its document says [8, 16]");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"truncated\",\"vector\":" + q32 + "}",
+                409,
+                "model [truncated] cannot be used: model file truncated");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"flipped\",\"vector\":" + q32 + "}",
+                409,
+                "model [flipped] cannot be used: model file corrupted or truncated");
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"mismatched\",\"vector\":" + q32 + "}",
+                409,
+                "model [mismatched] cannot be used: its file serves dimensions [6, 12], its document says [8, 16]");
     }
 }

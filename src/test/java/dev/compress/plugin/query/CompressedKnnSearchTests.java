@@ -1,16 +1,6 @@
 package dev.compress.plugin.query;
 
 import dev.compress.plugin.CompressClusterTestCase;
-
-import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.search.SearchResponse;
-import org.opensearch.action.support.WriteRequest;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.search.SearchHit;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,6 +10,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * {@code compressed_knn} on two data nodes and two shards, checked against brute-force cosine
@@ -51,30 +49,37 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     /** Indexes in {@code batches} refreshes so shards have several segments. */
     private void createAndIndex(String index, String fieldMapping, float[][] vectors, int batches) {
         client().admin()
-            .indices()
-            .prepareCreate(index)
-            .setSettings(Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.compress", true).put("index.refresh_interval", -1))
-            .setMapping("{\"properties\":{\"v\":" + fieldMapping + ",\"color\":{\"type\":\"keyword\"}}}")
-            .get();
+                .indices()
+                .prepareCreate(index)
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true)
+                        .put("index.refresh_interval", -1))
+                .setMapping("{\"properties\":{\"v\":" + fieldMapping + ",\"color\":{\"type\":\"keyword\"}}}")
+                .get();
         int perBatch = (vectors.length + batches - 1) / batches;
         for (int start = 0; start < vectors.length; start += perBatch) {
             BulkRequestBuilder bulk = client().prepareBulk();
             for (int i = start; i < Math.min(vectors.length, start + perBatch); i++) {
-                bulk.add(client().prepareIndex(index).setId(Integer.toString(i)).setSource(Map.of("v", vectors[i], "color", color(i))));
+                bulk.add(client().prepareIndex(index)
+                        .setId(Integer.toString(i))
+                        .setSource(Map.of("v", vectors[i], "color", color(i))));
             }
             assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
             client().admin().indices().prepareRefresh(index).get();
         }
     }
 
-    private static List<String> bruteForce(float[][] vectors, float[] query, int k, java.util.function.IntPredicate accept) {
+    private static List<String> bruteForce(
+            float[][] vectors, float[] query, int k, java.util.function.IntPredicate accept) {
         return IntStream.range(0, vectors.length)
-            .filter(accept)
-            .boxed()
-            .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], query)))
-            .limit(k)
-            .map(String::valueOf)
-            .toList();
+                .filter(accept)
+                .boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], query)))
+                .limit(k)
+                .map(String::valueOf)
+                .toList();
     }
 
     private static double dot(float[] a, float[] b) {
@@ -86,7 +91,8 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     }
 
     private List<String> search(String index, QueryBuilder query, int size) {
-        SearchResponse response = client().prepareSearch(index).setQuery(query).setSize(size).get();
+        SearchResponse response =
+                client().prepareSearch(index).setQuery(query).setSize(size).get();
         List<String> ids = new ArrayList<>();
         float previous = Float.MAX_VALUE;
         for (SearchHit hit : response.getHits().getHits()) {
@@ -97,14 +103,23 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
         return ids;
     }
 
-    private static CompressedKnnQueryBuilder knn(float[] q, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter) {
-        return CompressedKnnQueryBuilder.builder().field("v").vector(q).k(k).numCandidates(numCandidates).rescore(rescore).filter(filter).build();
+    private static CompressedKnnQueryBuilder knn(
+            float[] q, int k, Integer numCandidates, RescoreOptions rescore, QueryBuilder filter) {
+        return CompressedKnnQueryBuilder.builder()
+                .field("v")
+                .vector(q)
+                .k(k)
+                .numCandidates(numCandidates)
+                .rescore(rescore)
+                .filter(filter)
+                .build();
     }
 
     public void testFloatFieldEqualsBruteForceWithFullBeam() {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, DOCS, 24);
-        createAndIndex("floats", "{\"type\":\"compressed_vector\",\"dimension\":24,\"encoding\":\"float\"}", vectors, 3);
+        createAndIndex(
+                "floats", "{\"type\":\"compressed_vector\",\"dimension\":24,\"encoding\":\"float\"}", vectors, 3);
         for (float[] q : unitVectors(random, 5, 24)) {
             assertEquals(bruteForce(vectors, q, 10, i -> true), search("floats", knn(q, 10, DOCS, null, null), 10));
         }
@@ -132,27 +147,38 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     public void testFilterIsAppliedBeforeTopK() {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, DOCS, 32);
-        createAndIndex("filtered", "{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\"}", vectors, 2);
+        createAndIndex(
+                "filtered", "{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\"}", vectors, 2);
         float[] q = unitVectors(random, 1, 32)[0];
-        List<String> hits = search("filtered", knn(q, 10, null, new RescoreOptions(true, 30f), QueryBuilders.termQuery("color", "red")), 10);
+        List<String> hits = search(
+                "filtered",
+                knn(q, 10, null, new RescoreOptions(true, 30f), QueryBuilders.termQuery("color", "red")),
+                10);
         assertEquals(bruteForce(vectors, q, 10, i -> color(i).equals("red")), hits);
     }
 
     public void testDeletedDocumentsNeverComeBackAndForceMergeKeepsResults() {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, DOCS, 48);
-        createAndIndex("merged", "{\"type\":\"compressed_vector\",\"dimension\":48,\"encoding\":\"binary\"}", vectors, 6);
+        createAndIndex(
+                "merged", "{\"type\":\"compressed_vector\",\"dimension\":48,\"encoding\":\"binary\"}", vectors, 6);
         float[] q = unitVectors(random, 1, 48)[0];
         List<String> before = search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10);
         assertEquals(bruteForce(vectors, q, 10, i -> true), before);
         Set<Integer> deleted = new HashSet<>();
         for (String id : before.subList(0, 3)) {
-            client().prepareDelete("merged", id).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+            client().prepareDelete("merged", id)
+                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                    .get();
             deleted.add(Integer.parseInt(id));
         }
         List<String> expected = bruteForce(vectors, q, 10, i -> deleted.contains(i) == false);
         assertEquals(expected, search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
-        client().admin().indices().prepareForceMerge("merged").setMaxNumSegments(1).get();
+        client().admin()
+                .indices()
+                .prepareForceMerge("merged")
+                .setMaxNumSegments(1)
+                .get();
         client().admin().indices().prepareRefresh("merged").get();
         assertEquals(expected, search("merged", knn(q, 10, null, new RescoreOptions(true, 30f), null), 10));
     }
@@ -165,18 +191,41 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     public void testCodesOnlyFieldSurvivesDeletesAndForceMerge() {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, DOCS, 64);
-        createAndIndex("codes", "{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\",\"rescore_vectors\":false}", vectors, 6);
+        createAndIndex(
+                "codes",
+                "{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\",\"rescore_vectors\":false}",
+                vectors,
+                6);
         float[][] queries = unitVectors(random, 5, 64);
         Set<Integer> deleted = new HashSet<>();
-        for (String id : search("codes", knn(queries[0], 10, DOCS, null, null), 10).subList(0, 3)) {
-            client().prepareDelete("codes", id).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        for (String id :
+                search("codes", knn(queries[0], 10, DOCS, null, null), 10).subList(0, 3)) {
+            client().prepareDelete("codes", id)
+                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                    .get();
             deleted.add(Integer.parseInt(id));
         }
         assertCodesOnlyRanking(vectors, queries, deleted);
-        client().admin().indices().prepareForceMerge("codes").setMaxNumSegments(1).get();
+        client().admin()
+                .indices()
+                .prepareForceMerge("codes")
+                .setMaxNumSegments(1)
+                .get();
         client().admin().indices().prepareRefresh("codes").get();
-        assertEquals(2, client().admin().indices().prepareSegments("codes").get().getIndices().get("codes").getShards().values().stream()
-            .mapToInt(shard -> shard.getShards()[0].getSegments().size()).sum());
+        assertEquals(
+                2,
+                client()
+                        .admin()
+                        .indices()
+                        .prepareSegments("codes")
+                        .get()
+                        .getIndices()
+                        .get("codes")
+                        .getShards()
+                        .values()
+                        .stream()
+                        .mapToInt(shard -> shard.getShards()[0].getSegments().size())
+                        .sum());
         assertCodesOnlyRanking(vectors, queries, deleted);
     }
 
@@ -196,7 +245,10 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
         assertTrue("codes-only ranking should find true neighbours: " + found + " of 50", found >= 12);
         for (int doc = 0; doc < vectors.length; doc += 17) {
             if (deleted.contains(doc) == false) {
-                assertEquals(Integer.toString(doc), search("codes", knn(vectors[doc], 1, DOCS, null, null), 1).get(0));
+                assertEquals(
+                        Integer.toString(doc),
+                        search("codes", knn(vectors[doc], 1, DOCS, null, null), 1)
+                                .get(0));
             }
         }
     }
@@ -204,8 +256,13 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
     public void testMoreDimensionsThanLuceneDefaultLimit() {
         Random random = new Random(randomLong());
         float[][] vectors = unitVectors(random, 40, 2048);
-        createAndIndex("wide_bits", "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"binary\"}", vectors, 1);
-        createAndIndex("wide_floats", "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"float\"}", vectors, 1);
+        createAndIndex(
+                "wide_bits", "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"binary\"}", vectors, 1);
+        createAndIndex(
+                "wide_floats",
+                "{\"type\":\"compressed_vector\",\"dimension\":2048,\"encoding\":\"float\"}",
+                vectors,
+                1);
         float[] q = vectors[7];
         assertEquals("7", search("wide_bits", knn(q, 1, null, null, null), 1).get(0));
         assertEquals("7", search("wide_floats", knn(q, 1, 40, null, null), 1).get(0));
@@ -217,25 +274,51 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
 
     public void testBadQueriesAre400sThatNameTheProblem() throws Exception {
         float[][] vectors = unitVectors(new Random(1), 10, 4);
-        createAndIndex("errs", "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"binary\",\"rescore_vectors\":false}", vectors, 1);
+        createAndIndex(
+                "errs",
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"binary\",\"rescore_vectors\":false}",
+                vectors,
+                1);
         String q = Arrays.toString(vectors[0]);
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,0],\"k\":3}").contains("[vector] has 2 dimensions but field [v] has 4"));
-        assertTrue(badRequest("errs", "{\"field\":\"color\",\"vector\":" + q + ",\"k\":3}").contains("is of type [keyword], not [compressed_vector]"));
-        assertTrue(badRequest("errs", "{\"field\":\"nope\",\"vector\":" + q + ",\"k\":3}").contains("field [nope] does not exist"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":0}").contains("[k] must be in [1, 10000], got [0]"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"num_candidates\":2}").contains("[num_candidates] must be in [k=3"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}").contains("unknown parameter [bogus]"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}").contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
-        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}").contains("expected only numbers"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,0],\"k\":3}")
+                .contains("[vector] has 2 dimensions but field [v] has 4"));
+        assertTrue(badRequest("errs", "{\"field\":\"color\",\"vector\":" + q + ",\"k\":3}")
+                .contains("is of type [keyword], not [compressed_vector]"));
+        assertTrue(badRequest("errs", "{\"field\":\"nope\",\"vector\":" + q + ",\"k\":3}")
+                .contains("field [nope] does not exist"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":0}")
+                .contains("[k] must be in [1, 10000], got [0]"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"num_candidates\":2}")
+                .contains("[num_candidates] must be in [k=3"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}")
+                .contains("unknown parameter [bogus]"));
+        assertTrue(badRequest(
+                        "errs",
+                        "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}")
+                .contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
+        assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}")
+                .contains("expected only numbers"));
         String zero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,0,0,0],\"k\":3}");
-        assertTrue(zero, zero.contains("[vector] is the zero vector, and field [v] uses similarity [cosine], which is undefined for it"));
-        String maskedZero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,1,1,1],\"k\":3,\"mask\":{\"type\":\"explicit\",\"kept\":[0]}}");
-        assertTrue(maskedZero, maskedZero.contains("[vector] is the zero vector after [mask], and field [v] uses similarity [cosine]"));
+        assertTrue(
+                zero,
+                zero.contains(
+                        "[vector] is the zero vector, and field [v] uses similarity [cosine], which is undefined for it"));
+        String maskedZero = badRequest(
+                "errs", "{\"field\":\"v\",\"vector\":[0,1,1,1],\"k\":3,\"mask\":{\"type\":\"explicit\",\"kept\":[0]}}");
+        assertTrue(
+                maskedZero,
+                maskedZero.contains(
+                        "[vector] is the zero vector after [mask], and field [v] uses similarity [cosine]"));
         // codes only: reranked with the float query against the codes, or not at all
-        assertEquals("0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));
+        assertEquals(
+                "0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));
         // k is per shard, as in the k-NN plugin: two shards give up to 2k hits, the request's size caps them
-        int hits = search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 10).size();
+        int hits = search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 10)
+                .size();
         assertTrue("hits: " + hits, hits > 3 && hits <= 6);
-        assertEquals(3, search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 3).size());
+        assertEquals(
+                3,
+                search("errs", knn(vectors[0], 3, null, RescoreOptions.DISABLED, null), 3)
+                        .size());
     }
 }

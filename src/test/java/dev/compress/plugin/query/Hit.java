@@ -1,12 +1,11 @@
 package dev.compress.plugin.query;
 
-import org.opensearch.action.search.SearchResponse;
-import org.opensearch.search.SearchHit;
+import static org.junit.Assert.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.Assert.assertEquals;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.search.SearchHit;
 
 /** A search hit as id and score, for comparing a search's hits with the expected ones. */
 record Hit(String id, float score) {
@@ -21,7 +20,9 @@ record Hit(String id, float score) {
 
     /** Same ids in the same order, and scores within {@code tolerance}. */
     static void assertSameHits(List<Hit> expected, List<Hit> actual, float tolerance) {
-        assertEquals(expected.stream().map(Hit::id).toList(), actual.stream().map(Hit::id).toList());
+        assertEquals(
+                expected.stream().map(Hit::id).toList(),
+                actual.stream().map(Hit::id).toList());
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i).score(), actual.get(i).score(), tolerance);
         }

@@ -1,9 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.data.MappedVectors;
-
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.opensearch.test.OpenSearchTestCase;
 
 /**
  * A training job's corpus file on a real file system: rows come back from the mapping bit for bit
@@ -35,7 +33,7 @@ public class CorpusFileTests extends OpenSearchTestCase {
                 row[j] = v;
             }
         }
-        float[] extremes = { -0.0f, Float.MIN_VALUE, -Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY };
+        float[] extremes = {-0.0f, Float.MIN_VALUE, -Float.MAX_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
         System.arraycopy(extremes, 0, rows[0], 0, extremes.length);
         List<String> ids = new ArrayList<>();
         Path dir = createTempDir();
@@ -67,29 +65,36 @@ public class CorpusFileTests extends OpenSearchTestCase {
     public void testCloseDeletesTheFileMappedOrNot() throws IOException {
         Path dir = createTempDir();
         CorpusFile mappedFile = CorpusFile.create(dir, 2);
-        mappedFile.append("a", new float[] { 1, 2 });
+        mappedFile.append("a", new float[] {1, 2});
         MappedVectors mapped = mappedFile.map();
         mappedFile.close();
         assertFalse(Files.exists(mappedFile.path()));
-        assertArrayEquals("the mapping outlives the file's name", new float[] { 1, 2 }, mapped.row(0), 0f);
+        assertArrayEquals("the mapping outlives the file's name", new float[] {1, 2}, mapped.row(0), 0f);
 
         // a read that fails midway closes the file unmapped
         CorpusFile abandoned = CorpusFile.create(dir, 2);
-        abandoned.append("a", new float[] { 1, 2 });
+        abandoned.append("a", new float[] {1, 2});
         abandoned.close();
         assertFalse(Files.exists(abandoned.path()));
         try (var left = Files.list(dir)) {
-            assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(CorpusFile.PREFIX)).toList());
+            assertEquals(
+                    List.of(),
+                    left.filter(f -> f.getFileName().toString().startsWith(CorpusFile.PREFIX))
+                            .toList());
         }
     }
 
     public void testRefusesACorpusTheDirectoryCannotHold() throws IOException {
         Path dir = createTempDir();
         CorpusFile.requireRoom(dir, "small", 10, 384);
-        IllegalStateException e = expectThrows(IllegalStateException.class, () -> CorpusFile.requireRoom(dir, "huge", 1_000_000_000_000L, 384));
-        assertTrue(e.getMessage(), e.getMessage().startsWith(
-            "[corpus.index] [huge] holds 1000000000000 documents of 384 dimensions: training spills them to a 1.3pb file in [" + dir + "], which has "
-        ));
+        IllegalStateException e = expectThrows(
+                IllegalStateException.class, () -> CorpusFile.requireRoom(dir, "huge", 1_000_000_000_000L, 384));
+        assertTrue(
+                e.getMessage(),
+                e.getMessage()
+                        .startsWith(
+                                "[corpus.index] [huge] holds 1000000000000 documents of 384 dimensions: training spills them to a 1.3pb file in ["
+                                        + dir + "], which has "));
         assertTrue(e.getMessage(), e.getMessage().endsWith(" usable"));
     }
 
@@ -114,18 +119,24 @@ public class CorpusFileTests extends OpenSearchTestCase {
         Path garbled = Files.createFile(dir.resolve(CorpusFile.PREFIX + "x-1.f32"));
         Path directory = Files.createDirectory(dir.resolve(CorpusFile.PREFIX + gone + "-2.f32"));
         try (CorpusFile live = CorpusFile.create(dir, 4)) {
-            live.append("a", new float[] { 1, 2, 3, 4 });
-            assertTrue(live.path().getFileName().toString(), live.path().getFileName().toString().startsWith(CorpusFile.PREFIX + self + "-"));
+            live.append("a", new float[] {1, 2, 3, 4});
+            assertTrue(
+                    live.path().getFileName().toString(),
+                    live.path().getFileName().toString().startsWith(CorpusFile.PREFIX + self + "-"));
 
             assertEquals(2, CorpusFile.removeLeftovers(dir));
             Set<Path> left;
             try (var listed = Files.list(dir)) {
                 left = listed.collect(Collectors.toSet());
             }
-            assertEquals(Set.of(running, ours, legacy, otherSuffix, otherPrefix, garbled, directory, live.path()), left);
+            assertEquals(
+                    Set.of(running, ours, legacy, otherSuffix, otherPrefix, garbled, directory, live.path()), left);
             assertFalse(Files.exists(crashed));
             assertFalse(Files.exists(reused));
-            assertEquals("a job of this JVM still maps its file", List.of("a"), live.map().ids());
+            assertEquals(
+                    "a job of this JVM still maps its file",
+                    List.of("a"),
+                    live.map().ids());
         }
         assertEquals(0, CorpusFile.removeLeftovers(dir.resolve("missing")));
     }
@@ -136,7 +147,8 @@ public class CorpusFileTests extends OpenSearchTestCase {
             Process child = new ProcessBuilder("true").start();
             child.waitFor();
             long pid = child.pid();
-            assumeTrue("the id of the exited child is free", ProcessHandle.of(pid).isEmpty());
+            assumeTrue(
+                    "the id of the exited child is free", ProcessHandle.of(pid).isEmpty());
             return pid;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,6 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressClusterTestCase;
-
 import org.opensearch.common.settings.Settings;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
@@ -17,19 +16,26 @@ public class GpuPlacementTests extends CompressClusterTestCase {
 
     public void testGpuJobsGoOnlyToTheMarkedNode() throws Exception {
         internalCluster().startNode();
-        String marked = internalCluster().startNode(Settings.builder().put("node.attr." + TransportTrainModelAction.GPU_ATTRIBUTE, "true"));
+        String marked = internalCluster()
+                .startNode(Settings.builder().put("node.attr." + TransportTrainModelAction.GPU_ATTRIBUTE, "true"));
         ensureStableCluster(2);
         ScifactIndices.load(client());
 
         String longDive = TrainModelApiTests.trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}");
-        assertEquals(marked, restCall("POST", "/_plugins/compress/models/busy/_train", withDevice("auto", longDive)).get("node"));
+        assertEquals(
+                marked,
+                restCall("POST", "/_plugins/compress/models/busy/_train", withDevice("auto", longDive))
+                        .get("node"));
         String refused = restError(429, "POST", "/_plugins/compress/models/on-gpu/_train", withDevice("gpu", longDive));
         assertTrue(refused, refused.contains("every GPU data node already runs 1 training job(s)"));
         restCall("POST", "/_plugins/compress/models/busy/_cancel", null);
         awaitState("busy", "failed");
 
         String oneEpoch = TrainModelApiTests.trainBody("dive", 32, "{\"epochs\":1}");
-        assertEquals(marked, restCall("POST", "/_plugins/compress/models/on-gpu/_train", withDevice("gpu", oneEpoch)).get("node"));
+        assertEquals(
+                marked,
+                restCall("POST", "/_plugins/compress/models/on-gpu/_train", withDevice("gpu", oneEpoch))
+                        .get("node"));
         String error = String.valueOf(awaitState("on-gpu", "failed").get("error"));
         assertTrue(error, error.contains("device 'gpu' requested but the engine sees no GPU"));
     }

@@ -1,8 +1,7 @@
 package dev.compress.plugin.train;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.Map;
+import org.opensearch.test.OpenSearchTestCase;
 
 /** Index rows and Workbench lists read ratings by one rule: numbers or numeric strings, rounded. */
 public class GradesTests extends OpenSearchTestCase {

@@ -1,16 +1,14 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.data.MappedVectors;
-
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.test.OpenSearchSingleNodeTestCase;
-
-import java.io.IOException;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A corpus read from an index on one in-JVM node into a {@link CorpusFile}, as a training job reads
@@ -22,18 +20,22 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
     private static final String INDEX = "corpus";
     private static final int DIM = 5;
     /** The reader pages in {@code _id} order, which OpenSearch warns about on every page. */
-    private static final String ID_SORT_WARNING = "Loading the fielddata on the _id field is deprecated and will be removed in future versions. "
-        + "If you require sorting or aggregating on this field you should also include the id in the body of your documents, "
-        + "and map this field as a keyword field that has [doc_values] enabled";
+    private static final String ID_SORT_WARNING =
+            "Loading the fielddata on the _id field is deprecated and will be removed in future versions. "
+                    + "If you require sorting or aggregating on this field you should also include the id in the body of your documents, "
+                    + "and map this field as a keyword field that has [doc_values] enabled";
 
     /** Indexes {@code vectors} under their ids; a null vector makes a document without one. */
     private void index(Map<String, float[]> vectors) {
-        client().admin().indices().prepareCreate(INDEX)
-            .setSettings(Settings.builder().put("index.number_of_shards", 2))
-            .setMapping("vector", "type=float", "other", "type=keyword")
-            .get();
+        client().admin()
+                .indices()
+                .prepareCreate(INDEX)
+                .setSettings(Settings.builder().put("index.number_of_shards", 2))
+                .setMapping("vector", "type=float", "other", "type=keyword")
+                .get();
         BulkRequestBuilder bulk = client().prepareBulk(INDEX).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-        vectors.forEach((id, v) -> bulk.add(client().prepareIndex().setId(id).setSource(v == null ? Map.of("other", id) : Map.of("vector", v))));
+        vectors.forEach((id, v) -> bulk.add(
+                client().prepareIndex().setId(id).setSource(v == null ? Map.of("other", id) : Map.of("vector", v))));
         BulkResponse indexed = bulk.get();
         assertFalse(indexed.buildFailureMessage(), indexed.hasFailures());
     }
@@ -60,7 +62,10 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
             reader.vectors(INDEX, null, "vector", DIM, file::append);
             MappedVectors corpus = file.map();
-            assertEquals("ids in the _id order of the reads (a TreeMap's)", vectors.keySet().stream().toList(), corpus.ids());
+            assertEquals(
+                    "ids in the _id order of the reads (a TreeMap's)",
+                    vectors.keySet().stream().toList(),
+                    corpus.ids());
             for (int r = 0; r < corpus.size(); r++) {
                 assertArrayEquals(corpus.id(r), vectors.get(corpus.id(r)), corpus.row(r), 0f);
             }
@@ -72,9 +77,8 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         index(Map.of("ok", new float[DIM], "short", new float[DIM - 2]));
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
             IllegalArgumentException e = expectThrows(
-                IllegalArgumentException.class,
-                () -> new IndexDataReader(client()).vectors(INDEX, null, "vector", DIM, file::append)
-            );
+                    IllegalArgumentException.class,
+                    () -> new IndexDataReader(client()).vectors(INDEX, null, "vector", DIM, file::append));
             assertEquals("document [short] of [corpus] has 3 values in [vector], expected 5", e.getMessage());
         }
         allowedWarnings(ID_SORT_WARNING);

@@ -1,15 +1,14 @@
 package dev.compress.plugin.train;
 
+import static org.junit.Assert.assertFalse;
+
+import java.util.Map;
+import java.util.Random;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.transport.client.Client;
-
-import java.util.Map;
-import java.util.Random;
-
-import static org.junit.Assert.assertFalse;
 
 /**
  * Small training data made on the spot, for tests about jobs rather than about what they learn:
@@ -28,13 +27,31 @@ final class SyntheticIndices {
     private SyntheticIndices() {}
 
     static void load(Client client, Random random) {
-        Settings one = Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0).put("index.compress", true).build();
+        Settings one = Settings.builder()
+                .put("index.number_of_shards", 1)
+                .put("index.number_of_replicas", 0)
+                .put("index.compress", true)
+                .build();
         String vector = "{\"type\":\"compressed_vector\",\"dimension\":" + DIM + ",\"encoding\":\"float\"}";
-        client.admin().indices().prepareCreate(CORPUS).setSettings(one).setMapping("{\"properties\":{\"vector\":" + vector + "}}").get();
-        client.admin().indices().prepareCreate(QUERIES).setSettings(one)
-            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"vector\":" + vector + "}}").get();
-        client.admin().indices().prepareCreate(JUDGMENTS).setSettings(one)
-            .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"}}}").get();
+        client.admin()
+                .indices()
+                .prepareCreate(CORPUS)
+                .setSettings(one)
+                .setMapping("{\"properties\":{\"vector\":" + vector + "}}")
+                .get();
+        client.admin()
+                .indices()
+                .prepareCreate(QUERIES)
+                .setSettings(one)
+                .setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"vector\":" + vector + "}}")
+                .get();
+        client.admin()
+                .indices()
+                .prepareCreate(JUDGMENTS)
+                .setSettings(one)
+                .setMapping(
+                        "{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"}}}")
+                .get();
         float[][] docs = new float[DOCS][];
         BulkRequestBuilder bulk = client.prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
         for (int i = 0; i < DOCS; i++) {
@@ -43,9 +60,11 @@ final class SyntheticIndices {
         }
         for (int q = 0; q < QUERY_COUNT; q++) {
             int first = random.nextInt(DOCS - 3);
-            bulk.add(client.prepareIndex(QUERIES).setSource(Map.of("query_id", "q" + q, "vector", gaussian(random, docs[first], 0.3f))));
+            bulk.add(client.prepareIndex(QUERIES)
+                    .setSource(Map.of("query_id", "q" + q, "vector", gaussian(random, docs[first], 0.3f))));
             for (int j = 0; j < 3; j++) {
-                bulk.add(client.prepareIndex(JUDGMENTS).setSource(Map.of("query_id", "q" + q, "doc_id", "d" + (first + j), "rating", 1 + j % 2)));
+                bulk.add(client.prepareIndex(JUDGMENTS)
+                        .setSource(Map.of("query_id", "q" + q, "doc_id", "d" + (first + j), "rating", 1 + j % 2)));
             }
         }
         BulkResponse indexed = bulk.get();

@@ -5,14 +5,6 @@ import dev.compress.plugin.model.ModelIndex;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
-
-import org.opensearch.client.Request;
-import org.opensearch.client.ResponseException;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.env.Environment;
-import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +15,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.opensearch.client.Request;
+import org.opensearch.client.ResponseException;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.env.Environment;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * The training API over real HTTP on two data nodes, with scifact held in ordinary indices:
@@ -41,52 +39,121 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     }
 
     static String trainBody(String method, Object dims, String parameters) {
-        return "{\"method\":\"" + method + "\",\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS + "\",\"vector_field\":\"vector\"},"
-            + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES + "\"},\"judgments\":{\"index\":\"" + ScifactIndices.JUDGMENTS + "\"},"
-            + "\"dimensions\":" + dims + ",\"parameters\":" + parameters + ",\"split\":{\"field\":\"split\"}}";
+        return "{\"method\":\"" + method + "\",\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS
+                + "\",\"vector_field\":\"vector\"},"
+                + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES + "\"},\"judgments\":{\"index\":\""
+                + ScifactIndices.JUDGMENTS + "\"},"
+                + "\"dimensions\":" + dims + ",\"parameters\":" + parameters + ",\"split\":{\"field\":\"split\"}}";
     }
 
     public void testEveryBadRequestIsA400NamingFieldAndValue() throws IOException {
         String ok = trainBody("dive", 64, "{\"epochs\":2}");
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"dive\"", "\"magic\"")).contains("[method] must be one of"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "nope")).contains("[corpus.index] index [nope] does not exist"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"vector_field\":\"vector\"", "\"vector_field\":\"v2\"")).contains("[corpus.vector_field] field [v2] is not mapped"));
-        String notVector = trainBody("dive", 64, "{}").replace("\"index\":\"" + ScifactIndices.QUERIES + "\"}", "\"index\":\"" + ScifactIndices.QUERIES + "\",\"vector_field\":\"query_id\"}");
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", notVector).contains("is of type [keyword], not a vector field"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 384, "{}")).contains("[dimensions] [384] must be below the input dimension 384"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[32,64]", "{}")).contains("trains one output dimension per model"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"margin\":5}")).contains("[parameters.margin] must be in [0.0, 2.0], got [5]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"epoch\":5}")).contains("[parameters.epoch] is not a parameter of method [dive]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("smec", 64, "{\"margin\":1}")).contains("[parameters.margin] is not a parameter of method [smec]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}")).contains("[parameters.variant] must be one of"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}")).contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\"")).contains("[colour] is not a parameter of _train"));
-        String noGpuNode = restError(400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"device\":\"gpu\",\"method\""));
-        assertTrue(noGpuNode, noGpuNode.contains("[device] is [gpu] but no data node is marked [node.attr.compress_gpu: true]"));
-        String noValidation = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"validation_fraction\":0}"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"dive\"", "\"magic\""))
+                .contains("[method] must be one of"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "nope"))
+                .contains("[corpus.index] index [nope] does not exist"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace("\"vector_field\":\"vector\"", "\"vector_field\":\"v2\""))
+                .contains("[corpus.vector_field] field [v2] is not mapped"));
+        String notVector = trainBody("dive", 64, "{}")
+                .replace(
+                        "\"index\":\"" + ScifactIndices.QUERIES + "\"}",
+                        "\"index\":\"" + ScifactIndices.QUERIES + "\",\"vector_field\":\"query_id\"}");
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", notVector)
+                .contains("is of type [keyword], not a vector field"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 384, "{}"))
+                .contains("[dimensions] [384] must be below the input dimension 384"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[32,64]", "{}"))
+                .contains("trains one output dimension per model"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"margin\":5}"))
+                .contains("[parameters.margin] must be in [0.0, 2.0], got [5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", 64, "{\"epoch\":5}"))
+                .contains("[parameters.epoch] is not a parameter of method [dive]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("smec", 64, "{\"margin\":1}"))
+                .contains("[parameters.margin] is not a parameter of method [smec]"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}"))
+                .contains("[parameters.variant] must be one of"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}"))
+                .contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
+        assertTrue(restError(
+                        400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\""))
+                .contains("[colour] is not a parameter of _train"));
+        String noGpuNode = restError(
+                400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"device\":\"gpu\",\"method\""));
+        assertTrue(
+                noGpuNode,
+                noGpuNode.contains("[device] is [gpu] but no data node is marked [node.attr.compress_gpu: true]"));
+        String noValidation = restError(
+                400,
+                "POST",
+                "/_plugins/compress/_train",
+                ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"validation_fraction\":0}"));
         assertTrue(noValidation, noValidation.contains("[split.validation_fraction] must be in (0, 1), got [0.0]"));
-        String nothingLeft = restError(400, "POST", "/_plugins/compress/_train", ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":0.5,\"validation_fraction\":0.5}"));
-        assertTrue(nothingLeft, nothingLeft.contains("[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got [0.5] + [0.5]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/models/_cancel/_train", ok).contains("[model_id] must not start with [_], got [_cancel]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok).contains("[model_id] must not contain [#], got [a#0]"));
-        client().admin().cluster().prepareUpdateSettings()
-            .setPersistentSettings(Settings.builder().put("compress.training.max_corpus_size", "1mb")).get();
+        String nothingLeft = restError(
+                400,
+                "POST",
+                "/_plugins/compress/_train",
+                ok.replace(
+                        "\"split\":{\"field\":\"split\"}",
+                        "\"split\":{\"test_fraction\":0.5,\"validation_fraction\":0.5}"));
+        assertTrue(
+                nothingLeft,
+                nothingLeft.contains(
+                        "[split.test_fraction] + [split.validation_fraction] must be below 1 to leave queries to train on, got [0.5] + [0.5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/models/_cancel/_train", ok)
+                .contains("[model_id] must not start with [_], got [_cancel]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok)
+                .contains("[model_id] must not contain [#], got [a#0]"));
+        client().admin()
+                .cluster()
+                .prepareUpdateSettings()
+                .setPersistentSettings(Settings.builder().put("compress.training.max_corpus_size", "1mb"))
+                .get();
         try {
             String tooBig = restError(400, "POST", "/_plugins/compress/_train", ok);
-            assertTrue(tooBig, tooBig.contains("[corpus.index] [" + ScifactIndices.CORPUS + "] holds 5183 documents of 384 dimensions: "
-                + "training spills them to a 7.5mb file, above [compress.training.max_corpus_size] = 1mb"));
+            assertTrue(
+                    tooBig,
+                    tooBig.contains(
+                            "[corpus.index] [" + ScifactIndices.CORPUS + "] holds 5183 documents of 384 dimensions: "
+                                    + "training spills them to a 7.5mb file, above [compress.training.max_corpus_size] = 1mb"));
         } finally {
-            client().admin().cluster().prepareUpdateSettings()
-                .setPersistentSettings(Settings.builder().putNull("compress.training.max_corpus_size")).get();
+            client().admin()
+                    .cluster()
+                    .prepareUpdateSettings()
+                    .setPersistentSettings(Settings.builder().putNull("compress.training.max_corpus_size"))
+                    .get();
         }
         // a GET of a model whose id looks like a route reads it, and changes nothing
-        assertTrue(restError(404, "GET", "/_plugins/compress/models/_cancel", null).contains("model [_cancel] does not exist"));
-        client().admin().indices().prepareCreate("no-ratings").setMapping("{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}").get();
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings")).contains("has no usable judgments"));
-        assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null).contains("model [missing] does not exist"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}")).contains("[dimensions] does not apply to method [query_mask]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", "[]", "{\"ratio\":1.5}")).contains("[parameters.ratio] must be in [0.001, 1.0], got [1.5]"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[]", "{}")).contains("[dimensions] needs at least one target dimension"));
+        assertTrue(restError(404, "GET", "/_plugins/compress/models/_cancel", null)
+                .contains("model [_cancel] does not exist"));
+        client().admin()
+                .indices()
+                .prepareCreate("no-ratings")
+                .setMapping(
+                        "{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}")
+                .get();
+        assertTrue(
+                restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings"))
+                        .contains("has no usable judgments"));
+        assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null)
+                .contains("model [missing] does not exist"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}"))
+                .contains("[dimensions] does not apply to method [query_mask]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", "[]", "{\"ratio\":1.5}"))
+                .contains("[parameters.ratio] must be in [0.001, 1.0], got [1.5]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("dive", "[]", "{}"))
+                .contains("[dimensions] needs at least one target dimension"));
     }
 
     /**
@@ -96,13 +163,21 @@ public class TrainModelApiTests extends CompressClusterTestCase {
      */
     @SuppressWarnings("unchecked")
     public void testTrainsOnASearchRelevanceWorkbenchJudgmentList() throws Exception {
-        String srwBody = "{\"method\":\"pca\",\"dimensions\":64,\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS + "\",\"vector_field\":\"vector\"},"
-            + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES + "\",\"id_field\":\"text\"},\"judgments\":{\"srw_judgment_id\":\"scifact-list\"},"
-            + "\"split\":{\"test_fraction\":0.25,\"seed\":3}}";
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody).contains("needs the Search Relevance Workbench index [search-relevance-judgment]"));
-        client().admin().indices().prepareCreate("search-relevance-judgment").setMapping("{\"properties\":{\"name\":{\"type\":\"keyword\"},"
-            + "\"judgmentRatings\":{\"type\":\"nested\",\"properties\":{\"query\":{\"type\":\"text\",\"index\":false},"
-            + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}").get();
+        String srwBody = "{\"method\":\"pca\",\"dimensions\":64,\"corpus\":{\"index\":\"" + ScifactIndices.CORPUS
+                + "\",\"vector_field\":\"vector\"},"
+                + "\"queries\":{\"index\":\"" + ScifactIndices.QUERIES
+                + "\",\"id_field\":\"text\"},\"judgments\":{\"srw_judgment_id\":\"scifact-list\"},"
+                + "\"split\":{\"test_fraction\":0.25,\"seed\":3}}";
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody)
+                .contains("needs the Search Relevance Workbench index [search-relevance-judgment]"));
+        client().admin()
+                .indices()
+                .prepareCreate("search-relevance-judgment")
+                .setMapping(
+                        "{\"properties\":{\"name\":{\"type\":\"keyword\"},"
+                                + "\"judgmentRatings\":{\"type\":\"nested\",\"properties\":{\"query\":{\"type\":\"text\",\"index\":false},"
+                                + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}")
+                .get();
         EmbeddedDataset ds = ScifactIndices.dataset();
         Map<String, String> texts = ds.beir().queries();
         List<Map<String, Object>> ratings = new java.util.ArrayList<>();
@@ -112,23 +187,37 @@ public class TrainModelApiTests extends CompressClusterTestCase {
             for (String q : qrels.queryIds()) {
                 judgedTexts.add(texts.get(q));
                 List<Map<String, Object>> docs = qrels.judgments(q).entrySet().stream()
-                    .map(e -> Map.<String, Object>of("docId", e.getKey(), "rating", String.format(java.util.Locale.ROOT, "%.3f", (double) e.getValue())))
-                    .toList();
+                        .map(e -> Map.<String, Object>of(
+                                "docId", e.getKey(), "rating", String.format(java.util.Locale.ROOT, "%.3f", (double)
+                                        e.getValue())))
+                        .toList();
                 ratings.add(Map.of("query", texts.get(q), "ratings", docs));
             }
         }
-        client().prepareIndex("search-relevance-judgment").setId("scifact-list")
-            .setSource(Map.of("name", "scifact", "type", "IMPORT_JUDGMENT", "judgmentRatings", ratings))
-            .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("search-relevance-judgment")
+                .setId("scifact-list")
+                .setSource(Map.of("name", "scifact", "type", "IMPORT_JUDGMENT", "judgmentRatings", ratings))
+                .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
 
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope")).contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"srw_judgment_id\"", "\"query_field\":\"q\",\"srw_judgment_id\"")).contains("[judgments.query_field] is not a parameter of _train"));
-        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("\"seed\":3", "\"field\":\"split\"")).contains("[split.field] is not a parameter of _train"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope"))
+                .contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        srwBody.replace("\"srw_judgment_id\"", "\"query_field\":\"q\",\"srw_judgment_id\""))
+                .contains("[judgments.query_field] is not a parameter of _train"));
+        assertTrue(restError(
+                        400, "POST", "/_plugins/compress/_train", srwBody.replace("\"seed\":3", "\"field\":\"split\""))
+                .contains("[split.field] is not a parameter of _train"));
 
         restCall("POST", "/_plugins/compress/models/srw-pca/_train", srwBody);
-        Map<String, Object> progress = (Map<String, Object>) awaitState("srw-pca", "created").get("progress");
-        int queries = ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue()
-            + ((Number) progress.get("test_queries")).intValue();
+        Map<String, Object> progress =
+                (Map<String, Object>) awaitState("srw-pca", "created").get("progress");
+        int queries = ((Number) progress.get("train_queries")).intValue()
+                + ((Number) progress.get("validation_queries")).intValue()
+                + ((Number) progress.get("test_queries")).intValue();
         assertEquals("every judged query of the list, matched by its text", judgedTexts.size(), queries);
         assertEquals(Math.round(0.25 * queries), ((Number) progress.get("test_queries")).longValue(), 1);
     }
@@ -136,7 +225,10 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     /** The query-aware dimension selection paper's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
     @SuppressWarnings("unchecked")
     public void testQueryMaskTrainsAPredictorEvaluatedOnHeldOutQueries() throws Exception {
-        restCall("POST", "/_plugins/compress/models/mask-30/_train", trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
+        restCall(
+                "POST",
+                "/_plugins/compress/models/mask-30/_train",
+                trainBody("query_mask", "[]", "{\"ratio\":0.3,\"tau\":0.03,\"epochs\":60}"));
         Map<String, Object> model = awaitState("mask-30", "created");
         assertEquals(List.of(384), model.get("dimensions"));
         Map<String, Object> evaluation = (Map<String, Object>) model.get("evaluation");
@@ -153,7 +245,9 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         // the ratio served by default, chosen on validation: its table follows unless it is the trained one or no mask
         double validated = ((Number) evaluation.get("validated_ratio")).doubleValue();
         assertTrue("validated ratio " + validated, validated >= 0.1 && validated <= 1.0);
-        assertEquals(validated == 0.3 || validated == 1.0 ? List.of(115) : List.of(115, (int) Math.round(384 * validated)), learnedKept);
+        assertEquals(
+                validated == 0.3 || validated == 1.0 ? List.of(115) : List.of(115, (int) Math.round(384 * validated)),
+                learnedKept);
         assertEquals(0.7127, ((Number) byMask.get("full").get("ndcg@10")).doubleValue(), 0.001);
         assertEquals(115, byMask.get("learned").get("kept_dimensions"));
         double learned = ((Number) byMask.get("learned").get("ratio_to_frozen")).doubleValue();
@@ -161,17 +255,28 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue("learned " + learned + " vs cutoff " + cutoff, learned > cutoff + 0.1);
         assertTrue("learned mask at 30% keeps most of the full query's quality: " + learned, learned > 0.9);
 
-        Map<String, Object> withWeights = restCall("GET", "/_plugins/compress/models/mask-30?include_weights=true", null);
-        ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
+        Map<String, Object> withWeights =
+                restCall("GET", "/_plugins/compress/models/mask-30?include_weights=true", null);
+        ModelArtifact artifact =
+                ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
         assertEquals("dimension_scores", artifact.metadata().output());
-        restCall("PUT", "/_ingest/pipeline/wrong", "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        String rejected = restCall("POST", "/_ingest/pipeline/wrong/_simulate", "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}").toString();
+        restCall(
+                "PUT",
+                "/_ingest/pipeline/wrong",
+                "{\"processors\":[{\"compress\":{\"model_id\":\"mask-30\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        String rejected = restCall(
+                        "POST",
+                        "/_ingest/pipeline/wrong/_simulate",
+                        "{\"docs\":[{\"_source\":{\"raw\":" + java.util.Arrays.toString(new float[384]) + "}}]}")
+                .toString();
         assertTrue(rejected, rejected.contains("cannot compress vectors"));
 
         // the trained model served as compressed_knn's learned mask gives the report's held-out figure
         for (String mask : List.of("learned", "norm")) {
-            String spec = "{\"type\":\"" + mask + "\",\"ratio\":0.3" + (mask.equals("learned") ? ",\"model_id\":\"mask-30\"}" : "}");
-            assertEquals(mask, ((Number) byMask.get(mask).get("ndcg@10")).doubleValue(), servedNdcgWithMask(spec), 0.002);
+            String spec = "{\"type\":\"" + mask + "\",\"ratio\":0.3"
+                    + (mask.equals("learned") ? ",\"model_id\":\"mask-30\"}" : "}");
+            assertEquals(
+                    mask, ((Number) byMask.get(mask).get("ndcg@10")).doubleValue(), servedNdcgWithMask(spec), 0.002);
         }
     }
 
@@ -183,10 +288,15 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         double sum = 0;
         for (String q : test.queryIds()) {
             float[] vector = ds.queries().row(ds.queries().rowOf(q));
-            String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"vector\",\"vector\":"
-                + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + ",\"mask\":" + mask + "}}}";
-            Map<String, Object> hits = (Map<String, Object>) restCall("POST", "/" + ScifactIndices.CORPUS + "/_search", body).get("hits");
-            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
+            String body =
+                    "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"vector\",\"vector\":"
+                            + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":"
+                            + ds.corpus().size() + ",\"mask\":" + mask + "}}}";
+            Map<String, Object> hits =
+                    (Map<String, Object>) restCall("POST", "/" + ScifactIndices.CORPUS + "/_search", body)
+                            .get("hits");
+            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits"))
+                    .stream().map(h -> (String) h.get("_id")).toList();
             sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
         }
         return sum / test.queryIds().size();
@@ -197,7 +307,8 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         Set<Path> files = new HashSet<>();
         for (Environment environment : internalCluster().getInstances(Environment.class)) {
             try (Stream<Path> listed = Files.list(environment.tmpDir())) {
-                listed.filter(f -> f.getFileName().toString().startsWith(CorpusFile.PREFIX)).forEach(files::add);
+                listed.filter(f -> f.getFileName().toString().startsWith(CorpusFile.PREFIX))
+                        .forEach(files::add);
             }
         }
         return files;
@@ -206,7 +317,8 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     @SuppressWarnings("unchecked")
     public void testDiveTrainsToCreatedWithHeldOutEvaluationAndDeletes() throws Exception {
         Set<Path> before = corpusFiles();
-        Map<String, Object> started = restCall("POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":3}"));
+        Map<String, Object> started =
+                restCall("POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":3}"));
         assertEquals("dive-64", started.get("model_id"));
         assertEquals("training", started.get("state"));
         Map<String, Object> model = awaitState("dive-64", "created");
@@ -217,35 +329,54 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         List<Map<String, Object>> rows = (List<Map<String, Object>>) evaluation.get("rows");
         // the frozen 384-d baseline on the 300 unseen test queries reproduces the reference figure
         assertEquals(0.7127, ((Number) rows.get(0).get("ndcg@10")).doubleValue(), 0.001);
-        assertTrue(rows.stream().anyMatch(r -> "dive".equals(r.get("method")) && Integer.valueOf(64).equals(r.get("dims"))));
+        assertTrue(rows.stream()
+                .anyMatch(r ->
+                        "dive".equals(r.get("method")) && Integer.valueOf(64).equals(r.get("dims"))));
         Map<String, Object> progress = (Map<String, Object>) model.get("progress");
         assertEquals(300, progress.get("test_queries"));
-        assertEquals(809, ((Number) progress.get("train_queries")).intValue() + ((Number) progress.get("validation_queries")).intValue());
+        assertEquals(
+                809,
+                ((Number) progress.get("train_queries")).intValue()
+                        + ((Number) progress.get("validation_queries")).intValue());
         assertFalse(((List<?>) progress.get("history")).isEmpty());
         assertEquals("the job deleted its corpus file before storing the model", before, corpusFiles());
 
-        Map<String, Object> withWeights = restCall("GET", "/_plugins/compress/models/dive-64?include_weights=true", null);
-        ModelArtifact artifact = ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
+        Map<String, Object> withWeights =
+                restCall("GET", "/_plugins/compress/models/dive-64?include_weights=true", null);
+        ModelArtifact artifact =
+                ModelFile.fromBytes(Base64.getDecoder().decode((String) withWeights.get("model_file")));
         assertEquals(List.of(64), artifact.metadata().outputDims());
         assertEquals(384, artifact.metadata().inputDim());
 
-        Map<String, Object> found = restCall("POST", "/_plugins/compress/models/_search", "{\"query\":{\"term\":{\"method\":\"dive\"}}}");
+        Map<String, Object> found =
+                restCall("POST", "/_plugins/compress/models/_search", "{\"query\":{\"term\":{\"method\":\"dive\"}}}");
         assertTrue(found.toString().contains("dive-64"));
         assertFalse("chunks never show up in model search", found.toString().contains("\"data\""));
 
-        assertTrue(restError(409, "POST", "/_plugins/compress/models/dive-64/_train", trainBody("dive", 64, "{\"epochs\":1}")).contains("already exists"));
+        assertTrue(restError(
+                        409,
+                        "POST",
+                        "/_plugins/compress/models/dive-64/_train",
+                        trainBody("dive", 64, "{\"epochs\":1}"))
+                .contains("already exists"));
 
         double served = servedNdcgThroughPipelineAndModelId("dive-64");
         double reported = rows.stream()
-            .filter(r -> "dive".equals(r.get("method")) && Integer.valueOf(64).equals(r.get("dims")) && "float".equals(r.get("encoding")))
-            .mapToDouble(r -> ((Number) r.get("ndcg@10")).doubleValue())
-            .findFirst()
-            .orElseThrow();
-        assertEquals("nDCG@10 served by the index equals the training report's held-out figure", reported, served, 0.002);
+                .filter(r -> "dive".equals(r.get("method"))
+                        && Integer.valueOf(64).equals(r.get("dims"))
+                        && "float".equals(r.get("encoding")))
+                .mapToDouble(r -> ((Number) r.get("ndcg@10")).doubleValue())
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                "nDCG@10 served by the index equals the training report's held-out figure", reported, served, 0.002);
 
-        assertTrue(restError(409, "DELETE", "/_plugins/compress/models/dive-64", null).contains("used by ingest pipeline(s) [dive-64-pipeline]"));
+        assertTrue(restError(409, "DELETE", "/_plugins/compress/models/dive-64", null)
+                .contains("used by ingest pipeline(s) [dive-64-pipeline]"));
         restCall("DELETE", "/_ingest/pipeline/dive-64-pipeline", null);
-        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/dive-64", null).get("result"));
+        assertEquals(
+                "deleted",
+                restCall("DELETE", "/_plugins/compress/models/dive-64", null).get("result"));
         restError(404, "GET", "/_plugins/compress/models/dive-64", null);
     }
 
@@ -255,14 +386,23 @@ public class TrainModelApiTests extends CompressClusterTestCase {
      * covers the corpus, so the figure is the exact search's, as in the training report.
      */
     private double servedNdcgThroughPipelineAndModelId(String modelId) throws IOException {
-        restCall("PUT", "/_ingest/pipeline/" + modelId + "-pipeline",
-            "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
-        restCall("PUT", "/served", "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true,\"default_pipeline\":\"" + modelId + "-pipeline\"},"
-            + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
+        restCall(
+                "PUT",
+                "/_ingest/pipeline/" + modelId + "-pipeline",
+                "{\"processors\":[{\"compress\":{\"model_id\":\"" + modelId
+                        + "\",\"field\":\"raw\",\"target_field\":\"small\"}}]}");
+        restCall(
+                "PUT",
+                "/served",
+                "{\"settings\":{\"number_of_shards\":2,\"number_of_replicas\":0,\"index.compress\":true,\"default_pipeline\":\""
+                        + modelId + "-pipeline\"},"
+                        + "\"mappings\":{\"properties\":{\"small\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"float\"},\"raw\":{\"type\":\"object\",\"enabled\":false}}}}");
         EmbeddedDataset ds = ScifactIndices.dataset();
         org.opensearch.action.bulk.BulkRequestBuilder bulk = client().prepareBulk("served");
         for (int i = 0; i < ds.corpus().size(); i++) {
-            bulk.add(client().prepareIndex().setId(ds.corpus().id(i)).setSource(Map.of("raw", ds.corpus().row(i))));
+            bulk.add(client().prepareIndex()
+                    .setId(ds.corpus().id(i))
+                    .setSource(Map.of("raw", ds.corpus().row(i))));
         }
         org.opensearch.action.bulk.BulkResponse indexed = bulk.get();
         assertFalse(indexed.buildFailureMessage(), indexed.hasFailures());
@@ -272,10 +412,14 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         int n = 0;
         for (String q : test.queryIds()) {
             float[] vector = ds.queries().row(ds.queries().rowOf(q));
-            String body = "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"small\",\"model_id\":\"" + modelId
-                + "\",\"vector\":" + java.util.Arrays.toString(vector) + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + "}}}";
-            Map<String, Object> hits = (Map<String, Object>) restCall("POST", "/served/_search", body).get("hits");
-            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits")).stream().map(h -> (String) h.get("_id")).toList();
+            String body =
+                    "{\"size\":10,\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"small\",\"model_id\":\""
+                            + modelId + "\",\"vector\":" + java.util.Arrays.toString(vector)
+                            + ",\"k\":10,\"num_candidates\":" + ds.corpus().size() + "}}}";
+            Map<String, Object> hits = (Map<String, Object>)
+                    restCall("POST", "/served/_search", body).get("hits");
+            List<String> ranked = ((List<Map<String, Object>>) hits.get("hits"))
+                    .stream().map(h -> (String) h.get("_id")).toList();
             sum += dev.compress.training.eval.RetrievalMetrics.ndcg(ranked, test.judgments(q), 10);
             n++;
         }
@@ -286,21 +430,39 @@ public class TrainModelApiTests extends CompressClusterTestCase {
     /** Also: the job trains from its corpus file, which goes when the job is cancelled. */
     public void testCancelStopsTrainingAndDeleteWaitsForIt() throws Exception {
         Set<Path> before = corpusFiles();
-        restCall("POST", "/_plugins/compress/models/long/_train", trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
-        assertBusy(() -> assertNotNull("training has started", restCall("GET", "/_plugins/compress/models/long", null).get("progress")), 3, TimeUnit.MINUTES);
+        restCall(
+                "POST",
+                "/_plugins/compress/models/long/_train",
+                trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
+        assertBusy(
+                () -> assertNotNull(
+                        "training has started",
+                        restCall("GET", "/_plugins/compress/models/long", null).get("progress")),
+                3,
+                TimeUnit.MINUTES);
         Set<Path> spilled = corpusFiles();
         spilled.removeAll(before);
         assertEquals(String.valueOf(spilled), 1, spilled.size());
         EmbeddedDataset ds = ScifactIndices.dataset();
-        assertEquals("every corpus vector, as float32", CorpusFile.bytes(ds.corpus().size(), ds.dim()), Files.size(spilled.iterator().next()));
-        assertTrue(restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
-        assertTrue(restError(409, "GET", "/_plugins/compress/models/long?include_weights=true", null).contains("is [training], not [created]: it has no weights"));
-        assertEquals(true, restCall("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
+        assertEquals(
+                "every corpus vector, as float32",
+                CorpusFile.bytes(ds.corpus().size(), ds.dim()),
+                Files.size(spilled.iterator().next()));
+        assertTrue(
+                restError(409, "DELETE", "/_plugins/compress/models/long", null).contains("is training"));
+        assertTrue(restError(409, "GET", "/_plugins/compress/models/long?include_weights=true", null)
+                .contains("is [training], not [created]: it has no weights"));
+        assertEquals(
+                true,
+                restCall("POST", "/_plugins/compress/models/long/_cancel", null).get("cancel_requested"));
         Map<String, Object> failed = awaitState("long", "failed");
         assertEquals("cancelled", failed.get("error"));
         assertEquals("the cancelled job deleted its corpus file", before, corpusFiles());
-        assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null).contains("is [failed], not [training]"));
-        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
+        assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null)
+                .contains("is [failed], not [training]"));
+        assertEquals(
+                "deleted",
+                restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
     }
 
     /**
@@ -322,9 +484,17 @@ public class TrainModelApiTests extends CompressClusterTestCase {
             assertEquals(409, status);
             awaitState("pca-cancelled", "created");
         }
-        assertEquals("deleted", restCall("DELETE", "/_plugins/compress/models/pca-cancelled", null).get("result"));
-        long chunksLeft = client().prepareSearch(ModelIndex.NAME).setQuery(QueryBuilders.termQuery("model_id", "pca-cancelled")).setSize(0)
-            .get().getHits().getTotalHits().value();
+        assertEquals(
+                "deleted",
+                restCall("DELETE", "/_plugins/compress/models/pca-cancelled", null)
+                        .get("result"));
+        long chunksLeft = client().prepareSearch(ModelIndex.NAME)
+                .setQuery(QueryBuilders.termQuery("model_id", "pca-cancelled"))
+                .setSize(0)
+                .get()
+                .getHits()
+                .getTotalHits()
+                .value();
         assertEquals(0, chunksLeft);
     }
 }

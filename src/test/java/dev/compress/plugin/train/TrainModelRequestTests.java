@@ -1,8 +1,7 @@
 package dev.compress.plugin.train;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.Map;
+import org.opensearch.test.OpenSearchTestCase;
 
 /** Users' model ids are checked where their request enters; the request itself also carries generated ids. */
 public class TrainModelRequestTests extends OpenSearchTestCase {
@@ -21,7 +20,8 @@ public class TrainModelRequestTests extends OpenSearchTestCase {
     }
 
     public void testAPlacedRequestTravelsWithItsJobIdentity() throws java.io.IOException {
-        TrainModelRequest placed = new TrainModelRequest("m", Map.of("method", "pca", "dimensions", 64), 384, 1_795_337_839_939L);
+        TrainModelRequest placed =
+                new TrainModelRequest("m", Map.of("method", "pca", "dimensions", 64), 384, 1_795_337_839_939L);
         org.opensearch.common.io.stream.BytesStreamOutput out = new org.opensearch.common.io.stream.BytesStreamOutput();
         placed.writeTo(out);
         TrainModelRequest read = new TrainModelRequest(out.bytes().streamInput());

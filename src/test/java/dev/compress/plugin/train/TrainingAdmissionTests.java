@@ -3,13 +3,6 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
-
-import org.opensearch.ExceptionsHelper;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -17,6 +10,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * {@code compress.training.max_jobs_per_node} holds for requests that arrive together: the node
@@ -34,15 +32,23 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
 
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
-        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.max_jobs_per_node", 1).build();
+        return Settings.builder()
+                .put(super.nodeSettings(nodeOrdinal))
+                .put("compress.training.max_jobs_per_node", 1)
+                .build();
     }
 
     private static TrainModelResponse train(String modelId, Map<String, Object> body) {
-        return client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body)).actionGet();
+        return client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body))
+                .actionGet();
     }
 
     private static Object state(String modelId) {
-        return client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().model().state().jsonName();
+        return client().execute(ModelActions.GET, new ModelIdRequest(modelId, false))
+                .actionGet()
+                .model()
+                .state()
+                .jsonName();
     }
 
     public void testRequestsSentTogetherGetOneSlotAndTheRestA429() throws Exception {
@@ -81,7 +87,11 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
             } else {
                 Exception e = (Exception) answer;
                 assertEquals(ExceptionsHelper.stackTrace(e), RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(e));
-                assertTrue(e.getMessage(), e.getMessage().contains("training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes"));
+                assertTrue(
+                        e.getMessage(),
+                        e.getMessage()
+                                .contains(
+                                        "training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes"));
             }
         }
         assertEquals(requests, answers.size());
@@ -93,14 +103,17 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
             }
         }
 
-        // the slot comes back when the job ends, before its final state shows: a request sent on seeing it finds the slot free
+        // the slot comes back when the job ends, before its final state shows: a request sent on seeing it finds the
+        // slot free
         String running = accepted.get(0);
-        client().execute(ModelActions.CANCEL, new ModelIdRequest(running, false)).actionGet();
+        client().execute(ModelActions.CANCEL, new ModelIdRequest(running, false))
+                .actionGet();
         assertBusy(() -> assertEquals("failed", state(running)), 2, TimeUnit.MINUTES);
         assertEquals(1, jobs.freeSlots());
 
         // and when the model cannot be written: the id exists
-        Exception exists = expectThrows(Exception.class, () -> train(running, SyntheticIndices.trainBody("pca", 8, Map.of())));
+        Exception exists =
+                expectThrows(Exception.class, () -> train(running, SyntheticIndices.trainBody("pca", 8, Map.of())));
         assertEquals(RestStatus.CONFLICT, ExceptionsHelper.status(exists));
         assertTrue(exists.getMessage(), exists.getMessage().contains("model [" + running + "] already exists"));
         assertEquals(1, jobs.freeSlots());

@@ -3,15 +3,13 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
-
-import org.opensearch.plugins.Plugin;
-import org.opensearch.test.OpenSearchIntegTestCase;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * A job's {@code progress} counts trained epochs against the epochs planned, whatever its trainer
@@ -28,12 +26,19 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> trainToCreated(String modelId, Map<String, Object> body) throws Exception {
-        client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body)).actionGet();
+        client().execute(ModelActions.TRAIN, new TrainModelRequest(modelId, body))
+                .actionGet();
         Map<String, Object>[] model = new Map[1];
-        assertBusy(() -> {
-            model[0] = client().execute(ModelActions.GET, new ModelIdRequest(modelId, false)).actionGet().model().source();
-            assertEquals(String.valueOf(model[0]), "created", model[0].get("state"));
-        }, 3, TimeUnit.MINUTES);
+        assertBusy(
+                () -> {
+                    model[0] = client().execute(ModelActions.GET, new ModelIdRequest(modelId, false))
+                            .actionGet()
+                            .model()
+                            .source();
+                    assertEquals(String.valueOf(model[0]), "created", model[0].get("state"));
+                },
+                3,
+                TimeUnit.MINUTES);
         return (Map<String, Object>) model[0].get("progress");
     }
 
@@ -46,11 +51,24 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
     public void testEpochsDoneAndTotalCountTrainedEpochs() throws Exception {
         SyntheticIndices.load(client(), new Random(random().nextLong()));
         // one tau: its start (epoch 0), 3 epochs and its summary were reported as total 4, done 5
-        assertCounts(trainToCreated("mask-3", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 3, "tau", 0.03))), 3, 3, 5);
+        assertCounts(
+                trainToCreated(
+                        "mask-3", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 3, "tau", 0.03))),
+                3,
+                3,
+                5);
         // the paper's grid of 4 taus, each with its start, 2 epochs (well within its patience) and its summary
-        assertCounts(trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2))), 8, 8, 16);
+        assertCounts(
+                trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2))),
+                8,
+                8,
+                16);
         // trainers that count as the job does stay as they were
-        assertCounts(trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0))), 3, 3, 4);
+        assertCounts(
+                trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0))),
+                3,
+                3,
+                4);
         assertCounts(trainToCreated("pca", SyntheticIndices.trainBody("pca", 8, Map.of())), 1, 1, 1);
     }
 }

@@ -8,7 +8,12 @@ import dev.compress.plugin.model.action.CancelTrainingResponse;
 import dev.compress.plugin.model.action.DeleteModelResponse;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
-
+import java.io.IOException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.support.PlainActionFuture;
@@ -16,17 +21,10 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentHelper;
 import org.opensearch.common.xcontent.XContentType;
-import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
-
-import java.io.IOException;
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The timed sweep fails models left {@code training} that no event sweep sees: one whose node is
@@ -43,7 +41,10 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
 
     @Override
     protected Settings nodeSettings(int nodeOrdinal) {
-        return Settings.builder().put(super.nodeSettings(nodeOrdinal)).put("compress.training.sweep_interval", "1s").build();
+        return Settings.builder()
+                .put(super.nodeSettings(nodeOrdinal))
+                .put("compress.training.sweep_interval", "1s")
+                .build();
     }
 
     private static void createTraining(String id, String nodeId, long createdAt) {
@@ -72,20 +73,26 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
     }
 
     public void testModelsWithNoJobBehindThemAreFailed() throws Exception {
-        String local = internalCluster().getInstance(ClusterService.class).localNode().getId();
+        String local =
+                internalCluster().getInstance(ClusterService.class).localNode().getId();
         long now = System.currentTimeMillis();
         // no node leaves and no node starts after these exist: only the timed sweep can see them
         createTraining("fresh", local, now);
         createTraining("of-a-gone-node", "gone-node", now);
         createTraining("never-started", local, now - TimeUnit.HOURS.toMillis(1));
-        assertBusy(() -> {
-            ModelRecord gone = get("of-a-gone-node");
-            assertEquals(ModelState.FAILED, gone.state());
-            assertEquals("node [gone-node] left the cluster while training", gone.error());
-            ModelRecord orphan = get("never-started");
-            assertEquals(ModelState.FAILED, orphan.state());
-            assertEquals("node [" + local + "] is not running its job: it restarted, or the job never started", orphan.error());
-        }, 30, TimeUnit.SECONDS);
+        assertBusy(
+                () -> {
+                    ModelRecord gone = get("of-a-gone-node");
+                    assertEquals(ModelState.FAILED, gone.state());
+                    assertEquals("node [gone-node] left the cluster while training", gone.error());
+                    ModelRecord orphan = get("never-started");
+                    assertEquals(ModelState.FAILED, orphan.state());
+                    assertEquals(
+                            "node [" + local + "] is not running its job: it restarted, or the job never started",
+                            orphan.error());
+                },
+                30,
+                TimeUnit.SECONDS);
         // let several more sweeps run: a model inside its minute to start is left training
         Thread.sleep(3_000);
         assertEquals(ModelState.TRAINING, get("fresh").state());
@@ -93,11 +100,14 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
 
     /** The JSON body the REST layer sends for {@code response}. */
     private static Map<String, Object> json(ToXContentObject response) throws IOException {
-        return XContentHelper.convertToMap(XContentHelper.toXContent(response, XContentType.JSON, false), false, XContentType.JSON).v2();
+        return XContentHelper.convertToMap(
+                        XContentHelper.toXContent(response, XContentType.JSON, false), false, XContentType.JSON)
+                .v2();
     }
 
     private static CancelTrainingResponse cancel(String id) {
-        return client().execute(ModelActions.CANCEL, new ModelIdRequest(id, false)).actionGet();
+        return client().execute(ModelActions.CANCEL, new ModelIdRequest(id, false))
+                .actionGet();
     }
 
     /**
@@ -107,13 +117,16 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
      * goes on; {@code _cancel} fails a model whose node runs no job of it at once, DELETE removes one.
      */
     public void testUnreadableModelsAreSkippedAndModelsWithoutAJobCanBeEnded() throws Exception {
-        String local = internalCluster().getInstance(ClusterService.class).localNode().getId();
+        String local =
+                internalCluster().getInstance(ClusterService.class).localNode().getId();
         long now = System.currentTimeMillis();
         long hourAgo = now - TimeUnit.HOURS.toMillis(1);
         // first in the index, so a sweep that stops at one of them never reaches the models after them
         createModel("no-created-at", Map.of("state", "training", "node_id", local));
         createModel("numeric-node", Map.of("state", "training", "node_id", 42, "created_at", hourAgo));
-        createModel("text-created-at", Map.of("state", "training", "node_id", "gone-node", "created_at", "2026-01-01T00:00:00Z"));
+        createModel(
+                "text-created-at",
+                Map.of("state", "training", "node_id", "gone-node", "created_at", "2026-01-01T00:00:00Z"));
         createModel("state-list", Map.of("state", List.of("training"), "node_id", local, "created_at", hourAgo));
         createTraining("of-a-gone-node", "gone-node", now);
         createTraining("never-started", local, hourAgo);
@@ -122,11 +135,14 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
         createTraining("fresh-deleted", local, now);
 
         TrainingJobs jobs = internalCluster().getInstance(TrainingJobs.class);
-        assertBusy(() -> {
-            assertEquals(ModelState.FAILED, get("of-a-gone-node").state());
-            assertEquals(ModelState.FAILED, get("never-started").state());
-            assertTrue("skipped: " + jobs.unreadableModelRecords(), jobs.unreadableModelRecords() >= 4);
-        }, 30, TimeUnit.SECONDS);
+        assertBusy(
+                () -> {
+                    assertEquals(ModelState.FAILED, get("of-a-gone-node").state());
+                    assertEquals(ModelState.FAILED, get("never-started").state());
+                    assertTrue("skipped: " + jobs.unreadableModelRecords(), jobs.unreadableModelRecords() >= 4);
+                },
+                30,
+                TimeUnit.SECONDS);
         for (String unreadable : List.of("no-created-at", "numeric-node", "text-created-at", "state-list")) {
             assertTrue(unreadable, get(unreadable).mayBeTraining());
         }
@@ -134,7 +150,9 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
         String noJob = "node [" + local + "] is not running its job: it restarted, or the job never started";
         Map<String, String> reasons = new LinkedHashMap<>();
         reasons.put("no-created-at", "cancelled: " + noJob);
-        reasons.put("numeric-node", "cancelled: the model names no node that could run its job: model [numeric-node] has [node_id] [42], not a string");
+        reasons.put(
+                "numeric-node",
+                "cancelled: the model names no node that could run its job: model [numeric-node] has [node_id] [42], not a string");
         reasons.put("text-created-at", "cancelled: node [gone-node] left the cluster while training");
         reasons.put("fresh-cancelled", "cancelled: " + noJob);
         for (Map.Entry<String, String> expected : reasons.entrySet()) {
@@ -150,7 +168,8 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
             assertEquals("model [" + id + "] is [failed], not [training]", again.getMessage());
         }
         for (String id : List.of("state-list", "fresh-deleted")) {
-            DeleteModelResponse deleted = client().execute(ModelActions.DELETE, new ModelIdRequest(id, false)).actionGet();
+            DeleteModelResponse deleted = client().execute(ModelActions.DELETE, new ModelIdRequest(id, false))
+                    .actionGet();
             assertEquals(id, Map.of("model_id", id, "result", "deleted"), json(deleted));
             expectThrows(ResourceNotFoundException.class, () -> get(id));
         }

@@ -1,18 +1,17 @@
 package dev.compress.training.cli;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.training.TestData;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
-import org.junit.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /** End to end through the CLI with the cheapest method: model file and JSON report are written and consistent. */
 public class TrainCliTests {
@@ -22,11 +21,25 @@ public class TrainCliTests {
         Path data = TestData.dataDir();
         Path dir = Files.createTempDirectory("traincli");
         Path out = dir.resolve("trunc.bin");
-        TrainCli.main(new String[] {"train", "--dataset", "scifact", "--model", "bge-small-en-v1.5", "--method", "truncation",
-            "--dims", "64,32", "--out", out.toString(), "--data", data.toString()});
+        TrainCli.main(new String[] {
+            "train",
+            "--dataset",
+            "scifact",
+            "--model",
+            "bge-small-en-v1.5",
+            "--method",
+            "truncation",
+            "--dims",
+            "64,32",
+            "--out",
+            out.toString(),
+            "--data",
+            data.toString()
+        });
         ModelArtifact model = ModelFile.read(out);
         assertEquals(List.of(32, 64), model.metadata().outputDims());
-        JsonNode report = new ObjectMapper().readTree(dir.resolve("trunc.bin.report.json").toFile());
+        JsonNode report =
+                new ObjectMapper().readTree(dir.resolve("trunc.bin.report.json").toFile());
         JsonNode table = report.get("table");
         assertEquals(3 + 2 * 3, table.size());
         assertEquals("frozen", table.get(0).get("method").asText());

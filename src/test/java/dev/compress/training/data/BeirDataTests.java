@@ -1,15 +1,14 @@
 package dev.compress.training.data;
 
-import dev.compress.training.TestData;
-import org.junit.Test;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
+import dev.compress.training.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 public class BeirDataTests {
 
@@ -53,7 +52,10 @@ public class BeirDataTests {
         Qrels dev = ds.beir().qrels("dev");
         assertEquals(324, dev.queryIds().size());
         assertEquals(11385, dev.judgmentCount());
-        long twos = dev.queryIds().stream().flatMap(q -> dev.judgments(q).values().stream()).filter(r -> r == 2).count();
+        long twos = dev.queryIds().stream()
+                .flatMap(q -> dev.judgments(q).values().stream())
+                .filter(r -> r == 2)
+                .count();
         assertEquals(521, twos);
     }
 

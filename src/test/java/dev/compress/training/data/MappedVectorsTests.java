@@ -1,8 +1,10 @@
 package dev.compress.training.data;
 
-import org.junit.After;
-import org.junit.Before;
-import org.junit.Test;
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,12 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
 
 /** The memory-mapped reader against the in-heap one: reads across chunk ends, ids, size checks, lazy transforms. */
 public class MappedVectorsTests {
@@ -80,7 +79,8 @@ public class MappedVectorsTests {
                     float[] expected = new float[count * dim + 2];
                     expected[0] = -1;
                     System.arraycopy(all, start * dim, expected, 1, count * dim);
-                    assertArrayEquals("chunk " + chunkBytes + " rows [" + start + ", +" + count + ")", expected, into, 0f);
+                    assertArrayEquals(
+                            "chunk " + chunkBytes + " rows [" + start + ", +" + count + ")", expected, into, 0f);
                 }
             }
             assertArrayEquals(new float[] {60, 61, 62}, mapped.row(6), 0f);

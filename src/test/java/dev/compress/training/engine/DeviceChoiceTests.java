@@ -1,11 +1,11 @@
 package dev.compress.training.engine;
 
-import ai.djl.Device;
-import org.junit.Test;
-
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+
+import ai.djl.Device;
+import org.junit.Test;
 
 public class DeviceChoiceTests {
 

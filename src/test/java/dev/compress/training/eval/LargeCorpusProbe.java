@@ -14,7 +14,6 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -41,7 +40,10 @@ public final class LargeCorpusProbe {
         PlantedCorpus planted = new PlantedCorpus(corpus.size());
         EmbeddedDataset ds = new EmbeddedDataset("planted", "synthetic", null, corpus, queries);
         List<String> ids = queries.ids();
-        QuerySplit split = new QuerySplit(ids.subList(0, PlantedCorpus.QUERIES - 1), ids.subList(PlantedCorpus.QUERIES - 1, ids.size()), List.of());
+        QuerySplit split = new QuerySplit(
+                ids.subList(0, PlantedCorpus.QUERIES - 1),
+                ids.subList(PlantedCorpus.QUERIES - 1, ids.size()),
+                List.of());
         TrainingData data = TrainingData.build(ds, planted.qrels(), split, 5);
         for (int q = 0; q < data.queries().size(); q++) {
             System.out.println("negatives." + data.queries().id(q) + "=" + Arrays.toString(data.hardNegatives()[q]));
@@ -67,7 +69,9 @@ public final class LargeCorpusProbe {
     private static void print(List<ModelEvaluator.Row> rows) {
         for (ModelEvaluator.Row r : rows) {
             System.out.println("ndcg." + r.method() + "." + r.encoding().label() + "="
-                + Arrays.stream(r.scores().perQueryNdcg()).mapToObj(Double::toString).collect(Collectors.joining(",")));
+                    + Arrays.stream(r.scores().perQueryNdcg())
+                            .mapToObj(Double::toString)
+                            .collect(Collectors.joining(",")));
         }
     }
 
@@ -76,9 +80,23 @@ public final class LargeCorpusProbe {
         int d = PlantedCorpus.DIM;
         float[] w = new float[k * d];
         IntStream.range(0, k).forEach(o -> w[o * d + o] = 1f);
-        ModelMetadata metadata = new ModelMetadata("first64", d, List.of(k), ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_NONE, 1,
-            List.of(LayerSpec.linear("proj", d, k)), Map.of(), Map.of(), Map.of());
-        return new ModelArtifact(metadata, Map.of("proj.weight", new Tensor("proj.weight", new int[] {k, d}, w),
-            "proj.bias", new Tensor("proj.bias", new int[] {k}, new float[k])));
+        ModelMetadata metadata = new ModelMetadata(
+                "first64",
+                d,
+                List.of(k),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_NONE,
+                1,
+                List.of(LayerSpec.linear("proj", d, k)),
+                Map.of(),
+                Map.of(),
+                Map.of());
+        return new ModelArtifact(
+                metadata,
+                Map.of(
+                        "proj.weight",
+                        new Tensor("proj.weight", new int[] {k, d}, w),
+                        "proj.bias",
+                        new Tensor("proj.bias", new int[] {k}, new float[k])));
     }
 }

@@ -1,6 +1,8 @@
 package dev.compress.training.eval;
 
-import org.junit.Test;
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /**
  * Memory stays bounded for a corpus larger than the heap: a child JVM (same java, same class path) with a
@@ -41,9 +40,16 @@ public class LargeCorpusTests {
             double seconds = (System.nanoTime() - started) / 1e9;
             long maxHeap = Long.parseLong(out.get("maxHeap"));
             long peakHeap = Long.parseLong(out.get("peakHeap"));
-            System.out.printf(Locale.ROOT, "corpus %d MiB, child heap max %d MiB, peak used %d MiB, %.1f s%n",
-                corpusBytes >> 20, maxHeap >> 20, peakHeap >> 20, seconds);
-            assertTrue("the corpus (" + corpusBytes + " bytes) must not fit the child's heap (" + maxHeap + ")", corpusBytes > maxHeap);
+            System.out.printf(
+                    Locale.ROOT,
+                    "corpus %d MiB, child heap max %d MiB, peak used %d MiB, %.1f s%n",
+                    corpusBytes >> 20,
+                    maxHeap >> 20,
+                    peakHeap >> 20,
+                    seconds);
+            assertTrue(
+                    "the corpus (" + corpusBytes + " bytes) must not fit the child's heap (" + maxHeap + ")",
+                    corpusBytes > maxHeap);
 
             for (int q = 0; q < PlantedCorpus.QUERIES - 1; q++) {
                 assertEquals("query " + q, Arrays.toString(planted.hardNegatives(q)), out.get("negatives.q" + q));
@@ -67,8 +73,16 @@ public class LargeCorpusTests {
 
     private static Map<String, String> runProbe(Path dir) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-Xmx" + HEAP, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-            LargeCorpusProbe.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        java.toString(),
+                        "-Xmx" + HEAP,
+                        "-XX:+UseSerialGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LargeCorpusProbe.class.getName(),
+                        dir.toString())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue("probe did not finish", p.waitFor(120, TimeUnit.SECONDS));
         assertEquals("probe failed:\n" + output, 0, p.exitValue());

@@ -1,7 +1,6 @@
 package dev.compress.training.eval;
 
 import dev.compress.training.data.Qrels;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -56,7 +55,8 @@ final class PlantedCorpus {
         SplittableRandom rnd = new SplittableRandom(7);
         int block = 1024;
         ByteBuffer buf = ByteBuffer.allocate(block * DIM * 4).order(ByteOrder.LITTLE_ENDIAN);
-        try (FileChannel out = FileChannel.open(dir.resolve("corpus.f32"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel out =
+                FileChannel.open(dir.resolve("corpus.f32"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (int start = 0; start < rows; start += block) {
                 buf.clear();
                 for (int r = start; r < Math.min(rows, start + block); r++) {
@@ -72,7 +72,9 @@ final class PlantedCorpus {
                 }
             }
         }
-        Files.write(dir.resolve("corpus.ids"), IntStream.range(0, rows).mapToObj(r -> "d" + r).toList());
+        Files.write(
+                dir.resolve("corpus.ids"),
+                IntStream.range(0, rows).mapToObj(r -> "d" + r).toList());
         ByteBuffer queries = ByteBuffer.allocate(QUERIES * DIM * 4).order(ByteOrder.LITTLE_ENDIAN);
         for (int q = 0; q < QUERIES; q++) {
             for (int d = 0; d < DIM; d++) {
@@ -80,7 +82,9 @@ final class PlantedCorpus {
             }
         }
         Files.write(dir.resolve("queries.f32"), queries.array());
-        Files.write(dir.resolve("queries.ids"), IntStream.range(0, QUERIES).mapToObj(q -> "q" + q).toList());
+        Files.write(
+                dir.resolve("queries.ids"),
+                IntStream.range(0, QUERIES).mapToObj(q -> "q" + q).toList());
     }
 
     Qrels qrels() {

@@ -1,15 +1,14 @@
 package dev.compress.training.eval;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.TestData;
 import dev.compress.training.data.EvalSet;
-import org.junit.Test;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /** Exact float search over the whole corpus reproduces the published sanity-check figures. */
 public class ReferenceFiguresTests {
@@ -34,9 +33,14 @@ public class ReferenceFiguresTests {
     @Test
     public void binaryRescoreCloseToFloat() throws IOException {
         EvalSet set = TestData.dataset("scifact", "bge-small-en-v1.5").evalSet("test");
-        double plain = RetrievalEvaluator.standard().evaluate(set, Encoding.BINARY_RESCORE).ndcg();
-        double centred = new RetrievalEvaluator(10, 100, true).evaluate(set, Encoding.BINARY_RESCORE).ndcg();
-        double bitsOnly = RetrievalEvaluator.standard().evaluate(set, Encoding.BINARY).ndcg();
+        double plain = RetrievalEvaluator.standard()
+                .evaluate(set, Encoding.BINARY_RESCORE)
+                .ndcg();
+        double centred = new RetrievalEvaluator(10, 100, true)
+                .evaluate(set, Encoding.BINARY_RESCORE)
+                .ndcg();
+        double bitsOnly =
+                RetrievalEvaluator.standard().evaluate(set, Encoding.BINARY).ndcg();
         // DESIGN.md: sign bits, Hamming top 100 reranked with the float query: 0.7019 plain / 0.7111 centred
         assertEquals(0.7019, plain, 0.003);
         assertEquals(0.7111, centred, 0.003);

@@ -1,15 +1,14 @@
 package dev.compress.training.inference;
 
+import static org.junit.Assert.assertEquals;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.compress.training.engine.DjlRuntime;
-import org.junit.Test;
-
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.junit.Assert.assertEquals;
+import org.junit.Test;
 
 public class DjlLayersTests {
 

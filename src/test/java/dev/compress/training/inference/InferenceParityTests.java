@@ -1,17 +1,16 @@
 package dev.compress.training.inference;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
 import ai.djl.Device;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
-import org.junit.Test;
-
 import java.util.Arrays;
 import java.util.Random;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /**
  * The three CPU paths (plain Java, Vector API, DJL forward) agree to 1e-5 on a model read back from its
@@ -23,14 +22,17 @@ public class InferenceParityTests {
     public void javaAndVectorApiMatchDjlForward() {
         // 389 inputs: not a multiple of any vector width, so the scalar tails run too; 67 hidden: odd output counts
         for (int[] shape : new int[][] {{384, 256, 64}, {389, 67, 10}}) {
-            ModelArtifact model = ModelFile.fromBytes(ModelFile.toBytes(ModelFileTests.sampleModel(9, shape[0], shape[1], shape[2])));
+            ModelArtifact model =
+                    ModelFile.fromBytes(ModelFile.toBytes(ModelFileTests.sampleModel(9, shape[0], shape[1], shape[2])));
             float[][] batch = gaussian(103, shape[0]);
             for (int dim : model.metadata().outputDims()) {
-                try (JavaEncoder java = new JavaEncoder(model, dim); VectorApiEncoder simd = new VectorApiEncoder(model, dim);
-                     DjlEncoder djl = new DjlEncoder(model, dim, Device.cpu())) {
+                try (JavaEncoder java = new JavaEncoder(model, dim);
+                        VectorApiEncoder simd = new VectorApiEncoder(model, dim);
+                        DjlEncoder djl = new DjlEncoder(model, dim, Device.cpu())) {
                     float[][] expected = djl.encode(batch);
                     assertClose("java " + Arrays.toString(shape) + " at " + dim, expected, java.encode(batch), dim);
-                    assertClose("vector api " + Arrays.toString(shape) + " at " + dim, expected, simd.encode(batch), dim);
+                    assertClose(
+                            "vector api " + Arrays.toString(shape) + " at " + dim, expected, simd.encode(batch), dim);
                     float[][] single = new float[batch.length][];
                     for (int i = 0; i < batch.length; i++) {
                         single[i] = simd.encode(batch[i]);
@@ -78,7 +80,8 @@ public class InferenceParityTests {
     @Test
     public void wrongInputWidthIsRejected() {
         ModelArtifact model = ModelFileTests.sampleModel(9, 16, 8, 4);
-        try (JavaEncoder java = new JavaEncoder(model, 4); VectorApiEncoder simd = new VectorApiEncoder(model, 4)) {
+        try (JavaEncoder java = new JavaEncoder(model, 4);
+                VectorApiEncoder simd = new VectorApiEncoder(model, 4)) {
             assertThrows(IllegalArgumentException.class, () -> java.encode(new float[][] {new float[15]}));
             assertThrows(IllegalArgumentException.class, () -> simd.encode(new float[][] {new float[15]}));
         }

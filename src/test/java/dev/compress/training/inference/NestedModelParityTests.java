@@ -1,5 +1,10 @@
 package dev.compress.training.inference;
 
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
 import ai.djl.Device;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
@@ -7,19 +12,13 @@ import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFormatException;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
-import org.junit.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /**
  * Nested (Matryoshka) models with the residual skip layer: what Matryoshka-Adaptor, Search-Adaptor,
@@ -31,8 +30,11 @@ public class NestedModelParityTests {
     /** Residual adapter D -> D (+ an optional D x D permutation as SMEC exports), serving {@code dims}. */
     public static ModelArtifact residualModel(long seed, int d, int hidden, List<Integer> dims, boolean permutation) {
         Random rnd = new Random(seed);
-        List<LayerSpec> layers = new ArrayList<>(List.of(LayerSpec.linear("adapter.fc1", d, hidden),
-            LayerSpec.relu("adapter.relu", hidden), LayerSpec.linear("adapter.fc2", hidden, d), LayerSpec.addInput("adapter.skip", d)));
+        List<LayerSpec> layers = new ArrayList<>(List.of(
+                LayerSpec.linear("adapter.fc1", d, hidden),
+                LayerSpec.relu("adapter.relu", hidden),
+                LayerSpec.linear("adapter.fc2", hidden, d),
+                LayerSpec.addInput("adapter.skip", d)));
         if (permutation) {
             layers.add(LayerSpec.linear("select", d, d));
         }
@@ -56,8 +58,17 @@ public class NestedModelParityTests {
                 tensors.put(name, new Tensor(name, shape, v));
             });
         }
-        ModelMetadata meta = new ModelMetadata("matryoshka_adaptor", d, dims, ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_L2, 1,
-            layers, Map.of(), Map.of("dims", dims), Map.of());
+        ModelMetadata meta = new ModelMetadata(
+                "matryoshka_adaptor",
+                d,
+                dims,
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                layers,
+                Map.of(),
+                Map.of("dims", dims),
+                Map.of());
         return new ModelArtifact(meta, tensors);
     }
 
@@ -77,7 +88,8 @@ public class NestedModelParityTests {
                 }
             }
             for (int dim : back.metadata().outputDims()) {
-                try (JavaEncoder java = new JavaEncoder(back, dim); DjlEncoder djl = new DjlEncoder(back, dim, Device.cpu())) {
+                try (JavaEncoder java = new JavaEncoder(back, dim);
+                        DjlEncoder djl = new DjlEncoder(back, dim, Device.cpu())) {
                     float[][] a = java.encode(batch);
                     float[][] b = djl.encode(batch);
                     double maxDiff = 0;
@@ -87,7 +99,8 @@ public class NestedModelParityTests {
                             maxDiff = Math.max(maxDiff, Math.abs(a[i][j] - b[i][j]));
                         }
                     }
-                    assertEquals("max abs difference at dim " + dim + " (permutation " + perm + ")", 0.0, maxDiff, 1e-5);
+                    assertEquals(
+                            "max abs difference at dim " + dim + " (permutation " + perm + ")", 0.0, maxDiff, 1e-5);
                 }
             }
         }
@@ -107,7 +120,8 @@ public class NestedModelParityTests {
         try (JavaEncoder enc = new JavaEncoder(identity, 4)) {
             float[] y = enc.encode(x);
             double n = Math.sqrt(25 + 16 + 9 + 4);
-            assertArrayEquals(new float[] {(float) (-5 / n), (float) (-4 / n), (float) (-3 / n), (float) (-2 / n)}, y, 1e-6f);
+            assertArrayEquals(
+                    new float[] {(float) (-5 / n), (float) (-4 / n), (float) (-3 / n), (float) (-2 / n)}, y, 1e-6f);
         }
     }
 
@@ -117,8 +131,21 @@ public class NestedModelParityTests {
         Map<String, Tensor> t = new LinkedHashMap<>();
         t.put("p.weight", new Tensor("p.weight", new int[] {4, 8}, new float[32]));
         t.put("p.bias", new Tensor("p.bias", new int[] {4}, new float[4]));
-        ModelFormatException e = assertThrows(ModelFormatException.class, () -> new ModelArtifact(new ModelMetadata("x", 8, List.of(4),
-            ModelMetadata.OUTPUT_EMBEDDING, ModelMetadata.NORM_L2, 1, layers, Map.of(), Map.of(), Map.of()), t));
+        ModelFormatException e = assertThrows(
+                ModelFormatException.class,
+                () -> new ModelArtifact(
+                        new ModelMetadata(
+                                "x",
+                                8,
+                                List.of(4),
+                                ModelMetadata.OUTPUT_EMBEDDING,
+                                ModelMetadata.NORM_L2,
+                                1,
+                                layers,
+                                Map.of(),
+                                Map.of(),
+                                Map.of()),
+                        t));
         assertTrue(e.getMessage(), e.getMessage().contains("add_input"));
     }
 }

@@ -1,5 +1,9 @@
 package dev.compress.training.job;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.sampling.QuerySplit;
@@ -9,17 +13,12 @@ import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
 import dev.compress.training.trainer.TruncationTrainer;
-import org.junit.Test;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /** What a job checks and passes on before a trainer runs. */
 public class TrainingRunTests {
@@ -49,13 +48,21 @@ public class TrainingRunTests {
 
     private static TrainingRun.Outcome run(QuerySplit split, Trainer trainer) {
         Random random = new Random(7);
-        return TrainingRun.run("test", vectors("d", DOCS, random), vectors("q", QUERIES, random), judgments(), split, trainer, TrainingListener.NONE);
+        return TrainingRun.run(
+                "test",
+                vectors("d", DOCS, random),
+                vectors("q", QUERIES, random),
+                judgments(),
+                split,
+                trainer,
+                TrainingListener.NONE);
     }
 
     @Test
     public void aSplitWithoutValidationQueriesIsRefused() {
         QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2", "q3"), List.of(), List.of("q4", "q5"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(split, new TruncationTrainer(List.of(4))));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> run(split, new TruncationTrainer(List.of(4))));
         assertTrue(e.getMessage(), e.getMessage().contains("no validation queries"));
     }
 
@@ -80,7 +87,8 @@ public class TrainingRunTests {
                 return truncation.train(data, listener);
             }
         };
-        TrainingRun.Outcome outcome = run(new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5")), recording);
+        TrainingRun.Outcome outcome =
+                run(new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5")), recording);
         assertEquals(3, seen[0]);
         assertEquals(2, outcome.evaluation().get("held_out_queries"));
         // DIVE's parameter is what it asks for

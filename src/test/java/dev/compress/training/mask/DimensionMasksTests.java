@@ -1,12 +1,11 @@
 package dev.compress.training.mask;
 
-import org.junit.Test;
-
-import java.util.Random;
-
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
+
+import java.util.Random;
+import org.junit.Test;
 
 public class DimensionMasksTests {
 
@@ -40,7 +39,10 @@ public class DimensionMasksTests {
         // (mean pos - mean neg) = (0.5, 0, -2, 1) -> (0.25, 0, -0.2, 0.3)
         assertArrayEquals(new float[] {0.25f, -0f, -0.2f, 0.3f}, DimensionMasks.eclipseImportance(q, fb, neg), 1e-6f);
         assertArrayEquals(new boolean[] {true, true, false, true}, DimensionMasks.eclipsePrf(q, fb, neg, 3));
-        assertArrayEquals(new float[] {0.5f, 0f, 0f, 0.3f}, DimensionMasks.apply(q, new boolean[] {true, false, false, true}), 0f);
+        assertArrayEquals(
+                new float[] {0.5f, 0f, 0f, 0.3f},
+                DimensionMasks.apply(q, new boolean[] {true, false, false, true}),
+                0f);
         assertEquals(115, DimensionMasks.keep(384, 0.3));
         assertThrows(IllegalArgumentException.class, () -> DimensionMasks.keep(384, 0));
         assertThrows(IllegalArgumentException.class, () -> DimensionMasks.keep(384, 1.5));

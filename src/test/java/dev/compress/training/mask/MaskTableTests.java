@@ -1,21 +1,20 @@
 package dev.compress.training.mask;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.Encoder;
-import org.junit.Test;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 public class MaskTableTests {
 
@@ -47,8 +46,16 @@ public class MaskTableTests {
             }
             return a;
         });
-        MaskTable.Result t = MaskTable.build("synthetic", "m", "test", set, evaluation, List.of(byNorm, prefix), 0.25, 0.25,
-            MaskEvaluation.Prf.defaults());
+        MaskTable.Result t = MaskTable.build(
+                "synthetic",
+                "m",
+                "test",
+                set,
+                evaluation,
+                List.of(byNorm, prefix),
+                0.25,
+                0.25,
+                MaskEvaluation.Prf.defaults());
         int k = DimensionMasks.keep(16, 0.25);
         Scores norm = evaluation.evaluate(set, (i, q) -> DimensionMasks.norm(q, k));
         Scores cutoff = evaluation.evaluate(set, (i, q) -> DimensionMasks.cutoff(16, k));

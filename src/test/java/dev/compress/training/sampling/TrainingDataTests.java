@@ -1,17 +1,16 @@
 package dev.compress.training.sampling;
 
-import dev.compress.training.TestData;
-import dev.compress.training.data.EmbeddedDataset;
-import dev.compress.training.data.Qrels;
-import org.junit.Test;
-
-import java.io.IOException;
-import java.util.HashSet;
-import java.util.Set;
-
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+
+import dev.compress.training.TestData;
+import dev.compress.training.data.EmbeddedDataset;
+import dev.compress.training.data.Qrels;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.Test;
 
 public class TrainingDataTests {
 
@@ -44,7 +43,9 @@ public class TrainingDataTests {
             assertTrue(data.relevantDocs().get(t.query()[i]).contains(t.positive()[i]));
             assertFalse(data.relevantDocs().get(t.query()[i]).contains(t.negative()[i]));
         }
-        assertEquals(java.util.Arrays.toString(t.negative()), java.util.Arrays.toString(sampler.epoch(1).negative()));
+        assertEquals(
+                java.util.Arrays.toString(t.negative()),
+                java.util.Arrays.toString(sampler.epoch(1).negative()));
         assertEquals(100, new TripletSampler(data, 0.5, 100, 1).epoch(2).size());
     }
 

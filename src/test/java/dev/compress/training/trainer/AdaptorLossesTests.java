@@ -1,14 +1,13 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertEquals;
+
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.compress.training.engine.DjlRuntime;
-import org.junit.Test;
-
 import java.util.Random;
-
-import static org.junit.Assert.assertEquals;
+import org.junit.Test;
 
 /** The adaptor-family losses against hand computations and finite differences. */
 public class AdaptorLossesTests {
@@ -24,7 +23,8 @@ public class AdaptorLossesTests {
             // query 1: scores (0, 1, 3), relevance (3, 1, 0): pairs (0,1) w2, (0,2) w3, (1,2) w1
             NDArray s = m.create(new float[] {2, 1, 0, 0, 1, 3}, new Shape(2, 3));
             NDArray y = m.create(new float[] {1, 0, 0, 3, 1, 0}, new Shape(2, 3));
-            double expected = softplus(1 - 2) + softplus(0 - 2) + 2 * softplus(1 - 0) + 3 * softplus(3 - 0) + softplus(3 - 1);
+            double expected =
+                    softplus(1 - 2) + softplus(0 - 2) + 2 * softplus(1 - 0) + 3 * softplus(3 - 0) + softplus(3 - 1);
             expected /= 1 + 1 + 2 + 3 + 1;
             assertEquals(expected, AdaptorLosses.pairwiseRank(s, y).getFloat(), 1e-5);
         }
@@ -37,12 +37,19 @@ public class AdaptorLossesTests {
             NDArray b = m.create(new float[] {1, 0, 0, 4}, new Shape(2, 2));
             assertEquals((2 + 3) / 2.0, AdaptorLosses.l1Recovery(a, b).getFloat(), 1e-6);
             NDArray mask = m.create(new float[] {1, 0, 1, 1}, new Shape(2, 2));
-            assertEquals((0 + 3 + 0) / 3.0, AdaptorLosses.similarityPreservation(a, b, mask).getFloat(), 1e-6);
+            assertEquals(
+                    (0 + 3 + 0) / 3.0,
+                    AdaptorLosses.similarityPreservation(a, b, mask).getFloat(),
+                    1e-6);
             // KL((0.5, 0.5) || softmax(0, ln 3) = (0.25, 0.75)) = 0.5 ln 2 + 0.5 ln(2/3)
             NDArray t = m.create(new float[] {0.5f, 0.5f}, new Shape(1, 2));
             NDArray logits = m.create(new float[] {0f, (float) Math.log(3)}, new Shape(1, 2));
-            assertEquals(0.5 * Math.log(2) + 0.5 * Math.log(2.0 / 3), AdaptorLosses.klToSoftmax(t, logits).getFloat(), 1e-6);
-            assertEquals(0, AdaptorLosses.klToSoftmax(t, m.zeros(new Shape(1, 2))).getFloat(), 1e-6);
+            assertEquals(
+                    0.5 * Math.log(2) + 0.5 * Math.log(2.0 / 3),
+                    AdaptorLosses.klToSoftmax(t, logits).getFloat(),
+                    1e-6);
+            assertEquals(
+                    0, AdaptorLosses.klToSoftmax(t, m.zeros(new Shape(1, 2))).getFloat(), 1e-6);
         }
     }
 
@@ -57,7 +64,8 @@ public class AdaptorLossesTests {
             double l0 = -(1 / tau - Math.log(Math.exp(1 / tau) + Math.exp(-1 / tau)));
             double l1 = -(0.8 / tau - Math.log(Math.exp(0) + Math.exp(0.8 / tau) + Math.exp(0)));
             NDArray mask = AdaptorLosses.falseNegativeMask(rel);
-            assertEquals((l0 + l1) / 2, AdaptorLosses.infoNce(q, docs, mask, tau).getFloat(), 1e-4);
+            assertEquals(
+                    (l0 + l1) / 2, AdaptorLosses.infoNce(q, docs, mask, tau).getFloat(), 1e-4);
         }
     }
 
@@ -71,17 +79,25 @@ public class AdaptorLossesTests {
         try (NDManager m = DjlRuntime.engine().newBaseManager()) {
             NDArray y = m.create(new float[] {1, 0, 3, 0, 0, 1, 0, 0}, new Shape(2, 4));
             GradientCheck.check(s, new Shape(2, 4), x -> AdaptorLosses.pairwiseRank(x, y));
-            NDArray target = m.create(new float[] {0.1f, 0.2f, 0.3f, 0.4f, 0.25f, 0.25f, 0.25f, 0.25f}, new Shape(2, 4));
+            NDArray target =
+                    m.create(new float[] {0.1f, 0.2f, 0.3f, 0.4f, 0.25f, 0.25f, 0.25f, 0.25f}, new Shape(2, 4));
             GradientCheck.check(s, new Shape(2, 4), x -> AdaptorLosses.klToSoftmax(target, x));
             NDArray docs = m.create(new float[] {1, 0, 0, 1, 0.6f, 0.8f}, new Shape(3, 2));
             NDArray mask = AdaptorLosses.falseNegativeMask(m.create(new float[] {1, 0, 1, 0, 1, 0}, new Shape(2, 3)));
-            GradientCheck.check(new float[] {0.3f, 0.9f, -0.5f, 0.2f}, new Shape(2, 2),
-                x -> AdaptorLosses.infoNce(TrainerSupport.normalisedPrefix(x, 2), docs, mask, 0.1f));
+            GradientCheck.check(
+                    new float[] {0.3f, 0.9f, -0.5f, 0.2f},
+                    new Shape(2, 2),
+                    x -> AdaptorLosses.infoNce(TrainerSupport.normalisedPrefix(x, 2), docs, mask, 0.1f));
             NDArray teacher = m.create(new float[] {0.9f, 0.1f, -0.2f, 0.5f}, new Shape(2, 2));
             NDArray ones = m.ones(new Shape(2, 2));
-            GradientCheck.check(new float[] {0.31f, 0.77f, -0.45f, 0.12f}, new Shape(2, 2),
-                x -> AdaptorLosses.similarityPreservation(AdaptorLosses.cosine(TrainerSupport.normalisedPrefix(x, 2),
-                    TrainerSupport.normalisedPrefix(x, 2)), teacher, ones));
+            GradientCheck.check(
+                    new float[] {0.31f, 0.77f, -0.45f, 0.12f},
+                    new Shape(2, 2),
+                    x -> AdaptorLosses.similarityPreservation(
+                            AdaptorLosses.cosine(
+                                    TrainerSupport.normalisedPrefix(x, 2), TrainerSupport.normalisedPrefix(x, 2)),
+                            teacher,
+                            ones));
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.VectorSet;
@@ -12,13 +15,9 @@ import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-import org.junit.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /**
  * Short runs (some ten epochs, a few seconds) on scifact: each adaptor-family trainer's best epoch beats its
@@ -33,7 +32,8 @@ public class AdaptorTrainersTests {
         if (data == null) {
             EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
             try {
-                QuerySplit split = QuerySplit.ofDatasetSplits(ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
+                QuerySplit split = QuerySplit.ofDatasetSplits(
+                        ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
                 data = TrainingData.build(ds, ds.beir().qrels("train"), split, 30);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -45,8 +45,9 @@ public class AdaptorTrainersTests {
     private static void assertImproves(TrainingReport r, double by) {
         Selection s = r.selection();
         assertEquals(r.epochs().get(0).validationNdcg(), s.startNdcg(), 0);
-        assertTrue("best validation nDCG@10 " + s.bestNdcg() + " should beat the start " + s.startNdcg() + " by " + by,
-            s.bestNdcg() > s.startNdcg() + by);
+        assertTrue(
+                "best validation nDCG@10 " + s.bestNdcg() + " should beat the start " + s.startNdcg() + " by " + by,
+                s.bestNdcg() > s.startNdcg() + by);
         assertTrue(s.bestEpoch() > 0);
     }
 
@@ -60,7 +61,8 @@ public class AdaptorTrainersTests {
         assertEquals(model.metadata().layers(), back.metadata().layers());
         VectorSet sample = data().validation().queries();
         for (int d : model.metadata().outputDims()) {
-            try (JavaEncoder a = new JavaEncoder(model, d); JavaEncoder b = new JavaEncoder(back, d)) {
+            try (JavaEncoder a = new JavaEncoder(model, d);
+                    JavaEncoder b = new JavaEncoder(back, d)) {
                 float[] x = ModelEvaluator.encode(a, sample).data();
                 float[] y = ModelEvaluator.encode(b, sample).data();
                 assertEquals(x.length, y.length);
@@ -73,7 +75,8 @@ public class AdaptorTrainersTests {
 
     @Test
     public void matryoshkaAdaptorLearnsNestedDims() {
-        AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(10).withDevice("cpu");
+        AdaptorConfig c =
+                AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.05);
         assertEquals(List.of(64, 128), m.artifact().metadata().outputDims());
@@ -84,7 +87,8 @@ public class AdaptorTrainersTests {
     @Test
     public void searchAdaptorLearns() {
         // Search-Adaptor trains the full dimension only (served prefixes are plain truncations)
-        AdaptorConfig c = AdaptorConfig.searchAdaptor(List.of(384)).withEpochs(10).withDevice("cpu");
+        AdaptorConfig c =
+                AdaptorConfig.searchAdaptor(List.of(384)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.005);
         assertRoundTrip(m.artifact());
@@ -92,11 +96,13 @@ public class AdaptorTrainersTests {
 
     @Test
     public void temperatureMrlLearnsAndReportsRetention() {
-        TemperatureConfig c = TemperatureConfig.defaults(List.of(64)).withEpochs(10).withDevice("cpu");
+        TemperatureConfig c =
+                TemperatureConfig.defaults(List.of(64)).withEpochs(10).withDevice("cpu");
         TrainedModel m = new TemperatureTrainer(c).train(data(), (s, t) -> System.out.println(s));
         assertImproves(m.report(), 0.01);
         @SuppressWarnings("unchecked")
-        Map<String, Object> retention = (Map<String, Object>) m.report().parameters().get("retention");
+        Map<String, Object> retention =
+                (Map<String, Object>) m.report().parameters().get("retention");
         int id = (Integer) retention.get("intrinsicDimension95Adapted");
         assertTrue("intrinsic dimension " + id, id > 0 && id <= 384);
         assertEquals(2, ((List<?>) retention.get("perDim")).size()); // 64 and 384
@@ -125,25 +131,40 @@ public class AdaptorTrainersTests {
         SmecConfig c = SmecConfig.defaults(List.of(128)).withEpochsPerStage(10).withDevice("cpu");
         TrainedModel m = new SmecTrainer(c).train(data(), (s, t) -> System.out.println(s));
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> stages = (List<Map<String, Object>>) m.report().parameters().get("stageReports");
+        List<Map<String, Object>> stages =
+                (List<Map<String, Object>>) m.report().parameters().get("stageReports");
         assertEquals(2, stages.size());
         double stage1Start = (Double) stages.get(0).get("startValidationNdcg");
         double stage1Best = (Double) stages.get(0).get("bestValidationNdcg");
         @SuppressWarnings("unchecked")
-        double stage1Trained = (Double) ((Map<String, Object>) stages.get(0).get("selection")).get("best_validation_ndcg@10");
+        double stage1Trained =
+                (Double) ((Map<String, Object>) stages.get(0).get("selection")).get("best_validation_ndcg@10");
         assertTrue("stage 1 " + stage1Trained + " vs start " + stage1Start, stage1Trained > stage1Start + 0.005);
         assertTrue(stage1Best >= stage1Start);
-        // the exported model at 128 reproduces the last stage's shipped validation figure, and beats the frozen 128-d prefix
+        // the exported model at 128 reproduces the last stage's shipped validation figure, and beats the frozen 128-d
+        // prefix
         double exported;
         try (JavaEncoder enc = new JavaEncoder(m.artifact(), 128)) {
-            exported = RetrievalEvaluator.standard().evaluate(data().validation().encoded(
-                ModelEvaluator.encode(enc, data().validation().queries()), ModelEvaluator.encode(enc, data().corpus())),
-                Encoding.FLOAT).ndcg();
+            exported = RetrievalEvaluator.standard()
+                    .evaluate(
+                            data().validation()
+                                    .encoded(
+                                            ModelEvaluator.encode(
+                                                    enc, data().validation().queries()),
+                                            ModelEvaluator.encode(enc, data().corpus())),
+                            Encoding.FLOAT)
+                    .ndcg();
         }
         assertEquals((Double) stages.get(1).get("bestValidationNdcg"), exported, 1e-4);
-        double prefix = RetrievalEvaluator.standard().evaluate(data().validation().encoded(
-            TrainerSupport.prefix(data().validation().queries(), 128), TrainerSupport.prefix(data().corpus(), 128)),
-            Encoding.FLOAT).ndcg();
+        double prefix = RetrievalEvaluator.standard()
+                .evaluate(
+                        data().validation()
+                                .encoded(
+                                        TrainerSupport.prefix(
+                                                data().validation().queries(), 128),
+                                        TrainerSupport.prefix(data().corpus(), 128)),
+                        Encoding.FLOAT)
+                .ndcg();
         assertTrue("SMEC 128-d " + exported + " vs frozen prefix " + prefix, exported > prefix + 0.01);
         assertEquals(ModelMetadata.OUTPUT_EMBEDDING, m.artifact().metadata().output());
         assertRoundTrip(m.artifact());

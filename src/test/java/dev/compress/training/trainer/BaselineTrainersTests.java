@@ -1,5 +1,8 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
@@ -11,25 +14,24 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-import org.junit.Test;
-
 import java.io.IOException;
 import java.util.List;
-
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /** PCA and truncation through the Trainer interface reproduce DESIGN.md's figures (scifact test, bge-small, 64-d). */
 public class BaselineTrainersTests {
 
     private static double ndcgAt64(Trainer trainer) throws IOException {
         EmbeddedDataset ds = TestData.dataset("scifact", "bge-small-en-v1.5");
-        QuerySplit split = QuerySplit.ofDatasetSplits(ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
+        QuerySplit split =
+                QuerySplit.ofDatasetSplits(ds.beir().qrels("train"), ds.beir().qrels("test"), 0.1, 0);
         TrainingData data = TrainingData.build(ds, ds.beir().qrels("train"), split, 1);
-        ModelArtifact model = ModelFile.fromBytes(ModelFile.toBytes(trainer.train(data, TrainingListener.NONE).artifact()));
+        ModelArtifact model = ModelFile.fromBytes(
+                ModelFile.toBytes(trainer.train(data, TrainingListener.NONE).artifact()));
         EvalSet test = ds.evalSet("test");
         try (JavaEncoder enc = new JavaEncoder(model, 64)) {
-            List<ModelEvaluator.Row> rows = new ModelEvaluator(RetrievalEvaluator.standard()).evaluate(trainer.method(), enc, test);
+            List<ModelEvaluator.Row> rows =
+                    new ModelEvaluator(RetrievalEvaluator.standard()).evaluate(trainer.method(), enc, test);
             assertEquals(Encoding.FLOAT, rows.get(0).encoding());
             return rows.get(0).scores().ndcg();
         }

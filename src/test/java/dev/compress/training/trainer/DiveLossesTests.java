@@ -1,18 +1,17 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.compress.training.engine.DjlRuntime;
-import org.junit.Test;
-
 import java.util.Random;
 import java.util.function.Function;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
+import org.junit.Test;
 
 /** Each loss against values computed by hand (or by a plain double-precision loop) and its gradient against finite differences. */
 public class DiveLossesTests {
@@ -41,7 +40,8 @@ public class DiveLossesTests {
             // anchor c: sims to a, b, d = 0, 0, -1 -> positive d: -log(e^-1 / (2 + e^-1)); same for d.
             double ab = -Math.log(Math.E / (Math.E + 2));
             double cd = -Math.log(Math.exp(-1) / (2 + Math.exp(-1)));
-            assertEquals((2 * ab + 2 * cd) / 4, DiveLosses.headwiseNtXent(heads, 1f).getFloat(), 1e-5);
+            assertEquals(
+                    (2 * ab + 2 * cd) / 4, DiveLosses.headwiseNtXent(heads, 1f).getFloat(), 1e-5);
         }
     }
 
@@ -66,7 +66,11 @@ public class DiveLossesTests {
         }
         expected /= b * h * (h - 1);
         try (NDManager m = DjlRuntime.engine().newBaseManager()) {
-            assertEquals(expected, DiveLosses.headwiseNtXent(m.create(z, new Shape(b, h, k)), tau).getFloat(), 1e-4);
+            assertEquals(
+                    expected,
+                    DiveLosses.headwiseNtXent(m.create(z, new Shape(b, h, k)), tau)
+                            .getFloat(),
+                    1e-4);
         }
     }
 
@@ -95,7 +99,11 @@ public class DiveLossesTests {
             Random rnd = new Random(3);
             NDArray a = m.create(normalisedRows(rnd, 4, 8), new Shape(4, 8));
             NDArray p = m.create(normalisedRows(rnd, 6, 8), new Shape(6, 8));
-            assertEquals(0, DiveLosses.preservation(a, p, a, p, m.zeros(new Shape(4, 6)), 0.1f).getFloat(), 1e-5);
+            assertEquals(
+                    0,
+                    DiveLosses.preservation(a, p, a, p, m.zeros(new Shape(4, 6)), 0.1f)
+                            .getFloat(),
+                    1e-5);
         }
     }
 
@@ -115,7 +123,9 @@ public class DiveLossesTests {
                 float[] minus = x0.clone();
                 plus[i] += eps;
                 minus[i] -= eps;
-                double numeric = (loss.apply(m.create(plus, shape)).getFloat() - loss.apply(m.create(minus, shape)).getFloat()) / (2 * eps);
+                double numeric = (loss.apply(m.create(plus, shape)).getFloat()
+                                - loss.apply(m.create(minus, shape)).getFloat())
+                        / (2 * eps);
                 assertEquals("d loss / d x[" + i + "]", numeric, grad[i], 2e-3 + 0.02 * Math.abs(numeric));
             }
         }

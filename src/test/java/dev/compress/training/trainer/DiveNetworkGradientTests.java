@@ -1,5 +1,7 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertEquals;
+
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -7,12 +9,9 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.compress.training.engine.DjlRuntime;
-import org.junit.Test;
-
 import java.util.Random;
 import java.util.function.Function;
-
-import static org.junit.Assert.assertEquals;
+import org.junit.Test;
 
 /** Autograd through the whole DIVE network (batch norm in training mode included) against finite differences. */
 public class DiveNetworkGradientTests {
@@ -38,8 +37,9 @@ public class DiveNetworkGradientTests {
             x[i] = (float) rnd.nextGaussian();
         }
         try (NDManager m = engine.newBaseManager();
-             DiveNetwork net = new DiveNetwork(m, Device.cpu(), d, 6, 5, 2, 3, 11, gaussian(rnd, 2 * 3 * d))) {
-            // the last layer starts at zero (the network starts as its skip); give it values so gradients reach every layer
+                DiveNetwork net = new DiveNetwork(m, Device.cpu(), d, 6, 5, 2, 3, 11, gaussian(rnd, 2 * 3 * d))) {
+            // the last layer starts at zero (the network starts as its skip); give it values so gradients reach every
+            // layer
             net.trainable().get("fc3.weight").set(gaussian(rnd, 2 * 3 * 5));
             NDArray input = m.create(x, new Shape(rows, d));
             try (GradientCollector c = engine.newGradientCollector()) {
@@ -68,8 +68,14 @@ public class DiveNetworkGradientTests {
         return v;
     }
 
-    private static double lossAt(DiveNetwork net, NDArray param, float[] values, int i, float delta,
-                                 Function<NDArray, NDArray> loss, NDArray input) {
+    private static double lossAt(
+            DiveNetwork net,
+            NDArray param,
+            float[] values,
+            int i,
+            float delta,
+            Function<NDArray, NDArray> loss,
+            NDArray input) {
         float[] changed = values.clone();
         changed[i] += delta;
         param.set(changed);

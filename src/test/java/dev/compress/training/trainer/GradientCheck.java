@@ -1,15 +1,14 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertEquals;
+
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.compress.training.engine.DjlRuntime;
-
 import java.util.function.Function;
-
-import static org.junit.Assert.assertEquals;
 
 /** Autograd gradient of a scalar loss against central finite differences. */
 final class GradientCheck {
@@ -31,7 +30,9 @@ final class GradientCheck {
                 float[] minus = x0.clone();
                 plus[i] += eps;
                 minus[i] -= eps;
-                double numeric = (loss.apply(m.create(plus, shape)).getFloat() - loss.apply(m.create(minus, shape)).getFloat()) / (2 * eps);
+                double numeric = (loss.apply(m.create(plus, shape)).getFloat()
+                                - loss.apply(m.create(minus, shape)).getFloat())
+                        / (2 * eps);
                 assertEquals("d loss / d x[" + i + "]", numeric, grad[i], 2e-3 + 0.02 * Math.abs(numeric));
             }
         }

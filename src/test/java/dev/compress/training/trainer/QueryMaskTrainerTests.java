@@ -1,5 +1,9 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
@@ -11,14 +15,9 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
-import org.junit.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 public class QueryMaskTrainerTests {
 
@@ -27,9 +26,10 @@ public class QueryMaskTrainerTests {
         // r = e_q * (p - n); softmax(r / tau)
         float[][] t = QueryMaskTrainer.targets(new float[][] {{0f, (float) Math.log(3) * 0.01f}}, 0.01);
         assertArrayEquals(new float[] {0.25f, 0.75f}, t[0], 1e-6f);
-        dev.compress.training.data.VectorSet q = new dev.compress.training.data.VectorSet(List.of("q"), new float[] {1, 2}, 2);
-        dev.compress.training.data.VectorSet c = new dev.compress.training.data.VectorSet(List.of("a", "b", "n"),
-            new float[] {1, 0, 0, 1, -1, 1}, 2);
+        dev.compress.training.data.VectorSet q =
+                new dev.compress.training.data.VectorSet(List.of("q"), new float[] {1, 2}, 2);
+        dev.compress.training.data.VectorSet c =
+                new dev.compress.training.data.VectorSet(List.of("a", "b", "n"), new float[] {1, 0, 0, 1, -1, 1}, 2);
         // positives a (gain 1) and b (gain 3): p = (0.25, 0.75); the only non-relevant doc n = (-1, 1)
         float[][] r = QueryMaskTrainer.oracleImportance(q, c, List.of(Map.of(0, 1f, 1, 3f)), 10, 64, 0);
         assertArrayEquals(new float[] {1 * (0.25f + 1), 2 * (0.75f - 1)}, r[0], 1e-6f);
@@ -38,18 +38,23 @@ public class QueryMaskTrainerTests {
     @Test
     public void predictorLearnsAndItsMasksBeatCutoff() {
         TrainingData data = AdaptorTrainersTests.data();
-        QueryMaskConfig c = QueryMaskConfig.paper(0.3).withTaus(List.of(0.03)).withEpochs(40).withDevice("cpu");
+        QueryMaskConfig c = QueryMaskConfig.paper(0.3)
+                .withTaus(List.of(0.03))
+                .withEpochs(40)
+                .withDevice("cpu");
         TrainedModel m = new QueryMaskTrainer(c).train(data, (s, t) -> {});
         List<EpochStats> epochs = m.report().epochs();
         double startKl = epochs.get(0).losses().get("val_kl");
-        double bestKl = epochs.stream().mapToDouble(e -> e.losses().get("val_kl")).min().orElseThrow();
+        double bestKl =
+                epochs.stream().mapToDouble(e -> e.losses().get("val_kl")).min().orElseThrow();
         assertTrue("validation KL " + bestKl + " vs start " + startKl, bestKl < startKl * 0.9);
         ModelArtifact model = ModelFile.fromBytes(ModelFile.toBytes(m.artifact()));
         assertEquals(ModelMetadata.OUTPUT_DIMENSION_SCORES, model.metadata().output());
         assertEquals(List.of(384), model.metadata().outputDims());
         EvalSet val = data.validation();
         int k = DimensionMasks.keep(384, 0.3);
-        try (JavaEncoder predictor = new JavaEncoder(model, 384); DjlEncoder djl = new DjlEncoder(model, 384, ai.djl.Device.cpu())) {
+        try (JavaEncoder predictor = new JavaEncoder(model, 384);
+                DjlEncoder djl = new DjlEncoder(model, 384, ai.djl.Device.cpu())) {
             for (int i = 0; i < val.queries().size(); i++) {
                 boolean[] mask = DimensionMasks.learned(predictor, val.queries().row(i), k);
                 assertEquals(k, DimensionMasks.count(mask));
@@ -59,21 +64,40 @@ public class QueryMaskTrainerTests {
                     assertEquals(a[j], b[j], 1e-5);
                 }
             }
-            List<MaskEvaluation.Row> rows = new MaskEvaluation(RetrievalEvaluator.standard()).table(val, List.of(0.3), predictor,
-                MaskEvaluation.Prf.defaults());
-            double cutoff = rows.stream().filter(r -> r.mask().equals("cutoff")).findFirst().orElseThrow().scores().ndcg();
-            double learned = rows.stream().filter(r -> r.mask().equals("learned")).findFirst().orElseThrow().scores().ndcg();
+            List<MaskEvaluation.Row> rows = new MaskEvaluation(RetrievalEvaluator.standard())
+                    .table(val, List.of(0.3), predictor, MaskEvaluation.Prf.defaults());
+            double cutoff = rows.stream()
+                    .filter(r -> r.mask().equals("cutoff"))
+                    .findFirst()
+                    .orElseThrow()
+                    .scores()
+                    .ndcg();
+            double learned = rows.stream()
+                    .filter(r -> r.mask().equals("learned"))
+                    .findFirst()
+                    .orElseThrow()
+                    .scores()
+                    .ndcg();
             assertTrue("learned " + learned + " vs cutoff " + cutoff, learned > cutoff + 0.05);
-            double full = RetrievalEvaluator.standard().evaluate(val, Encoding.FLOAT).ndcg();
+            double full =
+                    RetrievalEvaluator.standard().evaluate(val, Encoding.FLOAT).ndcg();
             assertEquals(full, rows.get(0).scores().ndcg(), 1e-12);
             // the ratio served by default is the best of the grid on validation, and never below the full query there
-            double validated = ((Number) model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+            double validated = ((Number) model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO))
+                    .doubleValue();
             assertTrue(QueryMaskTrainer.RATIO_GRID.contains(validated));
             @SuppressWarnings("unchecked")
-            Map<String, Double> byRatio = (Map<String, Double>) model.metadata().trainingParameters().get("validationMaskedNdcgByRatio");
+            Map<String, Double> byRatio =
+                    (Map<String, Double>) model.metadata().trainingParameters().get("validationMaskedNdcgByRatio");
             double chosen = byRatio.get(Double.toString(validated));
             assertTrue("validated " + chosen + " vs full " + full, chosen >= full);
-            assertEquals(byRatio.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow(), chosen, 0);
+            assertEquals(
+                    byRatio.values().stream()
+                            .mapToDouble(Double::doubleValue)
+                            .max()
+                            .orElseThrow(),
+                    chosen,
+                    0);
             assertEquals(learned, byRatio.get("0.3"), 1e-9);
         }
     }

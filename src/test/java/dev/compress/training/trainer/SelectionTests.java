@@ -1,8 +1,12 @@
 package dev.compress.training.trainer;
 
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
-import dev.compress.training.TestData;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
@@ -10,18 +14,12 @@ import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-
-import org.junit.Test;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 /**
  * Every learned adapter starts where PCA is, and ships that start unless it beats it on validation by more
@@ -59,7 +57,8 @@ public class SelectionTests {
             data.corpus().readBlock(i * 50, 1, sample[i], 0);
         }
         for (int d : dims) {
-            try (Encoder ours = CpuEncoders.forServing(model.artifact(), d); Encoder theirs = CpuEncoders.forServing(pca.artifact(), d)) {
+            try (Encoder ours = CpuEncoders.forServing(model.artifact(), d);
+                    Encoder theirs = CpuEncoders.forServing(pca.artifact(), d)) {
                 float[][] a = ours.encode(sample);
                 float[][] b = theirs.encode(sample);
                 for (int i = 0; i < a.length; i++) {
@@ -80,7 +79,8 @@ public class SelectionTests {
     @Test
     public void matryoshkaAdaptorWithoutSignalShipsPca() throws IOException {
         TrainingData data = noSignal();
-        AdaptorConfig c = AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(3).withDevice("cpu");
+        AdaptorConfig c =
+                AdaptorConfig.matryoshkaAdaptor(List.of(64, 128)).withEpochs(3).withDevice("cpu");
         TrainedModel m = new AdaptorTrainer(c).train(data, TrainingListener.NONE);
         assertShippedStart(m.report());
         assertServesPca(m, data, List.of(64, 128));
@@ -99,12 +99,20 @@ public class SelectionTests {
     public void epochZeroIsPcaOnValidation() throws IOException {
         TrainingData data = noSignal();
         TrainedModel pca = new PcaTrainer(List.of(64), false).train(data, TrainingListener.NONE);
-        TrainedModel m = new AdaptorTrainer(AdaptorConfig.searchAdaptor(List.of(64)).withEpochs(1).withDevice("cpu"))
-            .train(data, TrainingListener.NONE);
+        TrainedModel m = new AdaptorTrainer(
+                        AdaptorConfig.searchAdaptor(List.of(64)).withEpochs(1).withDevice("cpu"))
+                .train(data, TrainingListener.NONE);
         try (Encoder enc = CpuEncoders.forServing(pca.artifact(), 64)) {
-            double expected = RetrievalEvaluator.standard().evaluate(
-                data.validation().encoded(ModelEvaluator.encode(enc, data.validation().queries()),
-                    ModelEvaluator.encode(enc, data.validation().corpus())), Encoding.FLOAT).ndcg();
+            double expected = RetrievalEvaluator.standard()
+                    .evaluate(
+                            data.validation()
+                                    .encoded(
+                                            ModelEvaluator.encode(
+                                                    enc, data.validation().queries()),
+                                            ModelEvaluator.encode(
+                                                    enc, data.validation().corpus())),
+                            Encoding.FLOAT)
+                    .ndcg();
             assertEquals(expected, m.report().epochs().get(0).validationNdcg(), 1e-4);
         }
     }
