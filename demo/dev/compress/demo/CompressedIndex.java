@@ -3,6 +3,7 @@ package dev.compress.demo;
 import dev.compress.training.data.VectorRows;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,7 @@ import java.util.Map;
  * documents arrive as raw vectors and leave as compressed ones. The raw 384-d vector itself lands in a
  * 1-bit field ({@code vector}); the pipeline writes the model's output to a float field
  * ({@code adapted}) and a 1-bit field ({@code adapted_bits}), and plain Matryoshka truncation to
- * {@code first_n} for comparison.
+ * {@code first_n} and PCA ({@code pca}, when the method is not PCA itself) for comparison.
  */
 final class CompressedIndex {
 
@@ -26,7 +27,21 @@ final class CompressedIndex {
         this.pipeline = "demo-" + dataset + "-compress";
     }
 
-    void create(JsonRest rest, String modelId, int inputDims, int dims) throws IOException {
+    /** @param pcaModelId a PCA model at the same dims to set beside the method's, or null */
+    void create(JsonRest rest, String modelId, String pcaModelId, int inputDims, int dims) throws IOException {
+        List<Map<String, Object>> processors = new ArrayList<>(List.of(
+                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted")),
+                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted_bits")),
+                compress(Map.of("truncate_to", dims, "field", "vector", "target_field", "first_n"))));
+        Map<String, Object> fields = new LinkedHashMap<>(Map.of(
+                "vector", Map.of("type", "compressed_vector", "dimension", inputDims, "encoding", "binary"),
+                "adapted", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"),
+                "adapted_bits", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "binary"),
+                "first_n", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float")));
+        if (pcaModelId != null) {
+            processors.add(compress(Map.of("model_id", pcaModelId, "field", "vector", "target_field", "pca")));
+            fields.put("pca", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"));
+        }
         rest.call(
                 "PUT",
                 "/_ingest/pipeline/" + pipeline,
@@ -34,20 +49,8 @@ final class CompressedIndex {
                         "description",
                         "./compress demo: raw vectors through model [" + modelId + "] and through truncation",
                         "processors",
-                        List.of(
-                                compress(Map.of("model_id", modelId, "field", "vector", "target_field", "adapted")),
-                                compress(
-                                        Map.of("model_id", modelId, "field", "vector", "target_field", "adapted_bits")),
-                                compress(Map.of("truncate_to", dims, "field", "vector", "target_field", "first_n")))));
-        TrainingIndices.create(
-                rest,
-                index,
-                Map.of(
-                        "vector", Map.of("type", "compressed_vector", "dimension", inputDims, "encoding", "binary"),
-                        "adapted", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float"),
-                        "adapted_bits", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "binary"),
-                        "first_n", Map.of("type", "compressed_vector", "dimension", dims, "encoding", "float")),
-                Map.of("default_pipeline", pipeline));
+                        processors));
+        TrainingIndices.create(rest, index, fields, Map.of("default_pipeline", pipeline));
     }
 
     private static Map<String, Object> compress(Map<String, Object> parameters) {
@@ -79,7 +82,8 @@ final class CompressedIndex {
             String method,
             String modelId,
             int dims,
-            String maskModelId) {
+            String maskModelId,
+            String pcaModelId) {
         Map<String, Object> model = Map.of("model_id", modelId);
         Map<String, Object> mask = Map.of("type", "learned", "model_id", maskModelId, "ratio", MASK_RATIO);
         String masked = " + learned mask " + Math.round(MASK_RATIO * 100) + "%";
@@ -110,6 +114,10 @@ final class CompressedIndex {
                 true,
                 Map.of("mask", mask)));
         all.add(SearchConfiguration.truncated("first " + dims + " dims (truncation)", index, "first_n", dims));
+        if (pcaModelId != null) {
+            all.add(SearchConfiguration.floats(
+                    "pca " + dims + "-d float", index, "pca", dims, Map.of("model_id", pcaModelId)));
+        }
         all.add(SearchConfiguration.floats(method + " " + dims + "-d float", index, "adapted", dims, model));
         all.add(SearchConfiguration.binary(method + " " + dims + " bits", index, "adapted_bits", dims, false, model));
         all.add(SearchConfiguration.binary(

@@ -96,12 +96,19 @@ final class DemoRun {
         String modelId = "demo-" + dataset + "-" + options.method() + "-" + options.dims();
         Map<String, Object> model = TrainingJob.run(rest, modelId, TrainingJob.request(indices, options), progress);
         endPhase("train (" + options.method() + ")");
+        // PCA at the same dims beside the learned model, unless PCA is the method asked for
+        String pcaModelId = null;
+        if (options.method().equals("pca") == false) {
+            pcaModelId = "demo-" + dataset + "-pca-" + options.dims();
+            TrainingJob.run(rest, pcaModelId, TrainingJob.pcaRequest(indices, options), progress);
+            endPhase("train (pca)");
+        }
         String maskModelId = "demo-" + dataset + "-query_mask";
         TrainingJob.run(rest, maskModelId, TrainingJob.maskRequest(indices, options), progress);
         endPhase("train (query_mask)");
 
         CompressedIndex compressed = new CompressedIndex(dataset);
-        compressed.create(rest, modelId, data.dim(), options.dims());
+        compressed.create(rest, modelId, pcaModelId, data.dim(), options.dims());
         int indexed = compressed.index(rest, data.corpus(), progress);
         progress.step(
                 "ingest",
@@ -116,7 +123,8 @@ final class DemoRun {
                 options.method(),
                 modelId,
                 options.dims(),
-                maskModelId);
+                maskModelId,
+                pcaModelId);
         ConfigurationResult baseline = null;
         for (SearchConfiguration config : configurations) {
             progress.status("search", config.label());

@@ -47,6 +47,15 @@ final class TrainingJob {
         return body;
     }
 
+    /** PCA at the same dimensions, from the same indices: the unsupervised start every learned row is set beside. */
+    static Map<String, Object> pcaRequest(TrainingIndices indices, DemoOptions options) {
+        Map<String, Object> body = request(indices, options);
+        body.put("method", "pca");
+        body.put("parameters", Map.of());
+        body.put("description", "./compress demo: PCA beside " + options.method());
+        return body;
+    }
+
     /**
      * The query-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval) on the raw vectors' own space, judged on the same carved
      * split; its tau comes from the validation grid inside the job.
