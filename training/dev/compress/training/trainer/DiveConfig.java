@@ -228,30 +228,6 @@ public record DiveConfig(
                 device);
     }
 
-    public DiveConfig withScaledMargin(boolean scaled) {
-        return new DiveConfig(
-                dims,
-                heads,
-                margin,
-                lambda,
-                tau,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hidden1,
-                hidden2,
-                hardNegativeFraction,
-                hardNegativesPerQuery,
-                maxTripletsPerEpoch,
-                preserveWeight,
-                preserveTemperature,
-                scaled,
-                seed,
-                device);
-    }
-
     public DiveConfig withDevice(String d) {
         return new DiveConfig(
                 dims,
