@@ -371,8 +371,20 @@ public final class TrainCli {
                         stats.validationNdcg());
             }
         });
-        System.out.println("selected tau " + trained.report().parameters().get("selectedTau") + "; grid "
-                + trained.report().parameters().get("tauGrid"));
+        Map<String, Object> trainedParams = trained.report().parameters();
+        double validated = ((Number) trainedParams.get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+        System.out.printf(
+                Locale.ROOT,
+                "selected tau %s; grid %s%nvalidated ratio %.1f (served when a query names none; paired lower bound"
+                        + " against the full query on validation %+.4f)%n",
+                trainedParams.get("selectedTau"),
+                trainedParams.get("tauGrid"),
+                validated,
+                ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue());
+        if (validated < 1.0 && !ratios.contains(validated)) {
+            ratios = new ArrayList<>(ratios);
+            ratios.add(validated);
+        }
         List<MaskEvaluation.Row> rows;
         try (Encoder predictor = CpuEncoders.forServing(trained.artifact(), data.dim())) {
             rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());

@@ -90,7 +90,8 @@ public final class DiveTrainer implements Trainer {
                     listener,
                     (t, start, n) -> step(
                             engine, base, net, optimizer, data, t, start, n, pseudoQueries, lossNames.size(), margin),
-                    () -> TrainerSupport.validate(base, net::forwardHead1, data.validation()),
+                    EpochLoop.Validation.ndcg(
+                            () -> TrainerSupport.validate(base, net::forwardHead1, data.validation())),
                     net::snapshot);
             Map<String, Object> parameters = new LinkedHashMap<>(config.asMap());
             parameters.put("hidden1", config.hidden1(d)); // resolved from "auto" (0)

@@ -12,7 +12,9 @@ import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.mask.DimensionMasks;
@@ -47,10 +49,14 @@ import java.util.Set;
  * {@link DimensionMasks#learned}); the model's output kind is {@code dimension_scores} (D scores).
  *
  * <p>Choices where the paper is vague: (1) the M negatives are drawn once per query (seeded) so the
- * target is fixed across epochs; (2) the tau grid is judged by validation masked nDCG@10 at
- * {@link QueryMaskConfig#ratio()} (KL values at different tau are not comparable), computed once per tau
- * on its best epoch, and, within one tau, the epoch by validation KL as the paper says, each tau stopping
- * after {@value #PATIENCE} epochs without improvement; (3) the validation targets are built the same way from
+ * target is fixed across epochs; (2) within one tau the epoch is chosen by validation KL as the paper says
+ * ({@link EpochLoop} with a loss validation), each tau stopping after {@value #PATIENCE} epochs without
+ * improvement; across taus (KL values at different tau are not comparable) by validation masked nDCG@10
+ * computed once per tau on its best epoch. The share of dimensions served when a query names none
+ * ({@value #VALIDATED_RATIO}) and the tau that serves it are chosen together: the best (tau, ratio) whose
+ * masked validation nDCG@10 beats the full query with a paired lower bound above zero (as {@link Selection}
+ * decides for adapters), otherwise ratio 1 (no mask) with the tau best at {@link QueryMaskConfig#ratio()};
+ * (3) the validation targets are built the same way from
  * the validation queries' judgments; (4) dropout acts on the input vector with a seeded Java mask
  * (inverted dropout), so runs are reproducible; (5) the weight starts from PyTorch's default uniform
  * init. With unit-norm 384-d vectors r is of order 1e-4 to 1e-3, so softmax(r / tau) is nearly uniform
@@ -171,7 +177,6 @@ public final class QueryMaskTrainer implements Trainer {
             trainGains.get(p.query()).put(p.doc(), p.gain());
         }
         EvalSet validation = data.validation();
-        List<Map<Integer, Float>> valGains = gainsOf(validation);
         float[][] rTrain = oracleImportance(
                 data.queries(),
                 data.corpus(),
@@ -182,127 +187,216 @@ public final class QueryMaskTrainer implements Trainer {
         float[][] rVal = oracleImportance(
                 validation.queries(),
                 validation.corpus(),
-                valGains,
+                gainsOf(validation),
                 config.negativePool(),
                 config.negativesSampled(),
                 config.seed() + 1);
         MaskEvaluation masks = new MaskEvaluation(RetrievalEvaluator.standard());
-        int k = DimensionMasks.keep(d, config.ratio());
+        Scores full = RetrievalEvaluator.standard().evaluate(validation, Encoding.FLOAT);
 
         List<EpochStats> allEpochs = new ArrayList<>();
-        Map<String, Object> grid = new LinkedHashMap<>();
-        Map<String, float[]> bestWeights = null;
-        double bestMaskedNdcg = Double.NEGATIVE_INFINITY;
-        double bestTau = Double.NaN;
-        int bestEpoch = 0;
-        int epochBase = 0;
+        List<TauRun> runs = new ArrayList<>();
         // epochs are numbered across the tau grid: each tau's run is its epoch 0 (untrained) and up to epochs() more
         int totalEpochs = (config.epochs() + 1) * config.taus().size();
         try (NDManager base = engine.newBaseManager(device)) {
+            int epochBase = 0;
             for (double tau : config.taus()) {
-                float[][] tTrain = targets(rTrain, tau);
-                float[][] tVal = targets(rVal, tau);
-                try (LayerNetwork net = new LayerNetwork(
-                        base, device, List.of(LayerSpec.linear("scores", d, d)), config.seed(), Set.of())) {
-                    Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-                    Random rnd = new Random(config.seed() + 31);
-                    double bestKl = validationKl(base, net, validation.queries(), tVal);
-                    Map<String, float[]> best = net.snapshot();
-                    int bestTauEpoch = 0;
-                    EpochStats s0 = new EpochStats(epochBase, Map.of("val_kl", bestKl, "tau", tau), null, null, 0, 0);
-                    allEpochs.add(s0);
-                    listener.onEpoch(s0, totalEpochs);
-                    for (int epoch = 1;
-                            epoch <= config.epochs() && epoch - bestTauEpoch <= PATIENCE && !listener.stopRequested();
-                            epoch++) {
-                        long te = System.nanoTime();
-                        double trainKl = epoch(engine, base, net, optimizer, data.queries(), tTrain, rnd);
-                        double trainSeconds = TrainerSupport.seconds(te);
-                        long tv = System.nanoTime();
-                        double kl = validationKl(base, net, validation.queries(), tVal);
-                        if (kl < bestKl) {
-                            bestKl = kl;
-                            bestTauEpoch = epoch;
-                            best = net.snapshot();
-                        }
-                        Map<String, Double> losses = new LinkedHashMap<>();
-                        losses.put("total", trainKl);
-                        losses.put("val_kl", kl);
-                        losses.put("tau", tau);
-                        EpochStats s = new EpochStats(
-                                epochBase + epoch, losses, null, null, trainSeconds, TrainerSupport.seconds(tv));
-                        allEpochs.add(s);
-                        listener.onEpoch(s, totalEpochs);
-                    }
-                    // the masked nDCG@10 only compares taus (KL at different tau is not comparable): once per tau
-                    double maskedAtBest = maskedNdcg(masks, validation, artifact(d, best, Map.of()), k);
-                    EpochStats summary = new EpochStats(
-                            epochBase + bestTauEpoch, Map.of("val_kl", bestKl, "tau", tau), null, maskedAtBest, 0, 0);
-                    allEpochs.add(summary);
-                    listener.onEpoch(summary, totalEpochs);
-                    grid.put(
-                            Double.toString(tau),
-                            Map.of(
-                                    "bestEpoch",
-                                    bestTauEpoch,
-                                    "validationKl",
-                                    bestKl,
-                                    "validationMaskedNdcg",
-                                    maskedAtBest));
-                    if (maskedAtBest > bestMaskedNdcg) {
-                        bestMaskedNdcg = maskedAtBest;
-                        bestTau = tau;
-                        bestWeights = best;
-                        bestEpoch = epochBase + bestTauEpoch;
-                    }
-                    epochBase += config.epochs() + 1;
+                if (listener.stopRequested() && !runs.isEmpty()) {
+                    break;
                 }
+                TauRun run = trainTau(
+                        engine,
+                        base,
+                        device,
+                        data,
+                        targets(rTrain, tau),
+                        targets(rVal, tau),
+                        tau,
+                        epochBase,
+                        totalEpochs,
+                        listener,
+                        masks,
+                        full);
+                allEpochs.addAll(run.epochs());
+                runs.add(run);
+                epochBase += config.epochs() + 1;
             }
+        }
+        Choice choice = choose(runs, full);
+        TauRun chosen = choice.run();
+        Map<String, Object> grid = new LinkedHashMap<>();
+        for (TauRun run : runs) {
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("bestEpoch", run.bestEpoch());
+            g.put("validationKl", run.bestKl());
+            g.put("validationMaskedNdcg", run.atTrainedRatio().ndcg());
+            g.put("validationMaskedNdcgByRatio", run.byRatioNdcg());
+            grid.put(Double.toString(run.tau()), g);
         }
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
-        params.put("selectedTau", bestTau);
+        params.put("selectedTau", chosen.tau());
         params.put("tauGrid", grid);
-        double full = RetrievalEvaluator.standard()
-                .evaluate(validation, dev.compress.training.eval.Encoding.FLOAT)
-                .ndcg();
-        params.put("validationMaskedNdcgFull", full);
-        // the share served when a query names none: the best on validation, the full query unless a mask beats it
-        Map<String, Double> byRatio = new LinkedHashMap<>();
-        double validatedRatio = 1.0;
-        double validatedNdcg = full;
-        ModelArtifact chosen = artifact(d, bestWeights, Map.of());
-        for (double r : RATIO_GRID) {
-            double v = r == 1.0 ? full : maskedNdcg(masks, validation, chosen, DimensionMasks.keep(d, r));
-            byRatio.put(Double.toString(r), v);
-            if (v > validatedNdcg) {
-                validatedNdcg = v;
-                validatedRatio = r;
-            }
-        }
-        params.put(VALIDATED_RATIO, validatedRatio);
-        params.put("validationMaskedNdcgByRatio", byRatio);
+        params.put("validationMaskedNdcgFull", full.ndcg());
+        params.put(VALIDATED_RATIO, choice.ratio());
+        params.put("validatedRatioLowerBound", choice.lowerBound());
+        params.put("validationMaskedNdcgByRatio", chosen.byRatioNdcg());
+        params.put("validationBaselinesByRatio", baselines(masks, validation));
         TrainingReport report = new TrainingReport(
                 METHOD,
                 device.toString(),
                 params,
                 List.copyOf(allEpochs),
-                bestEpoch,
-                bestMaskedNdcg,
+                chosen.bestEpoch(),
+                chosen.atTrainedRatio().ndcg(),
                 TrainerSupport.seconds(started),
                 null);
-        return new TrainedModel(artifact(d, bestWeights, params), report);
+        return new TrainedModel(artifact(d, chosen.weights(), params), report);
     }
 
-    private double epoch(
+    /** One tau's training: its epochs, its best epoch by validation KL, and that epoch's masked validation scores per ratio. */
+    private record TauRun(
+            double tau,
+            List<EpochStats> epochs,
+            int bestEpoch,
+            double bestKl,
+            Map<String, float[]> weights,
+            Scores atTrainedRatio,
+            Map<Double, Scores> byRatio) {
+
+        Map<String, Double> byRatioNdcg() {
+            Map<String, Double> m = new LinkedHashMap<>();
+            byRatio.forEach((r, s) -> m.put(Double.toString(r), s.ndcg()));
+            return m;
+        }
+    }
+
+    /** The served predictor and the share it keeps by default, with the paired lower bound that admitted that share. */
+    private record Choice(TauRun run, double ratio, double lowerBound) {}
+
+    private TauRun trainTau(
             Engine engine,
             NDManager base,
-            LayerNetwork net,
-            Optimizer optimizer,
-            VectorSet queries,
-            float[][] targets,
-            Random rnd) {
-        int n = queries.size();
-        int d = queries.dim();
+            Device device,
+            TrainingData data,
+            float[][] tTrain,
+            float[][] tVal,
+            double tau,
+            int epochBase,
+            int totalEpochs,
+            TrainingListener listener,
+            MaskEvaluation masks,
+            Scores full) {
+        int d = data.dim();
+        EvalSet validation = data.validation();
+        try (LayerNetwork net =
+                new LayerNetwork(base, device, List.of(LayerSpec.linear("scores", d, d)), config.seed(), Set.of())) {
+            Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
+            Random rnd = new Random(config.seed() + 31);
+            EpochLoop.Plan plan = new EpochLoop.Plan(
+                    epochBase, config.epochs(), PATIENCE, config.batchSize(), totalEpochs, List.of("total"), null);
+            TrainingListener withTau = new TrainingListener() {
+                @Override
+                public void onEpoch(EpochStats stats, int total) {
+                    listener.onEpoch(withTau(stats, tau), total);
+                }
+
+                @Override
+                public boolean stopRequested() {
+                    return listener.stopRequested();
+                }
+            };
+            EpochLoop.Result r = EpochLoop.run(
+                    plan,
+                    epoch -> shuffled(data.queries().size(), rnd),
+                    order -> order.length,
+                    withTau,
+                    (order, start, n) -> new double[] {
+                        step(engine, base, net, optimizer, data.queries(), tTrain, order, start, n, rnd)
+                    },
+                    EpochLoop.Validation.loss("val_kl", () -> validationKl(base, net, validation.queries(), tVal)),
+                    net::snapshot);
+            List<EpochStats> epochs = new ArrayList<>();
+            for (EpochStats s : r.epochs()) {
+                epochs.add(withTau(s, tau));
+            }
+            Map<Double, Scores> byRatio = new LinkedHashMap<>();
+            try (Encoder encoder = CpuEncoders.forServing(artifact(d, r.shipped(), Map.of()), d)) {
+                float[][] scores = encoder.encode(MaskEvaluation.rowsOf(validation.queries()));
+                for (double ratio : RATIO_GRID) {
+                    int k = DimensionMasks.keep(d, ratio);
+                    byRatio.put(
+                            ratio,
+                            ratio == 1.0
+                                    ? full
+                                    : masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k)));
+                }
+                int k = DimensionMasks.keep(d, config.ratio());
+                Scores atTrained = byRatio.containsKey(config.ratio())
+                        ? byRatio.get(config.ratio())
+                        : masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k));
+                // the masked nDCG@10 compares taus (KL at different tau is not comparable): once per tau, at its best
+                // epoch
+                EpochStats summary = new EpochStats(
+                        r.bestEpoch(), Map.of("val_kl", r.bestFigure(), "tau", tau), null, atTrained.ndcg(), 0, 0);
+                epochs.add(summary);
+                listener.onEpoch(summary, totalEpochs);
+                return new TauRun(tau, epochs, r.bestEpoch(), r.bestFigure(), r.shipped(), atTrained, byRatio);
+            }
+        }
+    }
+
+    /**
+     * The served default: among every (tau, ratio below 1) whose masked validation nDCG@10 beats the full query
+     * with the lower end of the one-sided {@value Selection#CONFIDENCE} paired interval above zero, the best; when
+     * none does, the whole query (ratio 1) and the tau best at the trained ratio, which explicit ratios then use.
+     */
+    private static Choice choose(List<TauRun> runs, Scores full) {
+        Choice best = null;
+        double bestNdcg = Double.NEGATIVE_INFINITY;
+        for (TauRun run : runs) {
+            for (Map.Entry<Double, Scores> e : run.byRatio().entrySet()) {
+                if (e.getKey() < 1.0) {
+                    double lower = Selection.lowerBound(e.getValue(), full);
+                    if (lower > 0 && e.getValue().ndcg() > bestNdcg) {
+                        bestNdcg = e.getValue().ndcg();
+                        best = new Choice(run, e.getKey(), lower);
+                    }
+                }
+            }
+        }
+        if (best != null) {
+            return best;
+        }
+        TauRun atTrained = runs.get(0);
+        for (TauRun run : runs) {
+            if (run.atTrainedRatio().ndcg() > atTrained.atTrainedRatio().ndcg()) {
+                atTrained = run;
+            }
+        }
+        return new Choice(atTrained, 1.0, 0);
+    }
+
+    /** Validation nDCG@10 of the norm and DIME-PRF masks at each ratio of the grid below 1, for the report. */
+    private static Map<String, Map<String, Double>> baselines(MaskEvaluation masks, EvalSet validation) {
+        List<Double> ratios = RATIO_GRID.stream().filter(r -> r < 1.0).toList();
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        for (MaskEvaluation.Row row : masks.baselines(validation, ratios, MaskEvaluation.Prf.defaults())) {
+            if (row.mask().equals("norm") || row.mask().equals("dime_prf")) {
+                out.computeIfAbsent(row.mask(), m -> new LinkedHashMap<>())
+                        .put(Double.toString(row.ratio()), row.scores().ndcg());
+            }
+        }
+        return out;
+    }
+
+    private static EpochStats withTau(EpochStats s, double tau) {
+        Map<String, Double> losses = new LinkedHashMap<>(s.losses());
+        losses.put("tau", tau);
+        return new EpochStats(
+                s.epoch(), losses, s.activeTripletRatio(), s.validationNdcg(), s.trainSeconds(), s.validationSeconds());
+    }
+
+    private static int[] shuffled(int n, Random rnd) {
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -313,33 +407,43 @@ public final class QueryMaskTrainer implements Trainer {
             order[i] = order[j];
             order[j] = t;
         }
-        double sum = 0;
-        int steps = 0;
+        return order;
+    }
+
+    private double step(
+            Engine engine,
+            NDManager base,
+            LayerNetwork net,
+            Optimizer optimizer,
+            VectorSet queries,
+            float[][] targets,
+            int[] order,
+            int start,
+            int b,
+            Random rnd) {
+        int d = queries.dim();
         float keep = (float) (1 - config.dropout());
-        for (int start = 0; start < n; start += config.batchSize()) {
-            int b = Math.min(config.batchSize(), n - start);
-            float[] x = new float[b * d];
-            float[] t = new float[b * d];
-            for (int i = 0; i < b; i++) {
-                float[] q = queries.row(order[start + i]);
-                for (int j = 0; j < d; j++) {
-                    x[i * d + j] = rnd.nextFloat() < keep ? q[j] / keep : 0f;
-                }
-                System.arraycopy(targets[order[start + i]], 0, t, i * d, d);
+        float[] x = new float[b * d];
+        float[] t = new float[b * d];
+        for (int i = 0; i < b; i++) {
+            float[] q = queries.row(order[start + i]);
+            for (int j = 0; j < d; j++) {
+                x[i * d + j] = rnd.nextFloat() < keep ? q[j] / keep : 0f;
             }
-            try (NDManager m = base.newSubManager()) {
-                NDArray input = m.create(x, new Shape(b, d));
-                NDArray target = m.create(t, new Shape(b, d));
-                try (GradientCollector c = engine.newGradientCollector()) {
-                    NDArray loss = AdaptorLosses.klToSoftmax(target, net.forward(input));
-                    c.backward(loss);
-                    sum += loss.getFloat();
-                }
-                TrainerSupport.update(optimizer, net.trainable());
-            }
-            steps++;
+            System.arraycopy(targets[order[start + i]], 0, t, i * d, d);
         }
-        return sum / steps;
+        try (NDManager m = base.newSubManager()) {
+            NDArray input = m.create(x, new Shape(b, d));
+            NDArray target = m.create(t, new Shape(b, d));
+            double loss;
+            try (GradientCollector c = engine.newGradientCollector()) {
+                NDArray l = AdaptorLosses.klToSoftmax(target, net.forward(input));
+                c.backward(l);
+                loss = l.getFloat();
+            }
+            TrainerSupport.update(optimizer, net.trainable());
+            return loss;
+        }
     }
 
     private static double validationKl(NDManager base, LayerNetwork net, VectorSet queries, float[][] targets) {
@@ -352,15 +456,6 @@ public final class QueryMaskTrainer implements Trainer {
             NDArray logits = net.forward(m.create(queries.data(), new Shape(queries.size(), d)));
             return AdaptorLosses.klToSoftmax(m.create(t, new Shape(queries.size(), d)), logits)
                     .getFloat();
-        }
-    }
-
-    private static double maskedNdcg(MaskEvaluation masks, EvalSet validation, ModelArtifact predictor, int k) {
-        try (Encoder encoder =
-                CpuEncoders.forServing(predictor, predictor.metadata().inputDim())) {
-            float[][] scores = encoder.encode(MaskEvaluation.rowsOf(validation.queries()));
-            return masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k))
-                    .ndcg();
         }
     }
 

@@ -30,10 +30,15 @@ public record Selection(
         if (bestEpoch == startEpoch) {
             return new Selection(startEpoch, start.ndcg(), startEpoch, start.ndcg(), 0, startEpoch);
         }
-        double[] diff = best.pairedDifference(start);
-        double lower = diff[0] - Z * diff[1];
+        double lower = lowerBound(best, start);
         return new Selection(
                 startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, lower > 0 ? bestEpoch : startEpoch);
+    }
+
+    /** Lower end of the one-sided {@value #CONFIDENCE} interval of the mean paired difference candidate - base. */
+    static double lowerBound(Scores candidate, Scores base) {
+        double[] diff = candidate.pairedDifference(base);
+        return diff[0] - Z * diff[1];
     }
 
     public boolean shippedStart() {

@@ -15,6 +15,7 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.ModelEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.mask.DimensionMasks;
@@ -431,7 +432,7 @@ public final class SmecTrainer implements Trainer {
             Optimizer selectOpt = TrainerSupport.adamW(config.selectionLearningRate(), 0);
             Random rnd = new Random(config.seed() * 31 + stage);
             Deque<float[]> memory = new ArrayDeque<>();
-            EpochLoop.Step step = (t, start, n) -> {
+            EpochLoop.Step<TripletSampler.Triplets> step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     int mem = memory.size();
                     int cols = queries.dim();
@@ -501,7 +502,7 @@ public final class SmecTrainer implements Trainer {
                 s.put("logits", logits.toFloatArray());
                 return s;
             };
-            EpochLoop.Validation validate = () -> {
+            EpochLoop.Validation<Scores> validate = EpochLoop.Validation.ndcg(() -> {
                 int[] sel = selection(logits.toFloatArray(), k);
                 if (adapter == null) {
                     return TrainerSupport.validate(
@@ -512,7 +513,7 @@ public final class SmecTrainer implements Trainer {
                         base,
                         z -> TrainerSupport.normalisedPrefix(adapter.forward(z).get(indexer(z, cols)), k),
                         validation);
-            };
+            });
             EpochLoop.Plan plan = new EpochLoop.Plan(
                     epochBase,
                     config.epochsPerStage(),

@@ -110,7 +110,7 @@ public final class TemperatureTrainer implements Trainer {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             TripletSampler sampler = new TripletSampler(
                     data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
-            EpochLoop.Step step = (t, start, n) -> {
+            EpochLoop.Step<TripletSampler.Triplets> step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];
                     TrainerSupport.gather(data.queries(), t.query(), start, n, x, 0);
@@ -159,7 +159,8 @@ public final class TemperatureTrainer implements Trainer {
                     sampler,
                     listener,
                     step,
-                    () -> TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation()),
+                    EpochLoop.Validation.ndcg(() ->
+                            TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation())),
                     net::snapshot);
             Map<String, Object> params = new LinkedHashMap<>(config.asMap());
             if (config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL) {

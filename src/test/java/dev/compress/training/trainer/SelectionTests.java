@@ -116,4 +116,20 @@ public class SelectionTests {
             assertEquals(expected, m.report().epochs().get(0).validationNdcg(), 1e-4);
         }
     }
+
+    @Test
+    public void queryMaskWithoutSignalServesTheWholeQuery() throws IOException {
+        TrainingData data = noSignal();
+        QueryMaskConfig c = QueryMaskConfig.paper(0.3)
+                .withTaus(List.of(0.03, 0.1))
+                .withEpochs(40)
+                .withDevice("cpu");
+        TrainedModel m = new QueryMaskTrainer(c).train(data, TrainingListener.NONE);
+        Map<String, Object> params = m.artifact().metadata().trainingParameters();
+        assertEquals(
+                params.get("validationMaskedNdcgByRatio").toString(),
+                1.0,
+                (Double) params.get(QueryMaskTrainer.VALIDATED_RATIO),
+                0);
+    }
 }
