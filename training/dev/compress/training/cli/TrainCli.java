@@ -12,28 +12,23 @@ import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
-import dev.compress.training.inference.CpuEncoders;
-import dev.compress.training.inference.Encoder;
 import dev.compress.training.job.EvaluationTable;
+import dev.compress.training.job.HeldOutEvaluation;
+import dev.compress.training.job.TrainingRun;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.MaskEvaluation;
-import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.DiveTrainer;
-import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.QueryMaskConfig;
 import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.SmecTrainer;
 import dev.compress.training.trainer.TemperatureConfig;
-import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingBudget;
-import dev.compress.training.trainer.TrainingListener;
-import dev.compress.training.trainer.TruncationTrainer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -153,146 +148,13 @@ public final class TrainCli {
                 prepSeconds);
 
         RetrievalEvaluator retrieval = new RetrievalEvaluator(10, 100, opt.containsKey("centred-bits"));
-        ModelEvaluator evaluator = new ModelEvaluator(retrieval);
-        List<ModelEvaluator.Row> rows = new ArrayList<>(evaluator.evaluateFrozen(test));
-        int frozenRows = rows.size();
-        Scores baseline = rows.get(0).scores();
         double frozenValidation =
                 retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg();
         System.out.printf(
                 Locale.ROOT, "frozen %d-d on the validation queries: nDCG@10 %.4f%n", ds.dim(), frozenValidation);
-
-        if (method.equals(QueryMaskTrainer.METHOD)) {
-            runQueryMask(
-                    opt, seed, data, test, retrieval, dataset, model, testSplit, split, prepSeconds, frozenValidation);
-            return;
-        }
-        List<Map<String, Object>> trainings = new ArrayList<>();
-        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
-        List<TrainedModel> models = new ArrayList<>();
-        Map<String, Object> parameters = parameters(opt, method);
-        String device = opt.getOrDefault("device", "auto");
-        // DIVE trains one output size per model; the others serve every requested size from one model
-        List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
-                ? dims.stream()
-                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
-                        .toList()
-                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
         java.time.Duration budget = opt.containsKey("max-minutes")
                 ? java.time.Duration.ofSeconds(Math.round(Double.parseDouble(opt.get("max-minutes")) * 60))
                 : TrainingBudget.DEFAULT;
-        for (Trainer trainer : trainers) {
-            TrainedModel trained = trainer.train(
-                    data,
-                    TrainingBudget.limit(
-                            (stats, total) -> {
-                                if (stats.validationNdcg() != null) {
-                                    System.out.printf(
-                                            Locale.ROOT,
-                                            "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
-                                            stats.epoch(),
-                                            total,
-                                            stats.losses().getOrDefault("total", Double.NaN),
-                                            stats.activeTripletRatio() == null
-                                                    ? "-"
-                                                    : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
-                                            stats.validationNdcg(),
-                                            stats.trainSeconds(),
-                                            stats.validationSeconds());
-                                }
-                            },
-                            budget));
-            models.add(trained);
-            Selection selection = trained.report().selection();
-            if (selection != null) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
-                                + " paired lower bound %+.4f%n",
-                        selection.shippedStart() ? "start" : "trained weights",
-                        selection.shippedEpoch(),
-                        selection.startNdcg(),
-                        selection.bestEpoch(),
-                        selection.bestNdcg(),
-                        frozenValidation,
-                        selection.lowerBound());
-            }
-            Map<String, Object> t = new LinkedHashMap<>();
-            t.put("dims", trained.artifact().metadata().outputDims());
-            t.put("report", trained.report());
-            trainings.add(t);
-            for (int d : trained.artifact().metadata().outputDims()) {
-                try (Encoder encoder = CpuEncoders.forServing(trained.artifact(), d)) {
-                    rows.addAll(evaluator.evaluate(method, encoder, test));
-                }
-            }
-        }
-
-        List<Map<String, Object>> vsPca = new ArrayList<>();
-        if (method.equals(PcaTrainer.METHOD) == false && method.equals(TruncationTrainer.METHOD) == false) {
-            // every learned row beside PCA at the same dims, fitted on the same corpus
-            TrainedModel pca = new PcaTrainer(dims, false).train(data, TrainingListener.NONE);
-            List<ModelEvaluator.Row> learned = List.copyOf(rows.subList(frozenRows, rows.size()));
-            for (int d : dims) {
-                try (Encoder encoder = CpuEncoders.forServing(pca.artifact(), d)) {
-                    rows.addAll(evaluator.evaluate(PcaTrainer.METHOD, encoder, test));
-                }
-            }
-            printTable(rows, baseline);
-            System.out.printf(
-                    Locale.ROOT,
-                    "%nlearned against PCA at the same dims (paired per-query difference of nDCG@10, mean±se):%n");
-            for (ModelEvaluator.Row l : learned) {
-                for (ModelEvaluator.Row p : rows) {
-                    if (p.method().equals(PcaTrainer.METHOD) && p.dims() == l.dims() && p.encoding() == l.encoding()) {
-                        double[] diff = l.scores().pairedDifference(p.scores());
-                        System.out.printf(
-                                Locale.ROOT,
-                                "%-18s %5d %-15s %+7.4f±%.4f%n",
-                                l.method(),
-                                l.dims(),
-                                l.encoding().label(),
-                                diff[0],
-                                diff[1]);
-                        Map<String, Object> v = new LinkedHashMap<>();
-                        v.put("method", l.method());
-                        v.put("dims", l.dims());
-                        v.put("encoding", l.encoding().label());
-                        v.put("pca_ndcg@10", p.scores().ndcg());
-                        v.put("paired_diff_to_pca", diff[0]);
-                        v.put("paired_diff_stderr", diff[1]);
-                        vsPca.add(v);
-                    }
-                }
-            }
-        } else {
-            printTable(rows, baseline);
-        }
-        List<Map<String, Object>> table = EvaluationTable.toJson(rows, baseline);
-        for (TrainedModel trained : models) {
-            ModelArtifact withEval = new ModelArtifact(
-                    trained.artifact()
-                            .metadata()
-                            .withEvaluation(Map.of(
-                                    "dataset",
-                                    dataset,
-                                    "model",
-                                    model,
-                                    "heldOutSplit",
-                                    testSplit,
-                                    "heldOutQueries",
-                                    test.queries().size(),
-                                    "rows",
-                                    table)),
-                    trained.artifact().tensors());
-            if (out != null) {
-                Path file = models.size() == 1
-                        ? out
-                        : suffixed(out, withEval.metadata().maxOutputDim());
-                ModelFile.write(withEval, file);
-                System.out.println("model written to " + file + " (" + Files.size(file) + " bytes)");
-            }
-        }
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("dataset", dataset);
         report.put("model", model);
@@ -313,9 +175,12 @@ public final class TrainCli {
                         seed));
         report.put("dataPrepSeconds", prepSeconds);
         report.put("frozenValidationNdcg", frozenValidation);
-        report.put("table", table);
-        report.put("learnedVsPca", vsPca);
-        report.put("training", trainings);
+        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
+        if (method.equals(QueryMaskTrainer.METHOD)) {
+            runQueryMask(opt, seed, data, test, retrieval, budget, report, out);
+        } else {
+            runEmbedding(opt, method, dims, seed, data, test, retrieval, budget, frozenValidation, report, out);
+        }
         Path reportFile = opt.containsKey("report")
                 ? Path.of(opt.get("report"))
                 : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
@@ -325,10 +190,127 @@ public final class TrainCli {
         }
     }
 
+    /** Trains and evaluates through {@link TrainingRun}, as {@code _train} does; DIVE trains one model per dimension. */
+    private static void runEmbedding(
+            Map<String, String> opt,
+            String method,
+            List<Integer> dims,
+            long seed,
+            TrainingData data,
+            EvalSet test,
+            RetrievalEvaluator retrieval,
+            java.time.Duration budget,
+            double frozenValidation,
+            Map<String, Object> report,
+            Path out)
+            throws Exception {
+        Map<String, Object> parameters = parameters(opt, method);
+        String device = opt.getOrDefault("device", "auto");
+        // DIVE trains one output size per model; the others serve every requested size from one model
+        List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
+                ? dims.stream()
+                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
+                        .toList()
+                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
+        List<TrainingRun.Outcome> outcomes = new ArrayList<>();
+        List<Map<String, Object>> trainings = new ArrayList<>();
+        for (Trainer trainer : trainers) {
+            TrainingRun.Outcome outcome =
+                    TrainingRun.run(data, test, trainer, TrainCli::printEpoch, budget, retrieval, List.of());
+            outcomes.add(outcome);
+            Selection selection = outcome.report().selection();
+            if (selection != null) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
+                                + " paired lower bound %+.4f%n",
+                        selection.shippedStart() ? "start" : "trained weights",
+                        selection.shippedEpoch(),
+                        selection.startNdcg(),
+                        selection.bestEpoch(),
+                        selection.bestNdcg(),
+                        frozenValidation,
+                        selection.lowerBound());
+            }
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("dims", outcome.artifact().metadata().outputDims());
+            t.put("report", outcome.report());
+            trainings.add(t);
+        }
+        // one table: the frozen rows once, then each model's rows, then PCA's
+        List<ModelEvaluator.Row> rows = new ArrayList<>();
+        List<ModelEvaluator.Row> pca = new ArrayList<>();
+        List<HeldOutEvaluation.PcaComparison> vsPca = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            for (ModelEvaluator.Row r : outcomes.get(i).heldOut().rows()) {
+                if (r.method().equals("frozen")) {
+                    if (i == 0) {
+                        rows.add(r);
+                    }
+                } else if (r.method().equals(method)) {
+                    rows.add(r);
+                } else {
+                    pca.add(r);
+                }
+            }
+            vsPca.addAll(outcomes.get(i).heldOut().vsPca());
+        }
+        rows.addAll(pca);
+        Scores baseline = rows.get(0).scores();
+        printTable(rows, baseline);
+        if (!vsPca.isEmpty()) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nlearned against PCA at the same dims (paired per-query difference of nDCG@10, mean±se):%n");
+            for (HeldOutEvaluation.PcaComparison c : vsPca) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-18s %5d %-15s %+7.4f±%.4f%n",
+                        c.learned().method(),
+                        c.learned().dims(),
+                        c.learned().encoding().label(),
+                        c.diff(),
+                        c.stderr());
+            }
+        }
+        for (TrainingRun.Outcome o : outcomes) {
+            if (out != null) {
+                Path file = outcomes.size() == 1
+                        ? out
+                        : suffixed(out, o.artifact().metadata().maxOutputDim());
+                ModelFile.write(o.artifact(), file);
+                System.out.println("model written to " + file + " (" + Files.size(file) + " bytes)");
+            }
+        }
+        report.put("table", EvaluationTable.toJson(rows, baseline));
+        report.put(
+                "learnedVsPca",
+                vsPca.stream().map(HeldOutEvaluation.PcaComparison::json).toList());
+        report.put("training", trainings);
+    }
+
+    private static void printEpoch(dev.compress.training.trainer.EpochStats stats, int total) {
+        if (stats.validationNdcg() != null) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
+                    stats.epoch(),
+                    total,
+                    stats.losses().getOrDefault("total", Double.NaN),
+                    stats.activeTripletRatio() == null
+                            ? "-"
+                            : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
+                    stats.validationNdcg(),
+                    stats.trainSeconds(),
+                    stats.validationSeconds());
+        }
+    }
+
     /**
-     * The mask predictor: trained on the training queries, tau and epoch chosen on validation, then the
-     * mask table of the query-aware dimension selection paper on the held-out queries (full, cutoff, norm, DIME-PRF, Eclipse-PRF, learned) at each
-     * {@code --ratios} value, as ratios of the full 384-d baseline of the same run.
+     * The mask predictor through {@link TrainingRun}: tau, epoch and default ratio chosen on validation, then the
+     * mask table of the query-aware dimension selection paper on the held-out queries (full, cutoff, norm,
+     * DIME-PRF, Eclipse-PRF, learned) at each {@code --ratios} value and at the validated ratio, as ratios of the
+     * full 384-d baseline of the same run, with the oracle mask as a diagnostic upper bound.
      */
     private static void runQueryMask(
             Map<String, String> opt,
@@ -336,12 +318,9 @@ public final class TrainCli {
             TrainingData data,
             EvalSet test,
             RetrievalEvaluator retrieval,
-            String dataset,
-            String model,
-            String testSplit,
-            QuerySplit split,
-            double prepSeconds,
-            double frozenValidation)
+            java.time.Duration budget,
+            Map<String, Object> report,
+            Path out)
             throws Exception {
         List<Double> ratios = Arrays.stream(opt.getOrDefault("ratios", "0.3").split(","))
                 .map(x -> Double.parseDouble(x.trim()))
@@ -359,36 +338,34 @@ public final class TrainCli {
                     .map(x -> Double.parseDouble(x.trim()))
                     .toList());
         }
-        TrainedModel trained = new QueryMaskTrainer(c).train(data, (stats, total) -> {
-            if (stats.validationNdcg() != null) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "  epoch %4d  tau %s  train KL %s  val KL %.5f  val masked nDCG@10 %.4f%n",
-                        stats.epoch(),
-                        stats.losses().get("tau"),
-                        stats.losses().getOrDefault("total", Double.NaN),
-                        stats.losses().get("val_kl"),
-                        stats.validationNdcg());
-            }
-        });
-        Map<String, Object> trainedParams = trained.report().parameters();
-        double validated = ((Number) trainedParams.get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+        TrainingRun.Outcome outcome = TrainingRun.run(
+                data,
+                test,
+                new QueryMaskTrainer(c),
+                (stats, total) -> {
+                    if (stats.validationNdcg() != null) {
+                        System.out.printf(
+                                Locale.ROOT,
+                                "  epoch %4d  tau %s  val KL %.5f  val masked nDCG@10 %.4f%n",
+                                stats.epoch(),
+                                stats.losses().get("tau"),
+                                stats.losses().get("val_kl"),
+                                stats.validationNdcg());
+                    }
+                },
+                budget,
+                retrieval,
+                ratios);
+        Map<String, Object> trainedParams = outcome.report().parameters();
         System.out.printf(
                 Locale.ROOT,
                 "selected tau %s; grid %s%nvalidated ratio %.1f (served when a query names none; paired lower bound"
                         + " against the full query on validation %+.4f)%n",
                 trainedParams.get("selectedTau"),
                 trainedParams.get("tauGrid"),
-                validated,
+                outcome.heldOut().validatedRatio(),
                 ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue());
-        if (validated < 1.0 && !ratios.contains(validated)) {
-            ratios = new ArrayList<>(ratios);
-            ratios.add(validated);
-        }
-        List<MaskEvaluation.Row> rows;
-        try (Encoder predictor = CpuEncoders.forServing(trained.artifact(), data.dim())) {
-            rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
-        }
+        List<MaskEvaluation.Row> rows = new ArrayList<>(outcome.heldOut().maskRows());
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments
         float[][] oracle = QueryMaskTrainer.oracleImportance(
                 test.queries(),
@@ -416,7 +393,6 @@ public final class TrainCli {
                 "recall@10",
                 "ratio",
                 "paired diff");
-        List<Map<String, Object>> table = new ArrayList<>();
         for (MaskEvaluation.Row r : rows) {
             double[] diff = r.scores().pairedDifference(full);
             System.out.printf(
@@ -430,58 +406,17 @@ public final class TrainCli {
                     r.scores().ndcg() / full.ndcg(),
                     diff[0],
                     diff[1]);
-            table.add(MaskEvaluation.json(r, full));
         }
         System.out.println("oracle* = upper bound from the held-out judgments themselves (diagnostic, not a method)");
-        ModelArtifact withEval = new ModelArtifact(
-                trained.artifact()
-                        .metadata()
-                        .withEvaluation(Map.of(
-                                "dataset",
-                                dataset,
-                                "model",
-                                model,
-                                "heldOutSplit",
-                                testSplit,
-                                "heldOutQueries",
-                                test.queries().size(),
-                                "rows",
-                                table)),
-                trained.artifact().tensors());
-        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
         if (out != null) {
-            ModelFile.write(withEval, out);
+            ModelFile.write(outcome.artifact(), out);
             System.out.println("model written to " + out + " (" + Files.size(out) + " bytes)");
         }
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("dataset", dataset);
-        report.put("model", model);
-        report.put("method", QueryMaskTrainer.METHOD);
-        report.put("engine", DjlRuntime.status());
         report.put(
-                "split",
-                Map.of(
-                        "train",
-                        split.train().size(),
-                        "validation",
-                        split.validation().size(),
-                        "heldOut",
-                        test.queries().size(),
-                        "heldOutSplit",
-                        testSplit,
-                        "seed",
-                        seed));
-        report.put("dataPrepSeconds", prepSeconds);
-        report.put("frozenValidationNdcg", frozenValidation);
-        report.put("maskTable", table);
-        report.put("training", trained.report());
-        Path reportFile = opt.containsKey("report")
-                ? Path.of(opt.get("report"))
-                : out != null ? out.resolveSibling(out.getFileName() + ".report.json") : null;
-        if (reportFile != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportFile.toFile(), report);
-            System.out.println("report written to " + reportFile);
-        }
+                "maskTable",
+                rows.stream().map(r -> MaskEvaluation.json(r, full)).toList());
+        report.put("validatedRatio", outcome.heldOut().validatedRatio());
+        report.put("training", outcome.report());
     }
 
     /** The CLI's flags under the {@code _train} API's parameter names, so both build trainers alike. */

@@ -95,4 +95,29 @@ public class TrainingRunTests {
         Trainer dive = TrainerFactory.create("dive", List.of(4), Map.of("hard_negatives_per_query", 7), 0L, "cpu");
         assertEquals(7, dive.hardNegativesPerQuery());
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    public void aLearnedModelIsReportedBesidePcaAtItsDimensions() {
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5"));
+        TrainingRun.Outcome learned =
+                run(split, TrainerFactory.create("dive", List.of(4), Map.of("epochs", 1), 0L, "cpu"));
+        List<Map<String, Object>> rows =
+                (List<Map<String, Object>>) learned.evaluation().get("rows");
+        assertEquals(
+                List.of("frozen", "dive", "pca"),
+                rows.stream().map(r -> r.get("method")).distinct().toList());
+        List<Map<String, Object>> vsPca =
+                (List<Map<String, Object>>) learned.evaluation().get("vs_pca");
+        assertEquals(learned.heldOut().vsPca().size(), vsPca.size());
+        for (HeldOutEvaluation.PcaComparison c : learned.heldOut().vsPca()) {
+            assertEquals(4, c.learned().dims());
+            assertEquals(c.learned().encoding(), c.pca().encoding());
+            assertEquals(c.learned().scores().ndcg() - c.pca().scores().ndcg(), c.diff(), 1e-9);
+        }
+        assertTrue(learned.evaluation().containsKey("selection"));
+        // PCA itself has nothing to be compared with
+        TrainingRun.Outcome pca = run(split, TrainerFactory.create("pca", List.of(4), Map.of(), 0L, "cpu"));
+        assertTrue(!pca.evaluation().containsKey("vs_pca"));
+    }
 }
