@@ -73,7 +73,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     /** Set between registering the model fetch and its answer during rewrite; never serialised. */
     private final Supplier<float[]> adaptedVector;
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
-    private final Supplier<int[]> pendingMask;
+    private final Supplier<MaskSpec> pendingMask;
 
     /** A query to be given its parameters: {@code field}, {@code vector} and {@code k} are required. */
     public static Builder builder() {
@@ -99,7 +99,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         /** Rewrite state: only the query itself sets these, on the copies its rewrite returns. */
         private Supplier<float[]> adaptedVector;
 
-        private Supplier<int[]> pendingMask;
+        private Supplier<MaskSpec> pendingMask;
 
         private Builder() {}
 
@@ -168,7 +168,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return this;
         }
 
-        private Builder pendingMask(Supplier<int[]> pendingMask) {
+        private Builder pendingMask(Supplier<MaskSpec> pendingMask) {
             this.pendingMask = pendingMask;
             return this;
         }
@@ -471,14 +471,16 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     /**
      * Turns the mask into its kept dimensions on the (adapted) vector: {@code norm} and {@code cutoff}
-     * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction});
+     * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction}), which
+     * answers a PRF mask instead when the request names no size and the model's validation chose one;
      * the PRF masks from a first-pass search of the request's indices ({@link FeedbackMask}). Shards
      * receive an {@code explicit} mask.
      */
     private QueryBuilder resolveMask(QueryRewriteContext context) {
         if (pendingMask != null) {
-            int[] kept = pendingMask.get();
-            return kept == null ? this : rebuilt(toBuilder().mask(MaskSpec.explicit(kept)));
+            // explicit, or (a learned mask whose validation chose a PRF mask) a PRF mask the next round resolves
+            MaskSpec next = pendingMask.get();
+            return next == null ? this : rebuilt(toBuilder().mask(next));
         }
         switch (mask.type()) {
             case NORM -> {
@@ -490,18 +492,18 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 return rebuilt(toBuilder().mask(MaskSpec.explicit(DimensionMasks.cutoff(dim, mask.keep(dim)))));
             }
             case LEARNED -> {
-                SetOnce<int[]> kept = new SetOnce<>();
+                SetOnce<MaskSpec> next = new SetOnce<>();
                 LearnedMaskRequest request = new LearnedMaskRequest(mask, vector);
                 context.registerAsyncAction((client, listener) -> client.execute(
                         LearnedMaskAction.INSTANCE,
                         request,
                         ActionListener.wrap(
                                 response -> {
-                                    kept.set(response.kept());
+                                    next.set(response.mask());
                                     listener.onResponse(null);
                                 },
                                 listener::onFailure)));
-                return rebuilt(toBuilder().pendingMask(kept::get));
+                return rebuilt(toBuilder().pendingMask(next::get));
             }
             case DIME_PRF, ECLIPSE_PRF -> {
                 QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
@@ -530,7 +532,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         .filter(filter)
                         .ignoreUnmapped(ignoreUnmapped)
                         .build();
-                SetOnce<int[]> kept = new SetOnce<>();
+                SetOnce<MaskSpec> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
                 context.registerAsyncAction((client, listener) -> FeedbackMask.compute(
                         client,
@@ -541,7 +543,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         vector,
                         ActionListener.wrap(
                                 dims -> {
-                                    kept.set(dims);
+                                    kept.set(MaskSpec.explicit(dims));
                                     listener.onResponse(null);
                                 },
                                 listener::onFailure)));

@@ -24,7 +24,8 @@ import java.util.Map;
  * the frozen full-dimension vectors and the model at each of its dimensions and encodings, and, for a learned
  * method, PCA fitted on the same corpus at the same dimensions with the paired difference of each learned row
  * to it. A mask predictor: the mask table of the query-aware dimension selection paper (full query, cutoff,
- * norm, DIME-PRF, Eclipse-PRF, learned) at each requested ratio and at the ratio it serves by default.
+ * norm, DIME-PRF, Eclipse-PRF, learned) at each requested ratio and at the ratio it serves by default, ending
+ * with the row of the mask and share a query that names no ratio gets.
  *
  * @param rows      frozen rows first, then the model's, then PCA's (embedding models)
  * @param vsPca     each learned row against PCA at the same dimensions and encoding
@@ -36,6 +37,9 @@ public record HeldOutEvaluation(
         List<PcaComparison> vsPca,
         List<MaskEvaluation.Row> maskRows,
         Double validatedRatio) {
+
+    /** Prefix of the mask table's last row: the mask served when a query names no ratio ({@code served:<mask>}). */
+    public static final String SERVED = "served";
 
     /** A learned row beside PCA's at the same dimensions and encoding: the paired per-query difference of nDCG@10. */
     public record PcaComparison(ModelEvaluator.Row learned, ModelEvaluator.Row pca, double diff, double stderr) {
@@ -108,10 +112,19 @@ public record HeldOutEvaluation(
         if (validated < 1.0 && !ratios.contains(validated)) {
             ratios.add(validated);
         }
+        Object servedMask = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
+        String mask = validated == 1.0 ? "full" : servedMask == null ? "learned" : servedMask.toString();
         List<MaskEvaluation.Row> rows;
         try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().inputDim())) {
-            rows = new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults());
+            rows = new ArrayList<>(
+                    new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults()));
         }
+        // what a query that names no ratio gets: the validated mask at the validated share
+        MaskEvaluation.Row served = rows.stream()
+                .filter(r -> r.mask().equals(mask) && (mask.equals("full") || r.ratio() == validated))
+                .findFirst()
+                .orElseThrow();
+        rows.add(new MaskEvaluation.Row(SERVED + ":" + mask, served.ratio(), served.kept(), served.scores()));
         return new HeldOutEvaluation(test.queries().size(), List.of(), List.of(), List.copyOf(rows), validated);
     }
 

@@ -52,10 +52,12 @@ import java.util.Set;
  * target is fixed across epochs; (2) within one tau the epoch is chosen by validation KL as the paper says
  * ({@link EpochLoop} with a loss validation), each tau stopping after {@value #PATIENCE} epochs without
  * improvement; across taus (KL values at different tau are not comparable) by validation masked nDCG@10
- * computed once per tau on its best epoch. The share of dimensions served when a query names none
- * ({@value #VALIDATED_RATIO}) and the tau that serves it are chosen together: the best (tau, ratio) whose
- * masked validation nDCG@10 beats the full query with a paired lower bound above zero (as {@link Selection}
- * decides for adapters), otherwise ratio 1 (no mask) with the tau best at {@link QueryMaskConfig#ratio()};
+ * computed once per tau on its best epoch. The mask and share served when a query names none
+ * ({@value #VALIDATED_MASK}, {@value #VALIDATED_RATIO}) are chosen on validation among the predictor at every
+ * (tau, ratio) and the norm, DIME-PRF and Eclipse-PRF masks at the same ratios: the best whose masked nDCG@10
+ * beats the full query with a paired lower bound above zero (as {@link Selection} decides for adapters),
+ * otherwise ratio 1 (no mask); the predictor that ships has the tau of a winning learned mask, else the tau
+ * best at {@link QueryMaskConfig#ratio()};
  * (3) the validation targets are built the same way from
  * the validation queries' judgments; (4) dropout acts on the input vector with a seeded Java mask
  * (inverted dropout), so runs are reproducible; (5) the weight starts from PyTorch's default uniform
@@ -69,6 +71,16 @@ public final class QueryMaskTrainer implements Trainer {
 
     /** Training parameter holding the share of dimensions chosen on validation (1 = keep the whole query). */
     public static final String VALIDATED_RATIO = "validatedRatio";
+
+    /**
+     * Training parameter holding the mask served at {@link #VALIDATED_RATIO} when a query names no ratio:
+     * {@code learned} (this model's scores), or {@code norm}, {@code dime_prf} or {@code eclipse_prf} where one of
+     * those beat the predictor on validation.
+     */
+    public static final String VALIDATED_MASK = "validatedMask";
+
+    /** The unsupervised masks the predictor is validated against, as {@link MaskEvaluation} names them. */
+    static final List<String> UNSUPERVISED_MASKS = List.of("norm", "dime_prf", "eclipse_prf");
 
     /** The shares a validated ratio is chosen from; 1 keeps every dimension, so the chosen mask never scores below the full query on validation. */
     static final List<Double> RATIO_GRID = List.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0);
@@ -222,7 +234,12 @@ public final class QueryMaskTrainer implements Trainer {
                 epochBase += config.epochs() + 1;
             }
         }
-        Choice choice = choose(runs, full);
+        List<MaskEvaluation.Row> unsupervised = masks
+                .baselines(validation, RATIO_GRID.stream().filter(r -> r < 1.0).toList(), MaskEvaluation.Prf.defaults())
+                .stream()
+                .filter(r -> UNSUPERVISED_MASKS.contains(r.mask()))
+                .toList();
+        Choice choice = choose(runs, unsupervised, full);
         TauRun chosen = choice.run();
         Map<String, Object> grid = new LinkedHashMap<>();
         for (TauRun run : runs) {
@@ -233,14 +250,21 @@ public final class QueryMaskTrainer implements Trainer {
             g.put("validationMaskedNdcgByRatio", run.byRatioNdcg());
             grid.put(Double.toString(run.tau()), g);
         }
+        Map<String, Map<String, Double>> baselines = new LinkedHashMap<>();
+        for (MaskEvaluation.Row row : unsupervised) {
+            baselines
+                    .computeIfAbsent(row.mask(), m -> new LinkedHashMap<>())
+                    .put(Double.toString(row.ratio()), row.scores().ndcg());
+        }
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
         params.put("selectedTau", chosen.tau());
         params.put("tauGrid", grid);
         params.put("validationMaskedNdcgFull", full.ndcg());
         params.put(VALIDATED_RATIO, choice.ratio());
+        params.put(VALIDATED_MASK, choice.mask());
         params.put("validatedRatioLowerBound", choice.lowerBound());
         params.put("validationMaskedNdcgByRatio", chosen.byRatioNdcg());
-        params.put("validationBaselinesByRatio", baselines(masks, validation));
+        params.put("validationBaselinesByRatio", baselines);
         TrainingReport report = new TrainingReport(
                 METHOD,
                 device.toString(),
@@ -270,8 +294,8 @@ public final class QueryMaskTrainer implements Trainer {
         }
     }
 
-    /** The served predictor and the share it keeps by default, with the paired lower bound that admitted that share. */
-    private record Choice(TauRun run, double ratio, double lowerBound) {}
+    /** The predictor that ships, and the mask and share served by default with the paired lower bound that admitted them. */
+    private record Choice(TauRun run, String mask, double ratio, double lowerBound) {}
 
     private TauRun trainTau(
             Engine engine,
@@ -346,47 +370,43 @@ public final class QueryMaskTrainer implements Trainer {
     }
 
     /**
-     * The served default: among every (tau, ratio below 1) whose masked validation nDCG@10 beats the full query
-     * with the lower end of the one-sided {@value Selection#CONFIDENCE} paired interval above zero, the best; when
-     * none does, the whole query (ratio 1) and the tau best at the trained ratio, which explicit ratios then use.
+     * The served default: among every (tau, ratio below 1) of the predictor, and every unsupervised mask at those
+     * ratios, whose masked validation nDCG@10 beats the full query with the lower end of the one-sided
+     * {@value Selection#CONFIDENCE} paired interval above zero, the best; when none does, the whole query (ratio 1).
+     * The predictor that ships is the tau of a winning learned mask, else the tau best at the trained ratio, which
+     * requests naming a ratio use.
      */
-    private static Choice choose(List<TauRun> runs, Scores full) {
-        Choice best = null;
-        double bestNdcg = Double.NEGATIVE_INFINITY;
-        for (TauRun run : runs) {
-            for (Map.Entry<Double, Scores> e : run.byRatio().entrySet()) {
-                if (e.getKey() < 1.0) {
-                    double lower = Selection.lowerBound(e.getValue(), full);
-                    if (lower > 0 && e.getValue().ndcg() > bestNdcg) {
-                        bestNdcg = e.getValue().ndcg();
-                        best = new Choice(run, e.getKey(), lower);
-                    }
-                }
-            }
-        }
-        if (best != null) {
-            return best;
-        }
+    private static Choice choose(List<TauRun> runs, List<MaskEvaluation.Row> unsupervised, Scores full) {
         TauRun atTrained = runs.get(0);
         for (TauRun run : runs) {
             if (run.atTrainedRatio().ndcg() > atTrained.atTrainedRatio().ndcg()) {
                 atTrained = run;
             }
         }
-        return new Choice(atTrained, 1.0, 0);
-    }
-
-    /** Validation nDCG@10 of the norm and DIME-PRF masks at each ratio of the grid below 1, for the report. */
-    private static Map<String, Map<String, Double>> baselines(MaskEvaluation masks, EvalSet validation) {
-        List<Double> ratios = RATIO_GRID.stream().filter(r -> r < 1.0).toList();
-        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
-        for (MaskEvaluation.Row row : masks.baselines(validation, ratios, MaskEvaluation.Prf.defaults())) {
-            if (row.mask().equals("norm") || row.mask().equals("dime_prf")) {
-                out.computeIfAbsent(row.mask(), m -> new LinkedHashMap<>())
-                        .put(Double.toString(row.ratio()), row.scores().ndcg());
+        Choice best = new Choice(atTrained, "learned", 1.0, 0);
+        double bestNdcg = full.ndcg();
+        for (TauRun run : runs) {
+            for (Map.Entry<Double, Scores> e : run.byRatio().entrySet()) {
+                if (e.getKey() < 1.0 && e.getValue().ndcg() > bestNdcg) {
+                    double lower = Selection.lowerBound(e.getValue(), full);
+                    if (lower > 0) {
+                        bestNdcg = e.getValue().ndcg();
+                        best = new Choice(run, "learned", e.getKey(), lower);
+                    }
+                }
             }
         }
-        return out;
+        for (MaskEvaluation.Row row : unsupervised) {
+            if (row.scores().ndcg() > bestNdcg) {
+                double lower = Selection.lowerBound(row.scores(), full);
+                if (lower > 0) {
+                    bestNdcg = row.scores().ndcg();
+                    // the predictor still ships for requests that name a ratio: the tau best at the trained ratio
+                    best = new Choice(atTrained, row.mask(), row.ratio(), lower);
+                }
+            }
+        }
+        return best;
     }
 
     private static EpochStats withTau(EpochStats s, double tau) {

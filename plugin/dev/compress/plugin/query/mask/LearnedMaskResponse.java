@@ -5,26 +5,29 @@ import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
-/** The kept dimensions, ascending. */
+/**
+ * The mask to apply next: {@code explicit} kept dimensions, or a PRF mask that the query resolves with a first
+ * pass (when the model's validation chose that mask for queries that name no size).
+ */
 public final class LearnedMaskResponse extends ActionResponse {
 
-    private final int[] kept;
+    private final MaskSpec mask;
 
-    public LearnedMaskResponse(int[] kept) {
-        this.kept = kept;
+    public LearnedMaskResponse(MaskSpec mask) {
+        this.mask = mask;
     }
 
     public LearnedMaskResponse(StreamInput in) throws IOException {
         super(in);
-        kept = in.readVIntArray();
+        mask = new MaskSpec(in);
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeVIntArray(kept);
+        mask.writeTo(out);
     }
 
-    public int[] kept() {
-        return kept;
+    public MaskSpec mask() {
+        return mask;
     }
 }

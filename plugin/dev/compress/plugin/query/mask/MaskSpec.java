@@ -119,6 +119,12 @@ public record MaskSpec(
         }
     }
 
+    /** A mask of {@code type} keeping {@code ratio} of the dimensions, with the default PRF parameters. */
+    public static MaskSpec ofShare(MaskType type, double ratio) {
+        return new MaskSpec(
+                type, ratio, null, null, DEFAULT_FEEDBACK_DOCS, DEFAULT_NEGATIVE_DOCS, DEFAULT_NEGATIVE_DEPTH, null);
+    }
+
     /** A resolved mask. */
     public static MaskSpec explicit(int[] kept) {
         return new MaskSpec(

@@ -30,33 +30,51 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
                 request.mask().modelId(),
                 ActionListener.wrap(
                         model -> {
-                            boolean[] kept;
+                            MaskSpec next;
                             try {
-                                kept = mask(model, request);
+                                next = mask(model, request);
                             } catch (IllegalArgumentException e) {
                                 listener.onFailure(e);
                                 return;
                             }
-                            listener.onResponse(new LearnedMaskResponse(
-                                    MaskSpec.explicit(kept).kept()));
+                            listener.onResponse(new LearnedMaskResponse(next));
                         },
                         listener::onFailure));
     }
 
-    static boolean[] mask(LoadedModel model, LearnedMaskRequest request) {
+    /**
+     * The mask to apply: the model's top-scored dimensions at the requested size; with no size, the mask and share
+     * the model's training chose on validation ({@code norm} is computed here, a PRF mask is returned for the
+     * query to resolve with its first pass).
+     */
+    static MaskSpec mask(LoadedModel model, LearnedMaskRequest request) {
         if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output()) == false) {
             throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] outputs ["
                     + model.metadata().output() + "], not [" + ModelMetadata.OUTPUT_DIMENSION_SCORES
                     + "]: it is not a mask model");
         }
-        int dim = request.vector().length;
+        float[] vector = request.vector();
+        int dim = vector.length;
         if (model.inputDim() != dim) {
             throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] masks " + model.inputDim()
                     + " dimensions but the query vector has " + dim);
         }
-        int keep =
-                request.mask().sizeGiven() ? request.mask().keep(dim) : DimensionMasks.keep(dim, validatedRatio(model));
-        return DimensionMasks.learned(model.encoder(), request.vector(), keep);
+        if (request.mask().sizeGiven()) {
+            return MaskSpec.explicit(DimensionMasks.learned(
+                    model.encoder(), vector, request.mask().keep(dim)));
+        }
+        double ratio = validatedRatio(model);
+        int keep = DimensionMasks.keep(dim, ratio);
+        Object validatedMask = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
+        MaskType type = validatedMask == null ? MaskType.LEARNED : MaskType.fromJson(validatedMask.toString());
+        return switch (type) {
+            case LEARNED -> MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, keep));
+            case NORM -> MaskSpec.explicit(DimensionMasks.norm(vector, keep));
+            case DIME_PRF, ECLIPSE_PRF -> MaskSpec.ofShare(type, ratio);
+            default ->
+                throw new IllegalStateException("model [" + model.id() + "] names mask [" + validatedMask
+                        + "], which validation never chooses");
+        };
     }
 
     /** The share of dimensions the model's training chose on validation (1 = the whole query: no mask). */

@@ -45,6 +45,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
 
     private ModelArtifact adapter;
     private ModelArtifact maskModel;
+    private ModelArtifact dimeMaskModel;
     private float[][] docs;
 
     /** A mask model as the trainer writes it: one Linear D -> D scoring each dimension. */
@@ -86,7 +87,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
-        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated")) {
+        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
                     .actionGet();
         }
@@ -94,6 +95,13 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         storeModel("qm", maskModel, ModelState.CREATED);
         storeModel("qm16", maskModel(random, 16), ModelState.CREATED);
         storeModel("qm-unvalidated", maskModel(random, DIM), ModelState.CREATED);
+        // models whose validation found an unsupervised mask better than their own scores
+        dimeMaskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO, "validatedMask", "dime_prf"));
+        storeModel("qm-dime", dimeMaskModel, ModelState.CREATED);
+        storeModel(
+                "qm-norm",
+                maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO, "validatedMask", "norm")),
+                ModelState.CREATED);
         client().admin()
                 .indices()
                 .prepareCreate("docs")
@@ -237,8 +245,12 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
 
     /** The mask model's scores W q + b, computed here from its weights. */
     private int[] learnedByHand(float[] q, int k) {
-        float[] w = maskModel.tensor("scores.weight").data();
-        float[] b = maskModel.tensor("scores.bias").data();
+        return learnedByHand(maskModel, q, k);
+    }
+
+    private static int[] learnedByHand(ModelArtifact model, float[] q, int k) {
+        float[] w = model.tensor("scores.weight").data();
+        float[] b = model.tensor("scores.bias").data();
         float[] scores = new float[DIM];
         for (int i = 0; i < DIM; i++) {
             double s = b[i];
@@ -281,6 +293,36 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                                     "qa",
                                     mask(MaskType.LEARNED, 0.3, null, "qm"),
                                     QueryBuilders.termsQuery("tag", List.of(1, 2)))));
+        }
+    }
+
+    /** With no size, a learned mask serves the mask its model's validation chose, at the validated share. */
+    public void testLearnedMaskWithoutSizeServesTheValidatedMask() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        String node = internalCluster().getDataNodeNames().iterator().next();
+        int keep = DimensionMasks.keep(DIM, VALIDATED_RATIO);
+        for (int round = 0; round < 3; round++) {
+            float[] q = unit(gaussian(random, 1, DIM)[0]);
+            float[] top = docs[firstPass(q, 1)[0]];
+            float[] dime = new float[DIM];
+            float[] norm = new float[DIM];
+            for (int j = 0; j < DIM; j++) {
+                dime[j] = q[j] * top[j];
+                norm[j] = Math.abs(q[j]);
+            }
+            for (String field : List.of("emb", "embb")) {
+                assertSameHits(
+                        bruteForce(q, top(dime, keep), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, null, null, "qm-dime"), null)));
+                assertSameHits(
+                        bruteForce(q, top(norm, keep), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, null, null, "qm-norm"), null)));
+                // a request that names a size gets the model's own scores
+                assertSameHits(
+                        bruteForce(q, learnedByHand(dimeMaskModel, q, 5), i -> true, K),
+                        search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm-dime"), null)));
+            }
         }
     }
 

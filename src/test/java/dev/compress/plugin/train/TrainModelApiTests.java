@@ -235,7 +235,16 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(300, evaluation.get("held_out_queries"));
         Map<String, Map<String, Object>> byMask = new java.util.HashMap<>();
         List<Integer> learnedKept = new java.util.ArrayList<>();
-        for (Map<String, Object> row : (List<Map<String, Object>>) evaluation.get("rows")) {
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) evaluation.get("rows");
+        // the last row is what a query that names no ratio gets: the mask and share chosen on validation
+        Map<String, Object> served = rows.get(rows.size() - 1);
+        String servedMask = ((String) served.get("mask")).substring("served:".length());
+        double validatedShare = ((Number) evaluation.get("validated_ratio")).doubleValue();
+        assertEquals(validatedShare == 1.0 ? "full" : servedMask, servedMask);
+        assertTrue(
+                servedMask,
+                Set.of("full", "learned", "norm", "dime_prf", "eclipse_prf").contains(servedMask));
+        for (Map<String, Object> row : rows.subList(0, rows.size() - 1)) {
             byMask.putIfAbsent((String) row.get("mask"), row); // the first table is at the ratio trained for
             if (row.get("mask").equals("learned")) {
                 learnedKept.add(((Number) row.get("kept_dimensions")).intValue());
