@@ -206,8 +206,8 @@ final class LoadSection implements BenchSection {
         requests.note("Requests go to the nodes in turn. errors: requests answered with an error status or"
                 + " none, and bulks with any failed item; for training, jobs that ended failed. Training"
                 + " latencies are whole jobs (dive to 16-d, " + TrainingData.EPOCHS + " epochs on "
-                + TrainingData.DOCS + " x " + TrainingData.DIM + "-d), from _train to created; "
-                + training.cutOffCount() + " job(s) still training at the end was cancelled and is not counted.");
+                + TrainingData.DOCS + " x " + TrainingData.DIM + "-d), from _train to created. Jobs still training"
+                + " at the end, cancelled and not counted: " + training.cutOffCount() + ".");
         ResultTable documents = new ResultTable(
                 "Documents after the load run", List.of("seeded", "acknowledged", "in_index", "missing", "health"));
         Map<String, Object> row = new LinkedHashMap<>();
