@@ -32,6 +32,8 @@ import org.opensearch.core.xcontent.XContentParser;
 public final class RealNode implements AutoCloseable {
 
     static final String NODE_USER = "opensearch-test";
+    private static final String SINGLE_NODE_CLUSTER = "compress-realnode";
+    private static final String MULTI_NODE_CLUSTER = "compress-cluster";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
     private final Path home;
@@ -39,14 +41,16 @@ public final class RealNode implements AutoCloseable {
     private final int transportPort;
     private final boolean asRoot;
     private final String heap;
+    private final String clusterName;
     private long pid = -1;
     private RestClient client;
 
-    private RealNode(Path home, int httpPort, int transportPort, String heap) {
+    private RealNode(Path home, int httpPort, int transportPort, String heap, String clusterName) {
         this.home = home;
         this.httpPort = httpPort;
         this.transportPort = transportPort;
         this.heap = heap;
+        this.clusterName = clusterName;
         this.asRoot = "root".equals(System.getProperty("user.name"));
     }
 
@@ -103,12 +107,15 @@ public final class RealNode implements AutoCloseable {
                 home,
                 Integer.parseInt(required("realnode.neighbours.http.port")),
                 Integer.parseInt(required("realnode.neighbours.transport.port")),
-                heap);
+                heap,
+                SINGLE_NODE_CLUSTER);
         node.install(
                 Path.of(required("realnode.distribution")),
                 pluginsBefore,
                 Path.of(required("realnode.plugin.zip")),
-                home.resolve("djl-cache"));
+                home.resolve("djl-cache"),
+                "realnode-0",
+                List.of("discovery.type: single-node"));
         return node;
     }
 
@@ -134,8 +141,41 @@ public final class RealNode implements AutoCloseable {
     public static RealNode install(
             Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
             throws IOException, InterruptedException {
-        RealNode node = new RealNode(home, httpPort, transportPort, heap);
-        node.install(distribution, List.of(), pluginZip, djlCache);
+        RealNode node = new RealNode(home, httpPort, transportPort, heap, SINGLE_NODE_CLUSTER);
+        node.install(
+                distribution, List.of(), pluginZip, djlCache, "realnode-0", List.of("discovery.type: single-node"));
+        return node;
+    }
+
+    /**
+     * A fresh node (not started) of a cluster of real nodes on 127.0.0.1, named {@code name}, that
+     * finds the others on {@code seedTransportPorts}. The cluster forms around {@code bootstrapNode},
+     * which must be started first; the others join it, each being cluster-manager eligible.
+     */
+    public static RealNode clusterMember(
+            Path distribution,
+            Path pluginZip,
+            Path home,
+            String name,
+            int httpPort,
+            int transportPort,
+            List<Integer> seedTransportPorts,
+            String bootstrapNode,
+            String heap,
+            Path djlCache)
+            throws IOException, InterruptedException {
+        RealNode node = new RealNode(home, httpPort, transportPort, heap, MULTI_NODE_CLUSTER);
+        String seeds = String.join(
+                ", ", seedTransportPorts.stream().map(p -> "127.0.0.1:" + p).toList());
+        node.install(
+                distribution,
+                List.of(),
+                pluginZip,
+                djlCache,
+                name,
+                List.of(
+                        "discovery.seed_hosts: [" + seeds + "]",
+                        "cluster.initial_cluster_manager_nodes: [" + bootstrapNode + "]"));
         return node;
     }
 
@@ -148,7 +188,13 @@ public final class RealNode implements AutoCloseable {
         return value;
     }
 
-    private void install(Path distribution, List<Path> pluginsBefore, Path pluginZip, Path djlCache)
+    private void install(
+            Path distribution,
+            List<Path> pluginsBefore,
+            Path pluginZip,
+            Path djlCache,
+            String nodeName,
+            List<String> discovery)
             throws IOException, InterruptedException {
         if (Files.isDirectory(distribution) == false) {
             throw new IllegalStateException("OpenSearch distribution not unpacked at " + distribution);
@@ -160,21 +206,20 @@ public final class RealNode implements AutoCloseable {
             installPlugin(other);
         }
         installPlugin(pluginZip);
-        Files.writeString(
-                home.resolve("config/opensearch.yml"),
-                String.join(
-                        "\n",
-                        "cluster.name: compress-realnode",
-                        "node.name: realnode-0",
-                        "network.host: 127.0.0.1",
-                        "http.port: " + httpPort,
-                        "transport.port: " + transportPort,
-                        "discovery.type: single-node",
-                        "path.data: " + home.resolve("data"),
-                        "path.logs: " + home.resolve("logs"),
-                        "compress.djl.cache_dir: " + djlCache,
-                        "compress.djl.num_threads: 2",
-                        ""));
+        List<String> config = new ArrayList<>(List.of(
+                "cluster.name: " + clusterName,
+                "node.name: " + nodeName,
+                "network.host: 127.0.0.1",
+                "http.port: " + httpPort,
+                "transport.port: " + transportPort));
+        config.addAll(discovery);
+        config.addAll(List.of(
+                "path.data: " + home.resolve("data"),
+                "path.logs: " + home.resolve("logs"),
+                "compress.djl.cache_dir: " + djlCache,
+                "compress.djl.num_threads: 2",
+                ""));
+        Files.writeString(home.resolve("config/opensearch.yml"), String.join("\n", config));
         if (asRoot) {
             ensureNodeUser();
             Files.createDirectories(djlCache);
@@ -325,7 +370,7 @@ public final class RealNode implements AutoCloseable {
 
     /** The node's main log file. */
     public Path logFile() {
-        return home.resolve("logs/compress-realnode.log");
+        return home.resolve("logs/" + clusterName + ".log");
     }
 
     public int httpPort() {

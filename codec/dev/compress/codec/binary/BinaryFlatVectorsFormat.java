@@ -118,7 +118,7 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
     /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
     static final int VERSION_START = 1;
 
-    static final int VERSION_CURRENT = VERSION_START;
+    public static final int VERSION_CURRENT = VERSION_START;
 
     /** Flag bit of a field's metadata: the float32 vectors are stored, for exact rescoring. */
     static final int FLAG_STORE_FLOATS = 1;

@@ -8,9 +8,9 @@ import org.opensearch.action.search.SearchResponse;
 import org.opensearch.search.SearchHit;
 
 /** A search hit as id and score, for comparing a search's hits with the expected ones. */
-record Hit(String id, float score) {
+public record Hit(String id, float score) {
 
-    static List<Hit> of(SearchResponse response) {
+    public static List<Hit> of(SearchResponse response) {
         List<Hit> hits = new ArrayList<>();
         for (SearchHit hit : response.getHits().getHits()) {
             hits.add(new Hit(hit.getId(), hit.getScore()));
@@ -19,7 +19,7 @@ record Hit(String id, float score) {
     }
 
     /** Same ids in the same order, and scores within {@code tolerance}. */
-    static void assertSameHits(List<Hit> expected, List<Hit> actual, float tolerance) {
+    public static void assertSameHits(List<Hit> expected, List<Hit> actual, float tolerance) {
         assertEquals(
                 expected.stream().map(Hit::id).toList(),
                 actual.stream().map(Hit::id).toList());
