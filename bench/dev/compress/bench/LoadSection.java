@@ -48,11 +48,11 @@ final class LoadSection implements BenchSection {
             List<NodeHttp> nodes = cluster.clients();
             NodeHttp setup = nodes.get(0);
             setUp(setup);
-            TrainingData.load(setup, new Random(7));
+            LoadTrainingData.load(setup, new Random(7));
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             LoadCounts ingest = new LoadCounts();
             LoadCounts search = new LoadCounts();
-            TrainingRuns training = new TrainingRuns();
+            LoadTrainingJobs training = new LoadTrainingJobs();
             ExecutorService pool = Executors.newFixedThreadPool(2 + searchers);
             List<Future<?>> workers = new ArrayList<>();
             workers.add(pool.submit(() -> ingest(nodes, end, ingest, new Random(11))));
@@ -156,12 +156,12 @@ final class LoadSection implements BenchSection {
     }
 
     /** Training jobs one after another until {@code end}; the job still running then is cancelled. */
-    private static Void train(NodeHttp node, long end, TrainingRuns runs) throws InterruptedException {
+    private static Void train(NodeHttp node, long end, LoadTrainingJobs runs) throws InterruptedException {
         for (int n = 0; System.nanoTime() < end; n++) {
             String model = "load-" + n;
             long start = System.nanoTime();
             try {
-                node.call("POST", "/_plugins/compress/models/" + model + "/_train", TrainingData.trainBody());
+                node.call("POST", "/_plugins/compress/models/" + model + "/_train", LoadTrainingData.trainBody());
                 String state = "training";
                 while (state.equals("training") && System.nanoTime() < end) {
                     Thread.sleep(500);
@@ -189,7 +189,7 @@ final class LoadSection implements BenchSection {
             int searchers,
             LoadCounts ingest,
             LoadCounts search,
-            TrainingRuns training,
+            LoadTrainingJobs training,
             long inIndex,
             String health) {
         ResultTable requests = new ResultTable(
@@ -205,8 +205,9 @@ final class LoadSection implements BenchSection {
         requests.add(training.row(seconds));
         requests.note("Requests go to the nodes in turn. errors: requests answered with an error status or"
                 + " none, and bulks with any failed item; for training, jobs that ended failed. Training"
-                + " latencies are whole jobs (dive to 16-d, " + TrainingData.EPOCHS + " epochs on "
-                + TrainingData.DOCS + " x " + TrainingData.DIM + "-d), from _train to created. Jobs still training"
+                + " latencies are whole jobs (dive to 16-d, " + LoadTrainingData.EPOCHS + " epochs on "
+                + LoadTrainingData.DOCS + " x " + LoadTrainingData.DIM
+                + "-d), from _train to created. Jobs still training"
                 + " at the end, cancelled and not counted: " + training.cutOffCount() + ".");
         ResultTable documents = new ResultTable(
                 "Documents after the load run", List.of("seeded", "acknowledged", "in_index", "missing", "health"));

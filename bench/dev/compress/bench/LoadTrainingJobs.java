@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The training jobs of the {@code load} section: how long each took and how it ended. */
-final class TrainingRuns {
+final class LoadTrainingJobs {
 
     private final List<Long> nanos = new ArrayList<>();
     private long failed;

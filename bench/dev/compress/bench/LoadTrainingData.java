@@ -10,7 +10,7 @@ import java.util.Random;
  * document, and judgments that make that document and the next two relevant. What the jobs learn
  * does not matter here, only that they load the nodes as real ones do.
  */
-final class TrainingData {
+final class LoadTrainingData {
 
     static final int DIM = 32;
     static final int DOCS = 2_000;
@@ -20,7 +20,7 @@ final class TrainingData {
     private static final String QUERY_INDEX = "load-train-queries";
     private static final String JUDGMENTS = "load-train-judgments";
 
-    private TrainingData() {}
+    private LoadTrainingData() {}
 
     static void load(NodeHttp node, Random random) throws IOException {
         String settings = "\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true}";
