@@ -359,10 +359,11 @@ public final class TrainCli {
         Map<String, Object> trainedParams = outcome.report().parameters();
         System.out.printf(
                 Locale.ROOT,
-                "selected tau %s; grid %s%nvalidated ratio %.1f (served when a query names none; paired lower bound"
-                        + " against the full query on validation %+.4f)%n",
+                "selected tau %s; grid %s%nvalidated mask %s at ratio %.1f (served when a query names none; paired"
+                        + " lower bound against the full query on validation %+.4f)%n",
                 trainedParams.get("selectedTau"),
                 trainedParams.get("tauGrid"),
+                trainedParams.get(QueryMaskTrainer.VALIDATED_MASK),
                 outcome.heldOut().validatedRatio(),
                 ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue());
         List<MaskEvaluation.Row> rows = new ArrayList<>(outcome.heldOut().maskRows());
