@@ -60,7 +60,9 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
                 false,
                 m -> toType(m).config.similarity().jsonName(),
                 VectorSimilarity.COSINE.jsonName(),
-                VectorSimilarity.DOT_PRODUCT.jsonName());
+                VectorSimilarity.DOT_PRODUCT.jsonName(),
+                VectorSimilarity.L2.jsonName(),
+                VectorSimilarity.INNER_PRODUCT.jsonName());
         private final Parameter<HnswMappingParameters> hnsw = new Parameter<>(
                         "hnsw",
                         false,
@@ -90,12 +92,17 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
                 throw new IllegalArgumentException("field [" + name
                         + "]: [rescore_vectors] applies to [encoding: binary] only; float vectors are always kept");
             }
-            VectorFieldConfig config = new VectorFieldConfig(
-                    dimension.getValue(),
-                    enc,
-                    rescoreVectors.getValue(),
-                    VectorSimilarity.fromJson("similarity", similarity.getValue()),
-                    hnsw.getValue());
+            VectorSimilarity sim = VectorSimilarity.fromJson("similarity", similarity.getValue());
+            if (enc == VectorEncoding.BINARY && rescoreVectors.getValue() == false && sim.needsMagnitudes()) {
+                // codes-only fields score by the codes' estimate alone, and their merges build graphs on Hamming
+                // distance, which sees no magnitudes: for the similarities that rank by magnitude too, nothing
+                // would give an exact ranking back
+                throw new IllegalArgumentException("field [" + name + "]: similarity [" + sim.jsonName()
+                        + "] with [encoding: binary] needs [rescore_vectors: true], so that candidates are rescored"
+                        + " with the stored float vectors; sign codes alone only estimate it");
+            }
+            VectorFieldConfig config =
+                    new VectorFieldConfig(dimension.getValue(), enc, rescoreVectors.getValue(), sim, hnsw.getValue());
             String fullName = buildFullName(context);
             return new CompressedVectorFieldMapper(
                     name,

@@ -5,19 +5,31 @@ import java.util.Locale;
 import org.apache.lucene.index.VectorSimilarityFunction;
 
 /**
- * The similarity a {@code compressed_vector} field ranks by. Scores follow Lucene's mapping to a
- * non-negative, monotonic score: {@code (1 + similarity) / 2} for both.
+ * The similarity a {@code compressed_vector} field ranks by, with Lucene's mapping of it to a
+ * non-negative score that grows with similarity (the k-NN plugin's Lucene engine scores the same
+ * way, so {@code min_score} thresholds carry over).
  */
 public enum VectorSimilarity {
-    /** Dot product of unit vectors; the mapper rejects vectors that are not unit length. */
-    DOT_PRODUCT(VectorSimilarityFunction.DOT_PRODUCT),
-    /** Cosine; any non-zero vector. */
-    COSINE(VectorSimilarityFunction.COSINE);
+    /** Dot product of unit vectors; the mapper rejects vectors that are not unit length. Score {@code (1 + dot) / 2}. */
+    DOT_PRODUCT(VectorSimilarityFunction.DOT_PRODUCT, "dot product", "(1 + dot_product) / 2"),
+    /** Cosine; any non-zero vector. Score {@code (1 + cos) / 2}. */
+    COSINE(VectorSimilarityFunction.COSINE, "cosine", "(1 + cosine) / 2"),
+    /** Euclidean distance, any vectors. Score {@code 1 / (1 + d^2)}. */
+    L2(VectorSimilarityFunction.EUCLIDEAN, "l2 distance", "1 / (1 + l2_distance^2)"),
+    /** Unnormalised inner product, any vectors; Lucene's maximum-inner-product score. */
+    INNER_PRODUCT(
+            VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT,
+            "inner product",
+            "1 / (1 - inner_product) below 0, else inner_product + 1");
 
     private final VectorSimilarityFunction lucene;
+    private final String measure;
+    private final String scoreFormula;
 
-    VectorSimilarity(VectorSimilarityFunction lucene) {
+    VectorSimilarity(VectorSimilarityFunction lucene, String measure, String scoreFormula) {
         this.lucene = lucene;
+        this.measure = measure;
+        this.scoreFormula = scoreFormula;
     }
 
     public VectorSimilarityFunction lucene() {
@@ -26,6 +38,39 @@ public enum VectorSimilarity {
 
     public String jsonName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What the score measures, for explanations: {@code "l2 distance"}, {@code "cosine"}... */
+    public String measure() {
+        return measure;
+    }
+
+    /** How the score follows from {@link #measure()}, for explanations. */
+    public String scoreFormula() {
+        return scoreFormula;
+    }
+
+    /**
+     * The similarity (or, for {@link #L2}, the distance) a score stands for: the inverse of Lucene's
+     * mapping, so an explanation can show the measure the user reasons in. Cosine and dot-product
+     * scores are clamped at 0 by Lucene, so a score of 0 reads as -1 or below.
+     */
+    public double measureOfScore(float score) {
+        return switch (this) {
+            case DOT_PRODUCT, COSINE -> 2.0 * score - 1;
+            case L2 -> Math.sqrt(Math.max(0, 1.0 / score - 1));
+            case INNER_PRODUCT -> score < 1 ? 1 - 1.0 / score : score - 1.0;
+        };
+    }
+
+    /** Whether vectors' lengths, not only their directions, decide the ranking. */
+    public boolean needsMagnitudes() {
+        return this == L2 || this == INNER_PRODUCT;
+    }
+
+    /** The score of an l2 distance: Lucene's {@code 1 / (1 + d^2)}. */
+    public static float scoreOfDistance(float distance) {
+        return 1f / (1f + distance * distance);
     }
 
     public static VectorSimilarity fromJson(String field, String value) {

@@ -5,12 +5,14 @@ import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchSingleNodeTestCase;
@@ -104,8 +106,8 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(zero, zero.contains("[dimension] must be in [1, 16000], got [0]"));
         String enc = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"int4\"}");
         assertTrue(enc, enc.contains("encoding") && enc.contains("int4"));
-        String sim = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"l2\"}");
-        assertTrue(sim, sim.contains("similarity") && sim.contains("l2"));
+        String sim = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"hamming\"}");
+        assertTrue(sim, sim.contains("similarity") && sim.contains("hamming"));
         String m = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":1}}");
         assertTrue(m, m.contains("[hnsw.m] must be in [2, 512], got [1]"));
         String unknown = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"beam\":1}}");
@@ -113,6 +115,56 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         String rescoreOnFloat = mappingError(
                 "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
         assertTrue(rescoreOnFloat, rescoreOnFloat.contains("[rescore_vectors] applies to [encoding: binary] only"));
+    }
+
+    /**
+     * {@code l2} and {@code inner_product} on float fields and on binary fields that keep floats for
+     * rescoring; a codes-only binary field is refused with a 400 naming field, similarity and encoding.
+     */
+    @SuppressWarnings("unchecked")
+    public void testMagnitudeSimilaritiesNeedFloatVectors() {
+        createIndexWithMapping(
+                "{\"properties\":{"
+                        + "\"l2\":{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"l2\"},"
+                        + "\"ip\":{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"inner_product\"},"
+                        + "\"l2b\":{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"binary\",\"similarity\":\"l2\"}}}");
+        Map<String, Object> properties = (Map<String, Object>) client().admin()
+                .indices()
+                .prepareGetMappings("idx")
+                .get()
+                .mappings()
+                .get("idx")
+                .sourceAsMap()
+                .get("properties");
+        assertEquals("l2", ((Map<String, Object>) properties.get("l2")).get("similarity"));
+        assertEquals("inner_product", ((Map<String, Object>) properties.get("ip")).get("similarity"));
+        assertEquals("l2", ((Map<String, Object>) properties.get("l2b")).get("similarity"));
+        // any length is fine for both: only dot_product needs unit vectors
+        assertEquals(
+                DocWriteResponse.Result.CREATED,
+                client().prepareIndex("idx")
+                        .setId("long")
+                        .setSource("{\"l2\":[3,0,4,0],\"ip\":[0,0,0,0],\"l2b\":[-7,1,0,2]}", XContentType.JSON)
+                        .get()
+                        .getResult());
+        for (String sim : List.of("l2", "inner_product")) {
+            Exception e = expectThrows(
+                    Exception.class,
+                    () -> client().admin()
+                            .indices()
+                            .prepareCreate("codes")
+                            .setSettings(OURS)
+                            .setMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":4,"
+                                    + "\"encoding\":\"binary\",\"rescore_vectors\":false,\"similarity\":\"" + sim
+                                    + "\"}}}")
+                            .get());
+            assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(e));
+            assertTrue(
+                    rootMessage(e),
+                    rootMessage(e)
+                            .contains("field [v]: similarity [" + sim + "] with [encoding: binary] needs"
+                                    + " [rescore_vectors: true]"));
+        }
     }
 
     public void testMappingRoundTripsWithDefaults() {
