@@ -2,7 +2,6 @@ package dev.compress.plugin.query;
 
 import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
-import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
 import dev.compress.plugin.mapper.VectorSimilarity;
 import dev.compress.plugin.query.mask.FeedbackMask;
@@ -11,7 +10,9 @@ import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.lucene.search.MatchNoDocsQuery;
@@ -33,7 +34,8 @@ import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 /**
- * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field.
+ * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field,
+ * or (radial search) every document within {@code min_score} or {@code max_distance} of it.
  * As in the k-NN plugin, {@code k} applies per shard; shards' hits are merged by score and the
  * request's {@code size} caps the total.
  *
@@ -41,8 +43,9 @@ import org.opensearch.index.query.QueryShardException;
  * per segment and keep the best {@code k}. Binary fields walk the graph on the codes for
  * {@code max(num_candidates, k * oversample_factor)} candidates per segment (at most {@value #MAX_K}),
  * then (by default) rescore them with the float query, against the stored float vectors or, for a
- * codes-only field, against the codes, and keep the best {@code k}. Scores are Lucene's
- * {@code (1 + similarity) / 2} of the exact or estimated similarity; see {@link RescoringKnnQuery}.
+ * codes-only field, against the codes, and keep the best {@code k}. Scores are Lucene's scores of
+ * the field similarity ({@link VectorSimilarity}), exact or estimated; see {@link RescoringKnnQuery}.
+ * A radial search scores every document of the shard with its float vector ({@link ShardVectorQuery}).
  *
  * <p>With {@code model_id}, {@code vector} is a raw vector of the model's input dimension: the
  * coordinating node's rewrite passes it through the model ({@link AdaptQueryVectorAction}, cached
@@ -62,7 +65,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     private final String field;
     private final float[] vector;
-    private final int k;
+    /** Null for a radial search. */
+    private final Integer k;
+
+    private final Float minScore;
+    private final Float maxDistance;
     private final Integer numCandidates;
     private final RescoreOptions rescore;
     private final QueryBuilder filter;
@@ -75,7 +82,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
     private final Supplier<MaskSpec> pendingMask;
 
-    /** A query to be given its parameters: {@code field}, {@code vector} and {@code k} are required. */
+    /**
+     * A query to be given its parameters: {@code field}, {@code vector} and exactly one of {@code k},
+     * {@code min_score} and {@code max_distance} are required.
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -89,6 +99,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private String field;
         private float[] vector;
         private Integer k;
+        private Float minScore;
+        private Float maxDistance;
         private Integer numCandidates;
         private RescoreOptions rescore;
         private QueryBuilder filter;
@@ -116,8 +128,23 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
 
         /** Hits per shard, in [1, {@value CompressedKnnQueryBuilder#MAX_K}]. */
-        public Builder k(int k) {
+        public Builder k(Integer k) {
             this.k = k;
+            return this;
+        }
+
+        /**
+         * Radial search: every document whose score is at least this, instead of the k nearest. Scores
+         * are those of the field's similarity (see {@link VectorSimilarity}); positive and finite.
+         */
+        public Builder minScore(Float minScore) {
+            this.minScore = minScore;
+            return this;
+        }
+
+        /** Radial search on an {@code l2} field: every document within this Euclidean distance; finite, >= 0. */
+        public Builder maxDistance(Float maxDistance) {
+            this.maxDistance = maxDistance;
             return this;
         }
 
@@ -192,17 +219,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         "[" + NAME + "] [vector] has a non-finite value [" + b.vector[i] + "] at position " + i);
             }
         }
-        if (b.k == null) {
-            throw new IllegalArgumentException("[" + NAME + "] requires [k]");
-        }
-        int k = b.k;
-        if (k < 1 || k > MAX_K) {
-            throw new IllegalArgumentException("[" + NAME + "] [k] must be in [1, " + MAX_K + "], got [" + k + "]");
-        }
-        if (b.numCandidates != null && (b.numCandidates < k || b.numCandidates > MAX_K)) {
-            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K
-                    + "], got [" + b.numCandidates + "]");
-        }
+        checkSearchSize(b);
         if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
         }
@@ -215,7 +232,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         this.field = b.field;
         this.vector = b.vector;
-        this.k = k;
+        this.k = b.k;
+        this.minScore = b.minScore;
+        this.maxDistance = b.maxDistance;
         this.numCandidates = b.numCandidates;
         this.rescore = b.rescore;
         this.filter = b.filter;
@@ -227,12 +246,69 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.pendingMask = b.pendingMask;
     }
 
+    /**
+     * Exactly one of {@code k}, {@code min_score} and {@code max_distance}, each in range; the
+     * parameters of the k-nearest search ({@code num_candidates}, {@code rescore}) only with {@code k}.
+     */
+    private static void checkSearchSize(Builder b) {
+        List<String> given = new ArrayList<>();
+        if (b.k != null) {
+            given.add("[k=" + b.k + "]");
+        }
+        if (b.minScore != null) {
+            given.add("[min_score=" + b.minScore + "]");
+        }
+        if (b.maxDistance != null) {
+            given.add("[max_distance=" + b.maxDistance + "]");
+        }
+        if (given.size() != 1) {
+            throw new IllegalArgumentException("[" + NAME + "] takes exactly one of [k], [min_score] and [max_distance]"
+                    + (given.isEmpty() ? "" : ", got " + String.join(" and ", given)));
+        }
+        if (b.k != null) {
+            int k = b.k;
+            if (k < 1 || k > MAX_K) {
+                throw new IllegalArgumentException("[" + NAME + "] [k] must be in [1, " + MAX_K + "], got [" + k + "]");
+            }
+            if (b.numCandidates != null && (b.numCandidates < k || b.numCandidates > MAX_K)) {
+                throw new IllegalArgumentException("[" + NAME + "] [num_candidates] must be in [k=" + k + ", " + MAX_K
+                        + "], got [" + b.numCandidates + "]");
+            }
+            return;
+        }
+        if (b.minScore != null && (Float.isFinite(b.minScore) == false || b.minScore <= 0)) {
+            throw new IllegalArgumentException(
+                    "[" + NAME + "] [min_score] must be a finite number > 0, got [" + b.minScore + "]");
+        }
+        if (b.maxDistance != null && (Float.isFinite(b.maxDistance) == false || b.maxDistance < 0)) {
+            throw new IllegalArgumentException(
+                    "[" + NAME + "] [max_distance] must be a finite number >= 0, got [" + b.maxDistance + "]");
+        }
+        // a radial search scores every document with its float vector: there is no beam and nothing to rescore
+        String radial = b.minScore != null ? "[min_score]" : "[max_distance]";
+        if (b.numCandidates != null) {
+            throw new IllegalArgumentException("[" + NAME + "] [num_candidates] applies to [k] searches only, not to "
+                    + radial + ", which scores every document");
+        }
+        if (b.rescore != null) {
+            throw new IllegalArgumentException("[" + NAME + "] [rescore] applies to [k] searches only, not to " + radial
+                    + ", which scores every document with its float vector");
+        }
+    }
+
+    /** Whether this is a radial search ({@code min_score} or {@code max_distance}) rather than the k nearest. */
+    public boolean isRadial() {
+        return k == null;
+    }
+
     /** A builder holding this query's parameters (not its rewrite state, boost or name). */
     public Builder toBuilder() {
         return builder()
                 .field(field)
                 .vector(vector)
                 .k(k)
+                .minScore(minScore)
+                .maxDistance(maxDistance)
                 .numCandidates(numCandidates)
                 .rescore(rescore)
                 .filter(filter)
@@ -246,7 +322,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         super(in);
         field = in.readString();
         vector = in.readFloatArray();
-        k = in.readVInt();
+        k = in.readOptionalVInt();
+        minScore = in.readOptionalFloat();
+        maxDistance = in.readOptionalFloat();
         numCandidates = in.readOptionalVInt();
         rescore = in.readOptionalWriteable(RescoreOptions::new);
         filter = in.readOptionalNamedWriteable(QueryBuilder.class);
@@ -266,7 +344,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         out.writeString(field);
         out.writeFloatArray(vector);
-        out.writeVInt(k);
+        out.writeOptionalVInt(k);
+        out.writeOptionalFloat(minScore);
+        out.writeOptionalFloat(maxDistance);
         out.writeOptionalVInt(numCandidates);
         out.writeOptionalWriteable(rescore);
         out.writeOptionalNamedWriteable(filter);
@@ -284,8 +364,17 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         return vector;
     }
 
-    public int k() {
+    /** Hits per shard; null for a radial search. */
+    public Integer k() {
         return k;
+    }
+
+    public Float minScore() {
+        return minScore;
+    }
+
+    public Float maxDistance() {
+        return maxDistance;
     }
 
     public Integer numCandidates() {
@@ -326,7 +415,15 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         builder.startObject(NAME);
         builder.field("field", field);
         builder.array("vector", vector);
-        builder.field("k", k);
+        if (k != null) {
+            builder.field("k", k);
+        }
+        if (minScore != null) {
+            builder.field("min_score", minScore);
+        }
+        if (maxDistance != null) {
+            builder.field("max_distance", maxDistance);
+        }
         if (numCandidates != null) {
             builder.field("num_candidates", numCandidates);
         }
@@ -356,6 +453,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         String field = null;
         float[] vector = null;
         Integer k = null;
+        Float minScore = null;
+        Float maxDistance = null;
         Integer numCandidates = null;
         RescoreOptions rescore = null;
         QueryBuilder filter = null;
@@ -378,6 +477,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     case "field" -> field = JsonParams.string(parser, "field");
                     case "vector" -> vector = QueryVectorParser.parse(parser);
                     case "k" -> k = JsonParams.wholeNumber(parser, "k");
+                    case "min_score" ->
+                        minScore = JsonParams.number(parser, "min_score").floatValue();
+                    case "max_distance" ->
+                        maxDistance = JsonParams.number(parser, "max_distance").floatValue();
                     case "num_candidates" -> numCandidates = JsonParams.wholeNumber(parser, "num_candidates");
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
                     case "filter" -> filter = parseInnerQueryBuilder(parser);
@@ -396,14 +499,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
             }
         }
-        if (k == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
-        }
         try {
             return builder()
                     .field(field)
                     .vector(vector)
                     .k(k)
+                    .minScore(minScore)
+                    .maxDistance(maxDistance)
                     .numCandidates(numCandidates)
                     .rescore(rescore)
                     .filter(filter)
@@ -521,7 +623,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 }
                 mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs
                 // at least as deep as this query: its top hits are the feedback, not those of a narrower search
-                int firstPassK = Math.max(FeedbackMask.depth(mask), k);
+                int firstPassK = k == null ? FeedbackMask.depth(mask) : Math.max(FeedbackMask.depth(mask), k);
                 Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
                 QueryBuilder firstPass = builder()
                         .field(field)
@@ -592,17 +694,38 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                             + ", and field [" + field + "] uses similarity [cosine], which is undefined for it");
         }
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
-        int beam = numCandidates == null
-                ? (config.encoding() == VectorEncoding.FLOAT ? DEFAULT_NUM_CANDIDATES : k)
-                : numCandidates;
-        float beamFactor = Math.max(1f, (float) beam / k);
-        if (config.encoding() == VectorEncoding.FLOAT) {
-            // float scores are exact already: the beam only widens the graph search
-            return new RescoringKnnQuery(field, target, k, beamFactor, luceneFilter, false);
+        ShardVectorQuery shardQuery =
+                new ShardVectorQuery(field, config, target, mask == null ? null : mask.kept(), luceneFilter);
+        if (k != null) {
+            return shardQuery.nearest(k, numCandidates, rescore);
         }
-        RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
-        float oversample = cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
-        return new RescoringKnnQuery(field, target, k, oversample, luceneFilter, options.enabled());
+        return radialQuery(context, config, shardQuery);
+    }
+
+    /**
+     * {@code min_score}, or {@code max_distance} as the score of that distance. Radial search scores
+     * every document exactly, so it needs float vectors: a codes-only field has none.
+     */
+    private Query radialQuery(QueryShardContext context, VectorFieldConfig config, ShardVectorQuery shardQuery) {
+        String param = minScore != null ? "[min_score]" : "[max_distance]";
+        if (config.keepsFloats() == false) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] " + param + " needs the float vectors of field [" + field
+                            + "], which has [encoding: binary] with [rescore_vectors: false]; search it with [k]");
+        }
+        if (minScore != null) {
+            return shardQuery.within(minScore, "score >= " + minScore);
+        }
+        if (config.similarity() != VectorSimilarity.L2) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [max_distance] applies to fields with similarity [l2], but field [" + field
+                            + "] uses [" + config.similarity().jsonName() + "]: use [min_score]");
+        }
+        return shardQuery.within(
+                VectorSimilarity.scoreOfDistance(maxDistance),
+                "l2 distance <= " + maxDistance + " (score >= " + VectorSimilarity.scoreOfDistance(maxDistance) + ")");
     }
 
     /**
@@ -651,7 +774,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     protected boolean doEquals(CompressedKnnQueryBuilder other) {
         return field.equals(other.field)
                 && Arrays.equals(vector, other.vector)
-                && k == other.k
+                && Objects.equals(k, other.k)
+                && Objects.equals(minScore, other.minScore)
+                && Objects.equals(maxDistance, other.maxDistance)
                 && Objects.equals(numCandidates, other.numCandidates)
                 && Objects.equals(rescore, other.rescore)
                 && Objects.equals(filter, other.filter)
@@ -669,6 +794,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 field,
                 Arrays.hashCode(vector),
                 k,
+                minScore,
+                maxDistance,
                 numCandidates,
                 rescore,
                 filter,

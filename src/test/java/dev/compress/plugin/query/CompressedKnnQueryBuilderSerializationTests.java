@@ -96,7 +96,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         IllegalArgumentException noK = expectThrows(
                 IllegalArgumentException.class,
                 () -> CompressedKnnQueryBuilder.builder().field("emb").vector(v).build());
-        assertEquals("[compressed_knn] requires [k]", noK.getMessage());
+        assertEquals("[compressed_knn] takes exactly one of [k], [min_score] and [max_distance]", noK.getMessage());
         IllegalArgumentException noField = expectThrows(
                 IllegalArgumentException.class,
                 () -> CompressedKnnQueryBuilder.builder().vector(v).k(1).build());
@@ -117,9 +117,72 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
 
         CompressedKnnQueryBuilder masked = withMask(MaskSpec.explicit(new int[] {0, 2}));
         assertEquals(masked, masked.toBuilder().build());
-        assertEquals(5, masked.k());
+        assertEquals(Integer.valueOf(5), masked.k());
         assertEquals(Integer.valueOf(50), masked.numCandidates());
         assertEquals(RescoreOptions.DEFAULT, masked.rescore());
+    }
+
+    public void testRadialSearchesSurviveTheWireAndXContent() throws IOException {
+        List<CompressedKnnQueryBuilder> radial = List.of(
+                CompressedKnnQueryBuilder.builder()
+                        .field("emb")
+                        .vector(new float[] {0.5f, -1f})
+                        .minScore(0.75f)
+                        .build(),
+                CompressedKnnQueryBuilder.builder()
+                        .field("emb")
+                        .vector(new float[] {0.5f, -1f})
+                        .maxDistance(1.5f)
+                        .mask(MaskSpec.explicit(new int[] {1}))
+                        .build());
+        for (CompressedKnnQueryBuilder original : radial) {
+            assertTrue(original.isRadial());
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    assertEquals(original, new CompressedKnnQueryBuilder(in));
+                }
+            }
+            XContentBuilder builder = JsonXContent.contentBuilder();
+            original.toXContent(builder, ToXContent.EMPTY_PARAMS);
+            assertFalse(builder.toString(), builder.toString().contains("\"k\""));
+            assertEquals(builder.toString(), original, parse(builder.toString()));
+        }
+        assertNotEquals(radial.get(0), radial.get(1));
+        assertFalse(withModel().isRadial());
+    }
+
+    public void testRadialParametersAreValidatedWhenParsed() {
+        String v = "\"field\":\"emb\",\"vector\":[1,2]";
+        assertEquals(
+                "[compressed_knn] takes exactly one of [k], [min_score] and [max_distance], got [k=3] and [min_score=0.5]",
+                parseError("{" + v + ",\"k\":3,\"min_score\":0.5}"));
+        assertEquals(
+                "[compressed_knn] takes exactly one of [k], [min_score] and [max_distance], got [min_score=0.5] and"
+                        + " [max_distance=2.0]",
+                parseError("{" + v + ",\"min_score\":0.5,\"max_distance\":2}"));
+        assertEquals(
+                "[compressed_knn] [min_score] must be a finite number > 0, got [0.0]",
+                parseError("{" + v + ",\"min_score\":0}"));
+        assertEquals(
+                "[compressed_knn] [max_distance] must be a finite number >= 0, got [-1.0]",
+                parseError("{" + v + ",\"max_distance\":-1}"));
+        assertEquals(
+                "[compressed_knn] [num_candidates] applies to [k] searches only, not to [min_score], which scores"
+                        + " every document",
+                parseError("{" + v + ",\"min_score\":0.5,\"num_candidates\":100}"));
+        assertEquals(
+                "[compressed_knn] [rescore] applies to [k] searches only, not to [max_distance], which scores every"
+                        + " document with its float vector",
+                parseError("{" + v + ",\"max_distance\":1,\"rescore\":false}"));
+        assertEquals(
+                "[compressed_knn] bad [min_score]: [min_score] must be a number, got [high]",
+                parseError("{" + v + ",\"min_score\":\"high\"}"));
+    }
+
+    private static String parseError(String body) {
+        return expectThrows(ParsingException.class, () -> parse("{\"compressed_knn\":" + body + "}"))
+                .getMessage();
     }
 
     private static CompressedKnnQueryBuilder withMask(MaskSpec mask) {

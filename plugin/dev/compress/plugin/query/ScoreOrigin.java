@@ -1,0 +1,96 @@
+package dev.compress.plugin.query;
+
+import dev.compress.plugin.mapper.VectorSimilarity;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import org.apache.lucene.search.Explanation;
+
+/**
+ * Where a {@code compressed_knn} hit's score comes from, as {@code explain} reports it: the field's
+ * similarity and how the score maps to it, whether it is exact or a code estimate, whether it was
+ * rescored, which query dimensions counted, and which search selected the hit.
+ *
+ * @param kept the dimensions the mask kept, ascending, or null when every dimension counts
+ * @param search the search that selected the hit, e.g. {@code "top k=10 of the graph walk"}
+ */
+record ScoreOrigin(String field, VectorSimilarity similarity, Method method, int dimension, int[] kept, String search) {
+
+    /** How a score was computed. */
+    enum Method {
+        EXACT_FLOAT(true, "exact float similarity of the query and the document's float vector"),
+        RESCORED_FLOAT(
+                true,
+                "rescored with the stored float vector: exact float similarity (the candidate was found"
+                        + " with the sign-code estimate)"),
+        STORED_FLOAT(
+                true,
+                "exact float similarity of the query and the float vector stored beside the sign code"
+                        + " (every document scored, no code estimate)"),
+        CODE_ESTIMATE(false, "binary code estimate: the query quantised to 4 bits against the sign code, not rescored"),
+        CODE_ESTIMATE_RESCORED(
+                false,
+                "binary code estimate: rescored with the float query against the sign code, as the field"
+                        + " keeps no float vectors");
+
+        private final boolean exact;
+        private final String text;
+
+        Method(boolean exact, String text) {
+            this.exact = exact;
+            this.text = text;
+        }
+    }
+
+    /** The explanation of a hit whose (boosted) score is {@code score}. */
+    Explanation explain(float score, float boost) {
+        float unboosted = boost == 0 ? score : score / boost;
+        String measure = similarity.measure()
+                + (method.exact ? "" : " (estimated)")
+                + (kept == null ? "" : " with the masked query");
+        return Explanation.match(
+                score,
+                String.format(
+                        Locale.ROOT,
+                        "compressed_knn on [%s], similarity [%s]: score = %s%s; %s",
+                        field,
+                        similarity.jsonName(),
+                        boost == 1f ? "" : boost + " * ",
+                        similarity.scoreFormula(),
+                        method.text),
+                Explanation.match((float) similarity.measureOfScore(unboosted), measure),
+                dimensions(),
+                Explanation.match(score, "selected by " + search));
+    }
+
+    /** Why a document is not a hit. */
+    Explanation explainNoMatch(Explanation inner) {
+        return Explanation.noMatch("compressed_knn on [" + field + "]: not selected by " + search, inner);
+    }
+
+    private Explanation dimensions() {
+        if (kept == null) {
+            return Explanation.match(dimension, "no mask: all " + dimension + " dimensions count");
+        }
+        return Explanation.match(
+                kept.length,
+                "mask applied: " + kept.length + " of " + dimension + " dimensions count, " + Arrays.toString(kept)
+                        + "; the query is zero in the others");
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ScoreOrigin o
+                && field.equals(o.field)
+                && similarity == o.similarity
+                && method == o.method
+                && dimension == o.dimension
+                && Arrays.equals(kept, o.kept)
+                && search.equals(o.search);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(field, similarity, method, dimension, Arrays.hashCode(kept), search);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.compress.plugin.query;
+
+import dev.compress.codec.search.RescoringKnnQuery;
+import dev.compress.codec.search.SimilarityThresholdQuery;
+import dev.compress.plugin.mapper.VectorEncoding;
+import dev.compress.plugin.mapper.VectorFieldConfig;
+import dev.compress.plugin.mapper.VectorSimilarity;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+
+/**
+ * The Lucene query a shard runs for a checked {@code compressed_knn}, wrapped so that {@code explain}
+ * reports how its scores were made ({@link ExplainedVectorQuery}).
+ *
+ * @param target the query vector, adapted and masked, of the field's dimension
+ * @param kept the mask's kept dimensions, or null without a mask
+ * @param filter the Lucene form of the query's filter, or null
+ */
+record ShardVectorQuery(String field, VectorFieldConfig config, float[] target, int[] kept, Query filter) {
+
+    /**
+     * The k nearest: float fields walk the float graph with a beam of {@code numCandidates} (default
+     * {@value CompressedKnnQueryBuilder#DEFAULT_NUM_CANDIDATES}); binary fields walk the codes for
+     * {@code k * oversample} candidates and, unless rescoring is off, rescore them.
+     */
+    Query nearest(int k, Integer numCandidates, RescoreOptions rescore) {
+        int beam = numCandidates == null
+                ? (config.encoding() == VectorEncoding.FLOAT ? CompressedKnnQueryBuilder.DEFAULT_NUM_CANDIDATES : k)
+                : numCandidates;
+        float beamFactor = Math.max(1f, (float) beam / k);
+        String search = "the top k=" + k + " of the graph search";
+        if (config.encoding() == VectorEncoding.FLOAT) {
+            // float scores are exact already: the beam only widens the graph search
+            return explained(
+                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false),
+                    ScoreOrigin.Method.EXACT_FLOAT,
+                    search);
+        }
+        RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
+        float oversample =
+                CompressedKnnQueryBuilder.cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
+        ScoreOrigin.Method method = options.enabled() == false
+                ? ScoreOrigin.Method.CODE_ESTIMATE
+                : config.rescoreVectors()
+                        ? ScoreOrigin.Method.RESCORED_FLOAT
+                        : ScoreOrigin.Method.CODE_ESTIMATE_RESCORED;
+        return explained(
+                new RescoringKnnQuery(field, target, k, oversample, filter, options.enabled()), method, search);
+    }
+
+    /**
+     * Every document scoring at least {@code minScore}, scored exactly with its float vector. Callers
+     * check that the field keeps float vectors ({@link VectorFieldConfig#keepsFloats()}).
+     */
+    Query within(float minScore, String threshold) {
+        Query radial = new SimilarityThresholdQuery(field, target, minScore);
+        if (filter != null) {
+            radial = new BooleanQuery.Builder()
+                    .add(radial, BooleanClause.Occur.MUST)
+                    .add(filter, BooleanClause.Occur.FILTER)
+                    .build();
+        }
+        ScoreOrigin.Method method = config.encoding() == VectorEncoding.FLOAT
+                ? ScoreOrigin.Method.EXACT_FLOAT
+                : ScoreOrigin.Method.STORED_FLOAT;
+        return explained(radial, method, "radial search: every document with " + threshold);
+    }
+
+    private Query explained(Query query, ScoreOrigin.Method method, String search) {
+        VectorSimilarity similarity = config.similarity();
+        return new ExplainedVectorQuery(
+                query, new ScoreOrigin(field, similarity, method, config.dimension(), kept, search));
+    }
+}
