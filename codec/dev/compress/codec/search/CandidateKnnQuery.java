@@ -81,7 +81,7 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
      * all showed in profiles of million-vector queries, while only {@code n} are kept. CPU time per
      * query: {@code bench/run full codec} with {@code -Dbench.synthetic.docs=1000000}.
      */
-    private static ScoreDoc[] best(ScoreDoc[] hits, int n) {
+    static ScoreDoc[] best(ScoreDoc[] hits, int n) {
         HitQueue queue = new HitQueue(Math.min(n, hits.length), false);
         for (ScoreDoc hit : hits) {
             queue.insertWithOverflow(hit);

@@ -6,6 +6,7 @@ import java.util.Objects;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.join.BitSetProducer;
 
 /**
  * k nearest neighbours on a vector field with oversampling and optional exact rescoring.
@@ -41,6 +42,7 @@ public final class RescoringKnnQuery extends Query {
     private final float oversample;
     private final Query filter;
     private final boolean rescore;
+    private final BitSetProducer parents;
 
     /**
      * @param field the vector field
@@ -51,6 +53,23 @@ public final class RescoringKnnQuery extends Query {
      * @param rescore whether to rescore candidates with full-fidelity vectors
      */
     public RescoringKnnQuery(String field, float[] target, int k, float oversample, Query filter, boolean rescore) {
+        this(field, target, k, oversample, filter, rescore, null);
+    }
+
+    /**
+     * The same on the vectors of nested (child) documents: hits are the best child of each of the k
+     * nearest parents ({@link DiversifiedCandidateKnnQuery}).
+     *
+     * @param parents the parent documents of the field's documents, or null when they are not nested
+     */
+    public RescoringKnnQuery(
+            String field,
+            float[] target,
+            int k,
+            float oversample,
+            Query filter,
+            boolean rescore,
+            BitSetProducer parents) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
@@ -63,6 +82,7 @@ public final class RescoringKnnQuery extends Query {
         this.oversample = oversample;
         this.filter = filter;
         this.rescore = rescore;
+        this.parents = parents;
     }
 
     /** Candidates searched per segment: {@code ceil(k * oversample)}. */
@@ -72,6 +92,10 @@ public final class RescoringKnnQuery extends Query {
 
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
+        if (parents != null) {
+            return new DiversifiedCandidateKnnQuery(field, target, filter, candidatesPerSegment(), parents, k, rescore)
+                    .rewrite(searcher);
+        }
         return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore).rewrite(searcher);
     }
 
@@ -93,6 +117,7 @@ public final class RescoringKnnQuery extends Query {
                 + ", rescore="
                 + rescore
                 + (filter == null ? "" : ", filter=" + filter)
+                + (parents == null ? "" : ", parents=" + parents)
                 + ")";
     }
 
@@ -104,11 +129,12 @@ public final class RescoringKnnQuery extends Query {
                 && k == ((RescoringKnnQuery) other).k
                 && oversample == ((RescoringKnnQuery) other).oversample
                 && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
-                && rescore == ((RescoringKnnQuery) other).rescore;
+                && rescore == ((RescoringKnnQuery) other).rescore
+                && Objects.equals(parents, ((RescoringKnnQuery) other).parents);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore);
+        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, parents);
     }
 }

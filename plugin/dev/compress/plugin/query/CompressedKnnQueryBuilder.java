@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.join.BitSetProducer;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
@@ -26,6 +27,7 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.mapper.ObjectMapper;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryCoordinatorContext;
@@ -694,12 +696,34 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                             + ", and field [" + field + "] uses similarity [cosine], which is undefined for it");
         }
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
-        ShardVectorQuery shardQuery =
-                new ShardVectorQuery(field, config, target, mask == null ? null : mask.kept(), luceneFilter);
+        ShardVectorQuery shardQuery = new ShardVectorQuery(
+                field, config, target, mask == null ? null : mask.kept(), luceneFilter, nestedParents(context));
         if (k != null) {
             return shardQuery.nearest(k, numCandidates, rescore);
         }
         return radialQuery(context, config, shardQuery);
+    }
+
+    /**
+     * Inside a {@code nested} query, the parents of the nested documents the field's vectors are in,
+     * so that the k nearest are diversified by parent; null elsewhere. A field inside a nested
+     * mapping searched outside a {@code nested} query would find only nested documents, which the
+     * search then drops as not top-level: that is a 400 naming the path.
+     */
+    private BitSetProducer nestedParents(QueryShardContext context) {
+        if (context.nestedScope().getObjectMapper() != null) {
+            return context.getParentFilter();
+        }
+        for (int dot = field.lastIndexOf('.'); dot > 0; dot = field.lastIndexOf('.', dot - 1)) {
+            ObjectMapper object = context.getObjectMapper(field.substring(0, dot));
+            if (object != null && object.nested().isNested()) {
+                throw new QueryShardException(
+                        context,
+                        "[" + NAME + "] field [" + field + "] is inside nested field [" + object.fullPath()
+                                + "]: search it within a [nested] query with [path: " + object.fullPath() + "]");
+            }
+        }
+        return null;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.compress.plugin.mapper.VectorSimilarity;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.join.BitSetProducer;
 
 /**
  * The Lucene query a shard runs for a checked {@code compressed_knn}, wrapped so that {@code explain}
@@ -16,24 +17,29 @@ import org.apache.lucene.search.Query;
  * @param target the query vector, adapted and masked, of the field's dimension
  * @param kept the mask's kept dimensions, or null without a mask
  * @param filter the Lucene form of the query's filter, or null
+ * @param parents inside a {@code nested} query, the parents of the field's (nested) documents; else null
  */
-record ShardVectorQuery(String field, VectorFieldConfig config, float[] target, int[] kept, Query filter) {
+record ShardVectorQuery(
+        String field, VectorFieldConfig config, float[] target, int[] kept, Query filter, BitSetProducer parents) {
 
     /**
      * The k nearest: float fields walk the float graph with a beam of {@code numCandidates} (default
      * {@value CompressedKnnQueryBuilder#DEFAULT_NUM_CANDIDATES}); binary fields walk the codes for
-     * {@code k * oversample} candidates and, unless rescoring is off, rescore them.
+     * {@code k * oversample} candidates and, unless rescoring is off, rescore them. On nested
+     * documents, the k are parents, each represented by its best child.
      */
     Query nearest(int k, Integer numCandidates, RescoreOptions rescore) {
         int beam = numCandidates == null
                 ? (config.encoding() == VectorEncoding.FLOAT ? CompressedKnnQueryBuilder.DEFAULT_NUM_CANDIDATES : k)
                 : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
-        String search = "the top k=" + k + " of the graph search";
+        String search = parents == null
+                ? "the top k=" + k + " of the graph search"
+                : "the top k=" + k + " parents of the graph search, each by its best nested document";
         if (config.encoding() == VectorEncoding.FLOAT) {
             // float scores are exact already: the beam only widens the graph search
             return explained(
-                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false),
+                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false, parents),
                     ScoreOrigin.Method.EXACT_FLOAT,
                     search);
         }
@@ -46,7 +52,9 @@ record ShardVectorQuery(String field, VectorFieldConfig config, float[] target, 
                         ? ScoreOrigin.Method.RESCORED_FLOAT
                         : ScoreOrigin.Method.CODE_ESTIMATE_RESCORED;
         return explained(
-                new RescoringKnnQuery(field, target, k, oversample, filter, options.enabled()), method, search);
+                new RescoringKnnQuery(field, target, k, oversample, filter, options.enabled(), parents),
+                method,
+                search);
     }
 
     /**

@@ -1,0 +1,209 @@
+package dev.compress.plugin.query;
+
+import dev.compress.plugin.CompressClusterTestCase;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.lucene.search.join.ScoreMode;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.InnerHitBuilder;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
+
+/**
+ * {@code compressed_knn} on a {@code compressed_vector} inside a {@code nested} field, one vector per
+ * chunk, checked against brute force over the chunks on float and rescored binary fields: inside a
+ * {@code nested} query the k nearest are parents, each scored by its best chunk (diversified: a parent
+ * with many close chunks takes one place, not several; with a filter, its best chunk that passes), and
+ * inner hits name that chunk; a radial search lists every chunk within the distance; outside a
+ * {@code nested} query the field is a 400.
+ */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
+public class CompressedKnnNestedTests extends CompressClusterTestCase {
+
+    private static final int DIM = 16;
+    private static final int PARENTS = 80;
+    private static final int K = 10;
+
+    /** chunks[p][c]: the vector of chunk c of parent p. */
+    private float[][][] chunks;
+
+    private void createAndIndex(Random random) {
+        client().admin()
+                .indices()
+                .prepareCreate("docs")
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 2)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping("{\"properties\":{\"chunks\":{\"type\":\"nested\",\"properties\":{"
+                        + "\"f\":{\"type\":\"compressed_vector\",\"dimension\":16,\"similarity\":\"l2\"},"
+                        + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"binary\",\"similarity\":\"l2\"},"
+                        + "\"part\":{\"type\":\"integer\"}}}}}")
+                .get();
+        chunks = new float[PARENTS][][];
+        BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int p = 0; p < PARENTS; p++) {
+            // parents of many chunks: without diversification they would fill the top k on their own
+            chunks[p] = gaussian(random, p % 5 == 0 ? 12 : 1 + random.nextInt(3), DIM);
+            List<Map<String, Object>> nested = new ArrayList<>();
+            for (int c = 0; c < chunks[p].length; c++) {
+                Map<String, Object> chunk = new HashMap<>();
+                chunk.put("f", chunks[p][c]);
+                chunk.put("b", chunks[p][c]);
+                chunk.put("part", c);
+                nested.add(chunk);
+            }
+            bulk.add(client().prepareIndex("docs").setId(Integer.toString(p)).setSource(Map.of("chunks", nested)));
+        }
+        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+    }
+
+    /** A parent's best chunk: its offset and score. */
+    private record Best(String parent, int offset, float score) {}
+
+    private List<Best> bruteForce(float[] q, int k, int parts) {
+        List<Best> best = new ArrayList<>();
+        for (int p = 0; p < PARENTS; p++) {
+            int top = 0;
+            for (int c = 1; c < Math.min(parts, chunks[p].length); c++) {
+                if (ExactScores.score("l2", q, chunks[p][c]) > ExactScores.score("l2", q, chunks[p][top])) {
+                    top = c;
+                }
+            }
+            best.add(new Best(Integer.toString(p), top, ExactScores.score("l2", q, chunks[p][top])));
+        }
+        return best.stream()
+                .sorted(Comparator.comparingDouble((Best b) -> -b.score()))
+                .limit(k)
+                .toList();
+    }
+
+    private List<Best> search(String field, float[] q, QueryBuilder filter) {
+        CompressedKnnQueryBuilder knn = CompressedKnnQueryBuilder.builder()
+                .field("chunks." + field)
+                .vector(q)
+                .k(K)
+                .numCandidates(field.equals("f") ? 400 : null)
+                .rescore(field.equals("b") ? new RescoreOptions(true, 40) : null)
+                .filter(filter)
+                .build();
+        SearchResponse response = client().prepareSearch("docs")
+                .setQuery(QueryBuilders.nestedQuery("chunks", knn, ScoreMode.Max)
+                        .innerHit(new InnerHitBuilder().setSize(5)))
+                .setSize(K)
+                .get();
+        List<Best> hits = new ArrayList<>();
+        for (SearchHit hit : response.getHits().getHits()) {
+            SearchHit[] inner = hit.getInnerHits().get("chunks").getHits();
+            assertEquals(hit.getId() + ": one chunk per parent", 1, inner.length);
+            assertEquals(hit.getScore(), inner[0].getScore(), 1e-6f);
+            hits.add(new Best(hit.getId(), inner[0].getNestedIdentity().getOffset(), hit.getScore()));
+        }
+        return hits;
+    }
+
+    public void testParentsRankedByTheirBestChunk() {
+        Random random = new Random(randomLong());
+        createAndIndex(random);
+        for (int round = 0; round < 4; round++) {
+            float[] q = gaussian(random, 1, DIM)[0];
+            for (String field : List.of("f", "b")) {
+                assertSameBest(field, bruteForce(q, K, Integer.MAX_VALUE), search(field, q, null));
+                // a filter on the chunks: a parent ranks by its best chunk among those that pass
+                assertSameBest(
+                        field,
+                        bruteForce(q, K, 2),
+                        search(field, q, QueryBuilders.rangeQuery("chunks.part").lt(2)));
+            }
+        }
+    }
+
+    private static void assertSameBest(String field, List<Best> expected, List<Best> actual) {
+        assertEquals(
+                field,
+                expected.stream().map(Best::parent).toList(),
+                actual.stream().map(Best::parent).toList());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(
+                    field + " " + actual.get(i),
+                    expected.get(i).offset(),
+                    actual.get(i).offset());
+            assertEquals(expected.get(i).score(), actual.get(i).score(), 1e-5f);
+        }
+    }
+
+    /**
+     * Radial search inside a {@code nested} query matches every chunk within the distance: parents
+     * score by their best chunk ({@code score_mode: max}) and inner hits list all their chunks within it.
+     */
+    public void testRadialSearchListsEveryChunkWithinTheDistance() {
+        Random random = new Random(randomLong());
+        createAndIndex(random);
+        float[] q = gaussian(random, 1, DIM)[0];
+        List<Double> distances = new ArrayList<>();
+        for (float[][] parent : chunks) {
+            for (float[] chunk : parent) {
+                distances.add(Math.sqrt(ExactScores.squaredDistance(q, chunk)));
+            }
+        }
+        distances.sort(null);
+        float maxDistance = (float) ((distances.get(29) + distances.get(30)) / 2);
+        for (String field : List.of("f", "b")) {
+            SearchResponse response = client().prepareSearch("docs")
+                    .setQuery(QueryBuilders.nestedQuery(
+                                    "chunks",
+                                    CompressedKnnQueryBuilder.builder()
+                                            .field("chunks." + field)
+                                            .vector(q)
+                                            .maxDistance(maxDistance)
+                                            .build(),
+                                    ScoreMode.Max)
+                            .innerHit(new InnerHitBuilder().setSize(20)))
+                    .setSize(PARENTS)
+                    .get();
+            int chunksFound = 0;
+            for (SearchHit hit : response.getHits().getHits()) {
+                float[][] parent = chunks[Integer.parseInt(hit.getId())];
+                List<Integer> within = new ArrayList<>();
+                for (int c = 0; c < parent.length; c++) {
+                    if (Math.sqrt(ExactScores.squaredDistance(q, parent[c])) <= maxDistance) {
+                        within.add(c);
+                    }
+                }
+                within.sort(Comparator.comparingDouble(c -> ExactScores.squaredDistance(q, parent[c])));
+                List<Integer> listed = new ArrayList<>();
+                for (SearchHit inner : hit.getInnerHits().get("chunks").getHits()) {
+                    listed.add(inner.getNestedIdentity().getOffset());
+                }
+                assertEquals(field + " parent " + hit.getId(), within, listed);
+                assertEquals(ExactScores.score("l2", q, parent[within.get(0)]), hit.getScore(), 1e-5f);
+                chunksFound += within.size();
+            }
+            assertEquals(field, 30, chunksFound);
+        }
+    }
+
+    public void testNestedFieldOutsideANestedQueryIsA400() throws Exception {
+        createAndIndex(new Random(3));
+        String error = restError(
+                400,
+                "POST",
+                "/docs/_search",
+                "{\"query\":{\"compressed_knn\":{\"field\":\"chunks.f\",\"vector\":" + Arrays.toString(new float[DIM])
+                        + ",\"k\":3}}}");
+        assertTrue(
+                error,
+                error.contains("[compressed_knn] field [chunks.f] is inside nested field [chunks]: search it within a"
+                        + " [nested] query with [path: chunks]"));
+    }
+}
