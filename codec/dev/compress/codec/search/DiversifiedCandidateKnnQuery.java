@@ -1,8 +1,12 @@
 package dev.compress.codec.search;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -11,9 +15,9 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.TimeLimitingKnnCollectorManager;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.search.Weight;
-import org.apache.lucene.search.join.BitSetProducer;
 import org.apache.lucene.search.join.DiversifyingChildrenFloatKnnVectorQuery;
 import org.apache.lucene.util.BitSet;
 import org.apache.lucene.util.Bits;
@@ -22,17 +26,19 @@ import org.apache.lucene.util.Bits;
  * The first phase of {@link RescoringKnnQuery} on vectors of nested (child) documents: Lucene's
  * diversifying kNN query keeps each parent's best child, for {@code numCandidates} parents per
  * segment, so that a parent with many close children takes one place among the k, not several.
- * Each segment then keeps its best {@code finalK} parents, as {@link CandidateKnnQuery} does.
+ * The best {@code finalK} parents are kept, per segment and then per shard, as {@link
+ * CandidateKnnQuery} does.
  *
  * <p>With {@code rescore}, the walk's choice of a parent's best child is an estimate too: every
  * child of each candidate parent (live, passing the filter) is scored again with the field's
- * rescorer and the parent keeps its best, so a parent ranks by its truly nearest child.
+ * rescorer and the parent keeps its best, so a parent ranks by its truly nearest child. Expanding
+ * ({@link ParentJoin#expandChildren}) scores the children the same way and keeps them all as hits.
  */
 final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVectorQuery {
 
     private final String field;
     private final float[] target;
-    private final BitSetProducer parents;
+    private final ParentJoin join;
     private final int finalK;
     private final boolean rescore;
 
@@ -41,15 +47,27 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
             float[] target,
             Query filter,
             int numCandidates,
-            BitSetProducer parents,
+            ParentJoin join,
             int finalK,
             boolean rescore) {
-        super(field, target, filter, numCandidates, parents);
+        super(field, target, filter, numCandidates, join.parents());
         this.field = field;
         this.target = target;
-        this.parents = parents;
+        this.join = join;
         this.finalK = finalK;
         this.rescore = rescore;
+    }
+
+    /** A child hit, tagged with its parent (global doc id) and whether it is the parent's best child. */
+    private static final class ChildHit extends ScoreDoc {
+        final int parent;
+        final boolean best;
+
+        ChildHit(int doc, float score, int parent, boolean best) {
+            super(doc, score);
+            this.parent = parent;
+            this.best = best;
+        }
     }
 
     @Override
@@ -57,17 +75,57 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
             LeafReaderContext context, Weight filterWeight, TimeLimitingKnnCollectorManager collectors)
             throws IOException {
         TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
-        ScoreDoc[] hits = candidates.scoreDocs;
-        if (rescore && hits.length > 0) {
-            hits = bestChildrenRescored(context, filterWeight, hits);
+        if ((rescore || join.expandChildren()) == false || candidates.scoreDocs.length == 0) {
+            return new TopDocs(candidates.totalHits, CandidateKnnQuery.best(candidates.scoreDocs, finalK));
         }
-        return new TopDocs(candidates.totalHits, CandidateKnnQuery.best(hits, finalK));
+        List<ChildHit[]> families = scoredChildren(context, filterWeight, candidates.scoreDocs);
+        // families hold their best child first: the segment keeps its best finalK parents
+        families.sort(Comparator.comparing((ChildHit[] f) -> f[0], BY_SCORE_THEN_DOC));
+        List<ScoreDoc> kept = new ArrayList<>();
+        for (ChildHit[] family : families.subList(0, Math.min(finalK, families.size()))) {
+            kept.addAll(join.expandChildren() ? Arrays.asList(family) : List.of(family[0]));
+        }
+        return new TopDocs(candidates.totalHits, kept.toArray(ScoreDoc[]::new));
     }
 
-    /** For each candidate's parent, its best live child that passes the filter, by the rescorer's score. */
-    private ScoreDoc[] bestChildrenRescored(LeafReaderContext context, Weight filterWeight, ScoreDoc[] candidates)
+    private static final Comparator<ScoreDoc> BY_SCORE_THEN_DOC =
+            Comparator.comparingDouble((ScoreDoc d) -> -d.score).thenComparingInt(d -> d.doc);
+
+    /**
+     * The parents' shard-wide best {@code finalK}; expanded, with all their children. Without
+     * expansion each hit is one parent, and Lucene's merge is that of {@link CandidateKnnQuery}.
+     */
+    @Override
+    protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
+        if (join.expandChildren() == false) {
+            return TopDocs.merge(finalK, perLeafResults);
+        }
+        List<ChildHit> all = new ArrayList<>();
+        for (TopDocs leaf : perLeafResults) {
+            for (ScoreDoc hit : leaf.scoreDocs) {
+                all.add((ChildHit) hit);
+            }
+        }
+        Set<Integer> parents = new HashSet<>();
+        all.stream()
+                .filter(hit -> hit.best)
+                .sorted(BY_SCORE_THEN_DOC)
+                .limit(finalK)
+                .forEach(hit -> parents.add(hit.parent));
+        ScoreDoc[] children = all.stream()
+                .filter(hit -> parents.contains(hit.parent))
+                .sorted(BY_SCORE_THEN_DOC)
+                .toArray(ScoreDoc[]::new);
+        return new TopDocs(new TotalHits(children.length, TotalHits.Relation.EQUAL_TO), children);
+    }
+
+    /**
+     * Per parent of the candidates, its live children that pass the filter and have a vector, scored
+     * by the rescorer, best first (ties in doc order).
+     */
+    private List<ChildHit[]> scoredChildren(LeafReaderContext context, Weight filterWeight, ScoreDoc[] candidates)
             throws IOException {
-        BitSet parentBits = parents.getBitSet(context);
+        BitSet parentBits = join.parents().getBitSet(context);
         int[] parentDocs = Arrays.stream(candidates)
                 .mapToInt(c -> parentBits.nextSetBit(c.doc - context.docBase))
                 .sorted()
@@ -79,11 +137,10 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
         FloatVectorValues values = context.reader().getFloatVectorValues(field);
         VectorScorer scorer = values.rescorer(target);
         DocIdSetIterator withVector = scorer.iterator();
-        ScoreDoc[] best = new ScoreDoc[parentDocs.length];
-        int count = 0;
+        List<ChildHit[]> families = new ArrayList<>(parentDocs.length);
         for (int parent : parentDocs) {
             int firstChild = parent == 0 ? 0 : parentBits.prevSetBit(parent - 1) + 1;
-            ScoreDoc top = null;
+            List<ScoreDoc> children = new ArrayList<>();
             for (int child = firstChild; child < parent; child++) {
                 if ((live != null && live.get(child) == false) || excluded(allowed, child)) {
                     continue;
@@ -92,19 +149,21 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
                     withVector.advance(child);
                 }
                 if (withVector.docID() == child) {
-                    float score = scorer.score();
-                    if (top == null || score > top.score) {
-                        top = new ScoreDoc(context.docBase + child, score);
-                    }
+                    children.add(new ScoreDoc(context.docBase + child, scorer.score()));
                 }
             }
-            if (top != null) {
-                best[count++] = top;
+            if (children.isEmpty()) {
+                continue;
             }
+            children.sort(BY_SCORE_THEN_DOC);
+            ChildHit[] family = new ChildHit[children.size()];
+            for (int i = 0; i < family.length; i++) {
+                ScoreDoc child = children.get(i);
+                family[i] = new ChildHit(child.doc, child.score, context.docBase + parent, i == 0);
+            }
+            families.add(family);
         }
-        ScoreDoc[] found = Arrays.copyOf(best, count);
-        Arrays.sort(found, Comparator.comparingInt(d -> d.doc));
-        return found;
+        return families;
     }
 
     /** Whether {@code doc} is not in {@code allowed} (null: every document is), advancing it. */
@@ -116,10 +175,5 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
             allowed.advance(doc);
         }
         return allowed.docID() != doc;
-    }
-
-    @Override
-    protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
-        return TopDocs.merge(finalK, perLeafResults);
     }
 }

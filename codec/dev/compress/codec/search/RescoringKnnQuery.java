@@ -6,7 +6,6 @@ import java.util.Objects;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
-import org.apache.lucene.search.join.BitSetProducer;
 
 /**
  * k nearest neighbours on a vector field with oversampling and optional exact rescoring.
@@ -42,7 +41,7 @@ public final class RescoringKnnQuery extends Query {
     private final float oversample;
     private final Query filter;
     private final boolean rescore;
-    private final BitSetProducer parents;
+    private final ParentJoin join;
 
     /**
      * @param field the vector field
@@ -58,18 +57,12 @@ public final class RescoringKnnQuery extends Query {
 
     /**
      * The same on the vectors of nested (child) documents: hits are the best child of each of the k
-     * nearest parents ({@link DiversifiedCandidateKnnQuery}).
+     * nearest parents, or all their children ({@link DiversifiedCandidateKnnQuery}).
      *
-     * @param parents the parent documents of the field's documents, or null when they are not nested
+     * @param join how to join the field's documents to their parents, or null when they are not nested
      */
     public RescoringKnnQuery(
-            String field,
-            float[] target,
-            int k,
-            float oversample,
-            Query filter,
-            boolean rescore,
-            BitSetProducer parents) {
+            String field, float[] target, int k, float oversample, Query filter, boolean rescore, ParentJoin join) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
@@ -82,7 +75,7 @@ public final class RescoringKnnQuery extends Query {
         this.oversample = oversample;
         this.filter = filter;
         this.rescore = rescore;
-        this.parents = parents;
+        this.join = join;
     }
 
     /** Candidates searched per segment: {@code ceil(k * oversample)}. */
@@ -92,8 +85,8 @@ public final class RescoringKnnQuery extends Query {
 
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
-        if (parents != null) {
-            return new DiversifiedCandidateKnnQuery(field, target, filter, candidatesPerSegment(), parents, k, rescore)
+        if (join != null) {
+            return new DiversifiedCandidateKnnQuery(field, target, filter, candidatesPerSegment(), join, k, rescore)
                     .rewrite(searcher);
         }
         return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore).rewrite(searcher);
@@ -117,7 +110,7 @@ public final class RescoringKnnQuery extends Query {
                 + ", rescore="
                 + rescore
                 + (filter == null ? "" : ", filter=" + filter)
-                + (parents == null ? "" : ", parents=" + parents)
+                + (join == null ? "" : ", join=" + join)
                 + ")";
     }
 
@@ -130,11 +123,11 @@ public final class RescoringKnnQuery extends Query {
                 && oversample == ((RescoringKnnQuery) other).oversample
                 && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
                 && rescore == ((RescoringKnnQuery) other).rescore
-                && Objects.equals(parents, ((RescoringKnnQuery) other).parents);
+                && Objects.equals(join, ((RescoringKnnQuery) other).join);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, parents);
+        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, join);
     }
 }

@@ -76,6 +76,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final RescoreOptions rescore;
     private final QueryBuilder filter;
     private final boolean ignoreUnmapped;
+    private final boolean expandNestedDocs;
     private final String modelId;
     private final Integer modelDimension;
     private final MaskSpec mask;
@@ -107,6 +108,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private RescoreOptions rescore;
         private QueryBuilder filter;
         private boolean ignoreUnmapped;
+        private boolean expandNestedDocs;
         private String modelId;
         private Integer modelDimension;
         private MaskSpec mask;
@@ -171,6 +173,15 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         /** Whether a shard without the field matches nothing instead of failing. */
         public Builder ignoreUnmapped(boolean ignoreUnmapped) {
             this.ignoreUnmapped = ignoreUnmapped;
+            return this;
+        }
+
+        /**
+         * Inside a {@code nested} query, with {@code k}: every nested document of the k nearest
+         * parents is a hit, with its own score, not only each parent's best.
+         */
+        public Builder expandNestedDocs(boolean expandNestedDocs) {
+            this.expandNestedDocs = expandNestedDocs;
             return this;
         }
 
@@ -241,6 +252,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.rescore = b.rescore;
         this.filter = b.filter;
         this.ignoreUnmapped = b.ignoreUnmapped;
+        this.expandNestedDocs = b.expandNestedDocs;
         this.modelId = b.modelId;
         this.modelDimension = b.modelDimension;
         this.mask = b.mask;
@@ -296,6 +308,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             throw new IllegalArgumentException("[" + NAME + "] [rescore] applies to [k] searches only, not to " + radial
                     + ", which scores every document with its float vector");
         }
+        if (b.expandNestedDocs) {
+            throw new IllegalArgumentException(
+                    "[" + NAME + "] [expand_nested_docs] applies to [k] searches only, not to " + radial
+                            + ", which matches every nested document within it already");
+        }
     }
 
     /** Whether this is a radial search ({@code min_score} or {@code max_distance}) rather than the k nearest. */
@@ -315,6 +332,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 .rescore(rescore)
                 .filter(filter)
                 .ignoreUnmapped(ignoreUnmapped)
+                .expandNestedDocs(expandNestedDocs)
                 .modelId(modelId)
                 .modelDimension(modelDimension)
                 .mask(mask);
@@ -331,6 +349,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         rescore = in.readOptionalWriteable(RescoreOptions::new);
         filter = in.readOptionalNamedWriteable(QueryBuilder.class);
         ignoreUnmapped = in.readBoolean();
+        expandNestedDocs = in.readBoolean();
         modelId = in.readOptionalString();
         modelDimension = in.readOptionalVInt();
         mask = in.readOptionalWriteable(MaskSpec::new);
@@ -353,6 +372,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         out.writeOptionalWriteable(rescore);
         out.writeOptionalNamedWriteable(filter);
         out.writeBoolean(ignoreUnmapped);
+        out.writeBoolean(expandNestedDocs);
         out.writeOptionalString(modelId);
         out.writeOptionalVInt(modelDimension);
         out.writeOptionalWriteable(mask);
@@ -393,6 +413,10 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     public boolean ignoreUnmapped() {
         return ignoreUnmapped;
+    }
+
+    public boolean expandNestedDocs() {
+        return expandNestedDocs;
     }
 
     public String modelId() {
@@ -438,6 +462,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (ignoreUnmapped) {
             builder.field("ignore_unmapped", true);
         }
+        if (expandNestedDocs) {
+            builder.field("expand_nested_docs", true);
+        }
         if (modelId != null) {
             builder.field("model_id", modelId);
         }
@@ -461,6 +488,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         RescoreOptions rescore = null;
         QueryBuilder filter = null;
         boolean ignoreUnmapped = false;
+        boolean expandNestedDocs = false;
         String modelId = null;
         Integer modelDimension = null;
         MaskSpec mask = null;
@@ -487,6 +515,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
                     case "filter" -> filter = parseInnerQueryBuilder(parser);
                     case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
+                    case "expand_nested_docs" -> expandNestedDocs = JsonParams.bool(parser, "expand_nested_docs");
                     case "model_id" -> modelId = JsonParams.string(parser, "model_id");
                     case "model_dimension" -> modelDimension = JsonParams.wholeNumber(parser, "model_dimension");
                     case "mask" -> mask = MaskSpec.parse(parser);
@@ -512,6 +541,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     .rescore(rescore)
                     .filter(filter)
                     .ignoreUnmapped(ignoreUnmapped)
+                    .expandNestedDocs(expandNestedDocs)
                     .modelId(modelId)
                     .modelDimension(modelDimension)
                     .mask(mask)
@@ -698,8 +728,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         Query luceneFilter = filter == null ? null : filter.toQuery(context);
         ShardVectorQuery shardQuery = new ShardVectorQuery(
                 field, config, target, mask == null ? null : mask.kept(), luceneFilter, nestedParents(context));
+        if (expandNestedDocs && shardQuery.parents() == null) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [expand_nested_docs] applies inside a [nested] query only, and field [" + field
+                            + "] is searched outside one");
+        }
         if (k != null) {
-            return shardQuery.nearest(k, numCandidates, rescore);
+            return shardQuery.nearest(k, numCandidates, rescore, expandNestedDocs);
         }
         return radialQuery(context, config, shardQuery);
     }
@@ -805,6 +841,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 && Objects.equals(rescore, other.rescore)
                 && Objects.equals(filter, other.filter)
                 && ignoreUnmapped == other.ignoreUnmapped
+                && expandNestedDocs == other.expandNestedDocs
                 && Objects.equals(modelId, other.modelId)
                 && Objects.equals(modelDimension, other.modelDimension)
                 && Objects.equals(mask, other.mask)
@@ -824,6 +861,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 rescore,
                 filter,
                 ignoreUnmapped,
+                expandNestedDocs,
                 modelId,
                 modelDimension,
                 mask,

@@ -22,6 +22,13 @@ public final class JsonParams {
         return parser.text();
     }
 
+    public static boolean bool(XContentParser parser, String name) throws IOException {
+        if (parser.currentToken() != Token.VALUE_BOOLEAN) {
+            throw new IllegalArgumentException("[" + name + "] must be true or false, got " + sent(parser));
+        }
+        return parser.booleanValue();
+    }
+
     public static Number number(XContentParser parser, String name) throws IOException {
         if (parser.currentToken() != Token.VALUE_NUMBER) {
             throw new IllegalArgumentException("[" + name + "] must be a number, got " + sent(parser));

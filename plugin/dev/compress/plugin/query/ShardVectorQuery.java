@@ -1,5 +1,6 @@
 package dev.compress.plugin.query;
 
+import dev.compress.codec.search.ParentJoin;
 import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.codec.search.SimilarityThresholdQuery;
 import dev.compress.plugin.mapper.VectorEncoding;
@@ -26,35 +27,37 @@ record ShardVectorQuery(
      * The k nearest: float fields walk the float graph with a beam of {@code numCandidates} (default
      * {@value CompressedKnnQueryBuilder#DEFAULT_NUM_CANDIDATES}); binary fields walk the codes for
      * {@code k * oversample} candidates and, unless rescoring is off, rescore them. On nested
-     * documents, the k are parents, each represented by its best child.
+     * documents, the k are parents, each represented by its best child or, expanded, by all its
+     * children, each scored with its float vector (or, codes only, the codes' float-arithmetic estimate).
      */
-    Query nearest(int k, Integer numCandidates, RescoreOptions rescore) {
+    Query nearest(int k, Integer numCandidates, RescoreOptions rescore, boolean expandNestedDocs) {
         int beam = numCandidates == null
                 ? (config.encoding() == VectorEncoding.FLOAT ? CompressedKnnQueryBuilder.DEFAULT_NUM_CANDIDATES : k)
                 : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
-        String search = parents == null
+        ParentJoin join = parents == null ? null : new ParentJoin(parents, expandNestedDocs);
+        String search = join == null
                 ? "the top k=" + k + " of the graph search"
-                : "the top k=" + k + " parents of the graph search, each by its best nested document";
+                : "the top k=" + k + " parents of the graph search, "
+                        + (expandNestedDocs ? "with all their nested documents" : "each by its best nested document");
         if (config.encoding() == VectorEncoding.FLOAT) {
             // float scores are exact already: the beam only widens the graph search
             return explained(
-                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false, parents),
+                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false, join),
                     ScoreOrigin.Method.EXACT_FLOAT,
                     search);
         }
         RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
         float oversample =
                 CompressedKnnQueryBuilder.cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
-        ScoreOrigin.Method method = options.enabled() == false
+        // expanding scores every child of the chosen parents with the rescorer, as rescoring does
+        boolean rescored = options.enabled() || expandNestedDocs;
+        ScoreOrigin.Method method = rescored == false
                 ? ScoreOrigin.Method.CODE_ESTIMATE
                 : config.rescoreVectors()
                         ? ScoreOrigin.Method.RESCORED_FLOAT
                         : ScoreOrigin.Method.CODE_ESTIMATE_RESCORED;
-        return explained(
-                new RescoringKnnQuery(field, target, k, oversample, filter, options.enabled(), parents),
-                method,
-                search);
+        return explained(new RescoringKnnQuery(field, target, k, oversample, filter, rescored, join), method, search);
     }
 
     /**

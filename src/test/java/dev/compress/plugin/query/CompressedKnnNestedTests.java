@@ -48,7 +48,8 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
                 .setMapping("{\"properties\":{\"chunks\":{\"type\":\"nested\",\"properties\":{"
                         + "\"f\":{\"type\":\"compressed_vector\",\"dimension\":16,\"similarity\":\"l2\"},"
                         + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":16,\"encoding\":\"binary\",\"similarity\":\"l2\"},"
-                        + "\"part\":{\"type\":\"integer\"}}}}}")
+                        + "\"part\":{\"type\":\"integer\"}}},"
+                        + "\"top\":{\"type\":\"compressed_vector\",\"dimension\":16}}}")
                 .get();
         chunks = new float[PARENTS][][];
         BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
@@ -193,17 +194,81 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
         }
     }
 
+    /**
+     * {@code expand_nested_docs}: the same k parents, and inner hits list every chunk of each, best
+     * first, with exact scores; the parent scores as its best chunk ({@code score_mode: max}).
+     */
+    public void testExpandNestedDocsListsEveryChunkOfTheNearestParents() {
+        Random random = new Random(randomLong());
+        createAndIndex(random);
+        for (int round = 0; round < 3; round++) {
+            float[] q = gaussian(random, 1, DIM)[0];
+            List<Best> expected = bruteForce(q, K, Integer.MAX_VALUE);
+            for (String field : List.of("f", "b")) {
+                SearchResponse response = client().prepareSearch("docs")
+                        .setQuery(QueryBuilders.nestedQuery(
+                                        "chunks",
+                                        CompressedKnnQueryBuilder.builder()
+                                                .field("chunks." + field)
+                                                .vector(q)
+                                                .k(K)
+                                                .numCandidates(field.equals("f") ? 400 : null)
+                                                .rescore(field.equals("b") ? new RescoreOptions(true, 40) : null)
+                                                .expandNestedDocs(true)
+                                                .build(),
+                                        ScoreMode.Max)
+                                .innerHit(new InnerHitBuilder().setSize(20)))
+                        .setSize(K)
+                        .get();
+                SearchHit[] hits = response.getHits().getHits();
+                assertEquals(
+                        field,
+                        expected.stream().map(Best::parent).toList(),
+                        Arrays.stream(hits).map(SearchHit::getId).toList());
+                for (int i = 0; i < K; i++) {
+                    assertEquals(expected.get(i).score(), hits[i].getScore(), 1e-5f);
+                    float[][] parent = chunks[Integer.parseInt(hits[i].getId())];
+                    List<Hit> chunkHits = new ArrayList<>();
+                    for (SearchHit inner : hits[i].getInnerHits().get("chunks").getHits()) {
+                        chunkHits.add(new Hit(
+                                Integer.toString(inner.getNestedIdentity().getOffset()), inner.getScore()));
+                    }
+                    Hit.assertSameHits(ExactScores.ranked("l2", parent, q, c -> true), chunkHits, 1e-5f);
+                }
+            }
+        }
+    }
+
     public void testNestedFieldOutsideANestedQueryIsA400() throws Exception {
         createAndIndex(new Random(3));
+        float[] ones = new float[DIM];
+        Arrays.fill(ones, 1f);
+        String vector = Arrays.toString(ones);
         String error = restError(
                 400,
                 "POST",
                 "/docs/_search",
-                "{\"query\":{\"compressed_knn\":{\"field\":\"chunks.f\",\"vector\":" + Arrays.toString(new float[DIM])
-                        + ",\"k\":3}}}");
+                "{\"query\":{\"compressed_knn\":{\"field\":\"chunks.f\",\"vector\":" + vector + ",\"k\":3}}}");
         assertTrue(
                 error,
                 error.contains("[compressed_knn] field [chunks.f] is inside nested field [chunks]: search it within a"
                         + " [nested] query with [path: chunks]"));
+        String notNested = restError(
+                400,
+                "POST",
+                "/docs/_search",
+                "{\"query\":{\"compressed_knn\":{\"field\":\"top\",\"vector\":" + vector
+                        + ",\"k\":3,\"expand_nested_docs\":true}}}");
+        assertTrue(
+                notNested,
+                notNested.contains("[compressed_knn] [expand_nested_docs] applies inside a [nested] query only, and"
+                        + " field [top] is searched outside one"));
+        String radial = restError(
+                400,
+                "POST",
+                "/docs/_search",
+                "{\"query\":{\"nested\":{\"path\":\"chunks\",\"query\":{\"compressed_knn\":{\"field\":\"chunks.f\","
+                        + "\"vector\":" + vector + ",\"min_score\":0.5,\"expand_nested_docs\":true}}}}}");
+        assertTrue(radial, radial.contains("[expand_nested_docs] applies to [k] searches only, not to [min_score]"));
     }
 }

@@ -152,6 +152,25 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         assertFalse(withModel().isRadial());
     }
 
+    public void testExpandNestedDocsSurvivesTheWireAndXContent() throws IOException {
+        CompressedKnnQueryBuilder original =
+                withModel().toBuilder().expandNestedDocs(true).build();
+        assertNotEquals(withModel(), original);
+        try (BytesStreamOutput out = new BytesStreamOutput()) {
+            original.writeTo(out);
+            try (StreamInput in = out.bytes().streamInput()) {
+                assertEquals(original, new CompressedKnnQueryBuilder(in));
+            }
+        }
+        XContentBuilder builder = JsonXContent.contentBuilder();
+        original.toXContent(builder, ToXContent.EMPTY_PARAMS);
+        assertTrue(builder.toString(), builder.toString().contains("\"expand_nested_docs\":true"));
+        assertEquals(original, parse(builder.toString()));
+        assertEquals(
+                "[compressed_knn] bad [expand_nested_docs]: [expand_nested_docs] must be true or false, got [yes]",
+                parseError("{\"field\":\"emb\",\"vector\":[1],\"k\":1,\"expand_nested_docs\":\"yes\"}"));
+    }
+
     public void testRadialParametersAreValidatedWhenParsed() {
         String v = "\"field\":\"emb\",\"vector\":[1,2]";
         assertEquals(
