@@ -1,5 +1,6 @@
 package dev.compress.plugin.inference;
 
+import dev.compress.plugin.stats.CompressCounters;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testConcurrentGetsShareOneLoad() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         List<PlainActionFuture<LoadedModel>> futures = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             PlainActionFuture<LoadedModel> future = PlainActionFuture.newFuture();
@@ -83,7 +84,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testLeastRecentlyUsedModelLeavesFirstWhenOverTheLimit() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 250, threadContext);
+        ModelCache cache = new ModelCache(loader, 250, threadContext, new CompressCounters());
         getNow(cache, loader, "a");
         getNow(cache, loader, "b");
         getNow(cache, loader, "a"); // a is now more recent than b
@@ -96,7 +97,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
     public void testModelLargerThanTheLimitIsServedButNotKept() {
         ManualLoader loader = new ManualLoader();
         loader.weights.put("big", 300L);
-        ModelCache cache = new ModelCache(loader, 250, threadContext);
+        ModelCache cache = new ModelCache(loader, 250, threadContext, new CompressCounters());
         getNow(cache, loader, "small");
         assertNotNull(getNow(cache, loader, "big"));
         assertEquals(Set.of("small"), cache.cachedModelIds());
@@ -104,7 +105,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testEvictDropsTheModelAndALoadInFlight() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         getNow(cache, loader, "m");
         assertTrue(cache.evict("m"));
         assertEquals(Set.of(), cache.cachedModelIds());
@@ -120,7 +121,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testFailedLoadIsNotRemembered() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         PlainActionFuture<LoadedModel> failing = PlainActionFuture.newFuture();
         cache.get("m", failing);
         loader.started.get("m").remove(0).onFailure(new IllegalStateException("model [m] is in state [training]"));
@@ -132,7 +133,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testEachWaitingCallerGetsItsOwnThreadContext() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         List<String> seen = new ArrayList<>();
         for (String caller : List.of("first", "second")) {
             try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
