@@ -1,6 +1,7 @@
 package dev.compress.plugin.inference;
 
 import dev.compress.plugin.stats.CompressCounters;
+import dev.compress.plugin.stats.NodeStats;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import java.util.ArrayList;
@@ -149,5 +150,30 @@ public class ModelCacheTests extends OpenSearchTestCase {
             loader.complete("m");
         }
         assertEquals(List.of("first", "second"), seen);
+    }
+
+    /** A smaller limit evicts least recently used models at once; hits, misses and evictions are counted. */
+    public void testResizeEvictsLeastRecentlyUsedAndCountsIt() {
+        ManualLoader loader = new ManualLoader();
+        CompressCounters counters = new CompressCounters();
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, counters);
+        getNow(cache, loader, "a");
+        getNow(cache, loader, "b");
+        getNow(cache, loader, "a");
+        cache.resize(150);
+        assertEquals(150, cache.maxBytes());
+        assertEquals(Set.of("a"), cache.cachedModelIds());
+        cache.resize(1000);
+        getNow(cache, loader, "b");
+        assertEquals(Set.of("a", "b"), cache.cachedModelIds());
+        assertEquals(
+                Map.of("model_cache_hits", 1L, "model_cache_misses", 3L, "model_cache_evictions", 1L),
+                NodeStats.read(
+                        new NodeStats.Sources(counters, cache, null),
+                        Set.of("model_cache_hits", "model_cache_misses", "model_cache_evictions")));
+        assertEquals("an operator's eviction is not counted as one", Set.of("a", "b"), cache.evictAll());
+        assertEquals(
+                Map.of("model_cache_evictions", 1L),
+                NodeStats.read(new NodeStats.Sources(counters, cache, null), Set.of("model_cache_evictions")));
     }
 }
