@@ -9,6 +9,7 @@ import dev.compress.plugin.query.mask.FeedbackMask;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.stats.CompressCounters;
 import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
 import java.util.Arrays;
@@ -74,6 +75,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final Supplier<float[]> adaptedVector;
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
     private final Supplier<MaskSpec> pendingMask;
+    /**
+     * Where this node counts the query: set when the plugin parses the query or reads it from another
+     * node, carried by the copies its rewrite returns. Not a parameter: never serialised nor compared.
+     */
+    private final CompressCounters counters;
+
+    /** Counts nothing: the counters of a query built in Java, which no node's plugin parsed or read. */
+    private static final CompressCounters UNCOUNTED = new CompressCounters();
 
     /** A query to be given its parameters: {@code field}, {@code vector} and {@code k} are required. */
     public static Builder builder() {
@@ -100,6 +109,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private Supplier<float[]> adaptedVector;
 
         private Supplier<MaskSpec> pendingMask;
+
+        private CompressCounters counters = UNCOUNTED;
 
         private Builder() {}
 
@@ -173,6 +184,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return this;
         }
 
+        private Builder counters(CompressCounters counters) {
+            this.counters = counters;
+            return this;
+        }
+
         /** The query; an {@link IllegalArgumentException} naming the parameter when one is missing or out of range. */
         public CompressedKnnQueryBuilder build() {
             return new CompressedKnnQueryBuilder(this);
@@ -225,6 +241,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.mask = b.mask;
         this.adaptedVector = b.adaptedVector;
         this.pendingMask = b.pendingMask;
+        this.counters = b.counters;
     }
 
     /** A builder holding this query's parameters (not its rewrite state, boost or name). */
@@ -239,10 +256,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 .ignoreUnmapped(ignoreUnmapped)
                 .modelId(modelId)
                 .modelDimension(modelDimension)
-                .mask(mask);
+                .mask(mask)
+                .counters(counters);
     }
 
-    public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
+    /** Reads a query sent by another node; this node counts it into {@code counters}. */
+    public CompressedKnnQueryBuilder(StreamInput in, CompressCounters counters) throws IOException {
         super(in);
         field = in.readString();
         vector = in.readFloatArray();
@@ -256,6 +275,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         mask = in.readOptionalWriteable(MaskSpec::new);
         adaptedVector = null;
         pendingMask = null;
+        this.counters = counters;
     }
 
     @Override
@@ -352,7 +372,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         builder.endObject();
     }
 
-    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser) throws IOException {
+    /**
+     * Parses a query on the node that received it (the coordinating node of a search): a query with
+     * a mask counts its mask type here, once per search, as shards only ever see explicit masks.
+     */
+    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser, CompressCounters counters)
+            throws IOException {
         String field = null;
         float[] vector = null;
         Integer k = null;
@@ -399,8 +424,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (k == null) {
             throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [k]");
         }
+        CompressedKnnQueryBuilder query;
         try {
-            return builder()
+            query = builder()
                     .field(field)
                     .vector(vector)
                     .k(k)
@@ -411,12 +437,17 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     .modelId(modelId)
                     .modelDimension(modelDimension)
                     .mask(mask)
+                    .counters(counters)
                     .build()
                     .boost(boost)
                     .queryName(queryName);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
         }
+        if (mask != null) {
+            counters.maskRequested(mask.type());
+        }
+        return query;
     }
 
     @Override
@@ -531,6 +562,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         .rescore(rescore)
                         .filter(filter)
                         .ignoreUnmapped(ignoreUnmapped)
+                        .counters(counters)
                         .build();
                 SetOnce<MaskSpec> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
@@ -597,11 +629,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 : numCandidates;
         float beamFactor = Math.max(1f, (float) beam / k);
         if (config.encoding() == VectorEncoding.FLOAT) {
+            counters.shardQuery(false, luceneFilter != null, mask != null);
             // float scores are exact already: the beam only widens the graph search
             return new RescoringKnnQuery(field, target, k, beamFactor, luceneFilter, false);
         }
         RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
         float oversample = cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
+        counters.shardQuery(options.enabled(), luceneFilter != null, mask != null);
         return new RescoringKnnQuery(field, target, k, oversample, luceneFilter, options.enabled());
     }
 
