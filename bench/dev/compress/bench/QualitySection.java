@@ -82,7 +82,7 @@ final class QualitySection implements BenchSection {
                     }
                 }
                 if (mode.full() == false) {
-                    cells.add(new Cell(dataset, model, MASK, 0, List.of("--ratios", "0.3", "--epochs", "10")));
+                    cells.add(new Cell(dataset, model, MASK, 0, List.of("--ratios", "0.3")));
                 }
             }
         }

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class CompressedIndex {
 
-    /** The share of dimensions a learned mask keeps (Table 1 of the query-aware dimension selection paper reports 30%). */
+    /** The share at which the mask model judges its tau grid (Table 1 of the query-aware dimension selection paper reports 30%). */
     static final double MASK_RATIO = 0.3;
 
     final String index;
@@ -85,8 +85,9 @@ final class CompressedIndex {
             String maskModelId,
             String pcaModelId) {
         Map<String, Object> model = Map.of("model_id", modelId);
-        Map<String, Object> mask = Map.of("type", "learned", "model_id", maskModelId, "ratio", MASK_RATIO);
-        String masked = " + learned mask " + Math.round(MASK_RATIO * 100) + "%";
+        // no ratio: the mask and share the model's training chose on validation, as a user's default
+        Map<String, Object> mask = Map.of("type", "learned", "model_id", maskModelId);
+        String masked = " + learned mask";
         List<SearchConfiguration> all = new ArrayList<>();
         all.add(SearchConfiguration.floats(
                 "float32 " + inputDims + "-d, exact (baseline)",

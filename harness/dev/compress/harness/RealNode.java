@@ -89,7 +89,7 @@ public final class RealNode implements AutoCloseable {
                 Integer.parseInt(required("realnode.http.port")),
                 Integer.parseInt(required("realnode.transport.port")),
                 "768m",
-                home.resolve("djl-cache"));
+                null);
     }
 
     /**
@@ -113,7 +113,7 @@ public final class RealNode implements AutoCloseable {
                 Path.of(required("realnode.distribution")),
                 pluginsBefore,
                 Path.of(required("realnode.plugin.zip")),
-                home.resolve("djl-cache"),
+                null,
                 "realnode-0",
                 List.of("discovery.type: single-node"));
         return node;
@@ -136,7 +136,8 @@ public final class RealNode implements AutoCloseable {
 
     /**
      * A fresh node in {@code home} (deleted first), for programs that run outside failsafe such as the
-     * main job. {@code djlCache} may lie outside {@code home} so that libtorch is extracted only once.
+     * main job. {@code djlCache} may lie outside {@code home} so that libtorch is extracted only once;
+     * null leaves libtorch in the node's own data path.
      */
     public static RealNode install(
             Path distribution, Path pluginZip, Path home, int httpPort, int transportPort, String heap, Path djlCache)
@@ -216,14 +217,23 @@ public final class RealNode implements AutoCloseable {
         config.addAll(List.of(
                 "path.data: " + home.resolve("data"),
                 "path.logs: " + home.resolve("logs"),
-                "compress.djl.cache_dir: " + djlCache,
                 "compress.djl.num_threads: 2",
                 ""));
         Files.writeString(home.resolve("config/opensearch.yml"), String.join("\n", config));
+        if (djlCache != null) {
+            // the plugin may write only under the node's data paths and temporary directory, where DJL's
+            // cache lives by default (<data>/compress-djl): a cache shared across installs is linked there
+            Files.createDirectories(djlCache);
+            Path data = Files.createDirectories(home.resolve("data"));
+            Files.createSymbolicLink(data.resolve("compress-djl"), djlCache.toAbsolutePath());
+        }
         if (asRoot) {
             ensureNodeUser();
-            Files.createDirectories(djlCache);
-            run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString(), djlCache.toString()), Map.of());
+            List<String> chown = new ArrayList<>(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, home.toString()));
+            if (djlCache != null) {
+                chown.add(djlCache.toString());
+            }
+            run(chown, Map.of());
         }
     }
 

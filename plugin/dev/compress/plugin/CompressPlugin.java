@@ -4,6 +4,7 @@ import dev.compress.plugin.codec.CompressCodecService;
 import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.IndexModelLoader;
 import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.RestClearModelCacheHandler;
 import dev.compress.plugin.inference.TransportEvictModelAction;
 import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
@@ -26,11 +27,18 @@ import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.TransportLearnedMaskAction;
+import dev.compress.plugin.stats.CompressCounters;
+import dev.compress.plugin.stats.RestStatsHandler;
+import dev.compress.plugin.stats.StatsAction;
+import dev.compress.plugin.stats.TransportStatsAction;
 import dev.compress.plugin.train.RestTrainModelHandler;
 import dev.compress.plugin.train.TrainingJobs;
 import dev.compress.plugin.train.TransportJobRunningAction;
 import dev.compress.plugin.train.TransportRunTrainingAction;
 import dev.compress.plugin.train.TransportTrainModelAction;
+import dev.compress.plugin.warmup.RestWarmupHandler;
+import dev.compress.plugin.warmup.TransportWarmupAction;
+import dev.compress.plugin.warmup.WarmupAction;
 import dev.compress.training.engine.DjlRuntime;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,6 +91,11 @@ public class CompressPlugin extends Plugin
 
     private TrainingJobs trainingJobs;
     private final SetOnce<ModelCache> modelCache = new SetOnce<>();
+    /**
+     * Exists before the components: the query and the processor are registered first, and count
+     * into it from the start. Guice hands it to the stats action.
+     */
+    private final CompressCounters counters = new CompressCounters();
 
     @Override
     public List<Setting<?>> getSettings() {
@@ -110,10 +123,15 @@ public class CompressPlugin extends Plugin
                 clusterService,
                 threadPool,
                 models,
+                counters,
                 CompressSettings.TRAINING_MAX_JOBS_PER_NODE.get(settings),
                 CompressSettings.TRAINING_SWEEP_INTERVAL.get(settings),
                 environment.tmpDir());
-        return List.of(models, trainingJobs, createModelCache(models, threadPool, environment.settings()));
+        ModelCache cache = createModelCache(models, threadPool, settings);
+        clusterService
+                .getClusterSettings()
+                .addSettingsUpdateConsumer(ModelCache.MAX_SIZE, size -> cache.resize(size.getBytes()));
+        return List.of(models, trainingJobs, cache, counters);
     }
 
     /** A closing node stops its training jobs; the models they leave behind are failed by the sweep. */
@@ -128,16 +146,19 @@ public class CompressPlugin extends Plugin
     private ModelCache createModelCache(ModelIndex modelIndex, ThreadPool threadPool, Settings settings) {
         long maxBytes = ModelCache.MAX_SIZE.get(settings).getBytes();
         modelCache.set(new ModelCache(
-                new IndexModelLoader(modelIndex, threadPool.generic()), maxBytes, threadPool.getThreadContext()));
+                new IndexModelLoader(modelIndex, threadPool.generic()),
+                maxBytes,
+                threadPool.getThreadContext(),
+                counters));
         return modelCache.get();
     }
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(CompressProcessor.TYPE, new CompressProcessorFactory(modelCache::get));
+        return Map.of(CompressProcessor.TYPE, new CompressProcessorFactory(modelCache::get, counters));
     }
 
-    /** Model cache and query-time adaptation actions (internal: no REST endpoint). */
+    /** Model cache and query-time adaptation actions (the evict one also behind the cache-clearing endpoints). */
     private static List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> inferenceActions() {
         return List.of(
                 new ActionHandler<>(EvictModelAction.INSTANCE, TransportEvictModelAction.class),
@@ -194,8 +215,8 @@ public class CompressPlugin extends Plugin
     public List<QuerySpec<?>> getQueries() {
         return List.of(new QuerySpec<>(
                 CompressedKnnQueryBuilder.NAME,
-                CompressedKnnQueryBuilder::new,
-                CompressedKnnQueryBuilder::fromXContent));
+                in -> new CompressedKnnQueryBuilder(in, counters),
+                parser -> CompressedKnnQueryBuilder.fromXContent(parser, counters)));
     }
 
     @Override
@@ -208,7 +229,9 @@ public class CompressPlugin extends Plugin
                 new ActionHandler<>(ModelActions.GET, TransportGetModelAction.class),
                 new ActionHandler<>(ModelActions.SEARCH, TransportSearchModelsAction.class),
                 new ActionHandler<>(ModelActions.DELETE, TransportDeleteModelAction.class),
-                new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class)));
+                new ActionHandler<>(ModelActions.CANCEL, TransportCancelTrainingAction.class),
+                new ActionHandler<>(StatsAction.INSTANCE, TransportStatsAction.class),
+                new ActionHandler<>(WarmupAction.INSTANCE, TransportWarmupAction.class)));
         actions.addAll(inferenceActions());
         return actions;
     }
@@ -228,6 +251,9 @@ public class CompressPlugin extends Plugin
                 new RestGetModelHandler(),
                 new RestSearchModelsHandler(),
                 new RestDeleteModelHandler(),
-                new RestCancelTrainingHandler());
+                new RestCancelTrainingHandler(),
+                new RestClearModelCacheHandler(),
+                new RestStatsHandler(),
+                new RestWarmupHandler());
     }
 }

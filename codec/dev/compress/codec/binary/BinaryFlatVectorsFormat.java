@@ -114,7 +114,8 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
     static final String META_CODEC_NAME = "CompressBinaryFlatMeta";
     static final String DATA_CODEC_NAME = "CompressBinaryFlatData";
     static final String META_EXTENSION = "vbm";
-    static final String DATA_EXTENSION = "vbc";
+    /** The codes: the file to keep in memory (a node's warmup reads it, {@code index.store.preload} may map it). */
+    public static final String DATA_EXTENSION = "vbc";
     /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
     static final int VERSION_START = 1;
 

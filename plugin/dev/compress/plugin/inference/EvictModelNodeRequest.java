@@ -16,15 +16,16 @@ public final class EvictModelNodeRequest extends TransportRequest {
 
     public EvictModelNodeRequest(StreamInput in) throws IOException {
         super(in);
-        modelId = in.readString();
+        modelId = in.readOptionalString();
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeString(modelId);
+        out.writeOptionalString(modelId);
     }
 
+    /** Null: every model. */
     String modelId() {
         return modelId;
     }

@@ -1,5 +1,6 @@
 package dev.compress.plugin.inference;
 
+import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.opensearch.action.support.ContextPreservingActionListener;
 import org.opensearch.common.cache.Cache;
 import org.opensearch.common.cache.CacheBuilder;
+import org.opensearch.common.cache.RemovalNotification;
+import org.opensearch.common.cache.RemovalReason;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
 import org.opensearch.common.util.concurrent.ThreadContext;
@@ -21,17 +24,20 @@ import org.opensearch.core.common.unit.ByteSizeValue;
  * out once their total size passes {@link #MAX_SIZE}. Loads are asynchronous and coalesced: callers
  * asking for a model that is being loaded wait for that load. Failed loads are not remembered, so a
  * model that is still training can be used as soon as it is created. Models are immutable once
- * created, so the only invalidation is {@link #evict} (on delete, broadcast by {@link EvictModelAction}).
+ * created, so the only invalidations are {@link #evict} and {@link #evictAll} (on delete, and on
+ * an operator's request, broadcast by {@link EvictModelAction}). {@link #MAX_SIZE} is dynamic: a
+ * smaller limit evicts least recently used models at once.
  */
 public final class ModelCache {
 
     /** Bytes of model files the cache keeps; a model larger than this is served but not kept. */
     public static final Setting<ByteSizeValue> MAX_SIZE =
-            Setting.memorySizeSetting("compress.model_cache.max_size", "10%", Property.NodeScope);
+            Setting.memorySizeSetting("compress.model_cache.max_size", "10%", Property.NodeScope, Property.Dynamic);
 
     private final ModelLoader loader;
-    private final long maxBytes;
+    private volatile long maxBytes;
     private final ThreadContext threadContext;
+    private final CompressCounters counters;
     private final Cache<String, LoadedModel> cache;
     /** Loads in flight, guarded by {@code this} together with additions to and removals from {@link #cache}. */
     private final Map<String, PendingLoad> pending = new HashMap<>();
@@ -42,20 +48,38 @@ public final class ModelCache {
         final List<ActionListener<LoadedModel>> listeners = new ArrayList<>();
     }
 
-    public ModelCache(ModelLoader loader, long maxBytes, ThreadContext threadContext) {
+    public ModelCache(ModelLoader loader, long maxBytes, ThreadContext threadContext, CompressCounters counters) {
         this.loader = loader;
         this.maxBytes = maxBytes;
         this.threadContext = threadContext;
+        this.counters = counters;
         this.cache = CacheBuilder.<String, LoadedModel>builder()
                 .setMaximumWeight(maxBytes)
                 .weigher((id, model) -> model.weightBytes())
+                .removalListener(this::removed)
                 .build();
+    }
+
+    private void removed(RemovalNotification<String, LoadedModel> removal) {
+        if (removal.getRemovalReason() == RemovalReason.EVICTED) {
+            counters.modelCacheEviction();
+        }
+    }
+
+    /** A new {@link #MAX_SIZE}: a smaller one evicts least recently used models until the rest fit. */
+    public void resize(long newMaxBytes) {
+        synchronized (this) {
+            maxBytes = newMaxBytes;
+            cache.setMaximumWeight(newMaxBytes);
+            cache.refresh();
+        }
     }
 
     /** Answers at once when the model is cached, otherwise once it is loaded (on the loader's thread). */
     public void get(String modelId, ActionListener<LoadedModel> listener) {
         LoadedModel cached = cache.get(modelId);
         if (cached != null) {
+            counters.modelCacheHit();
             listener.onResponse(cached);
             return;
         }
@@ -67,6 +91,7 @@ public final class ModelCache {
             cached = cache.get(modelId);
             load = cached != null ? null : pending.get(modelId);
             if (cached == null) {
+                counters.modelCacheMiss();
                 if (load != null) {
                     load.listeners.add(waiting);
                     return;
@@ -77,6 +102,7 @@ public final class ModelCache {
             }
         }
         if (cached != null) {
+            counters.modelCacheHit();
             listener.onResponse(cached);
             return;
         }
@@ -114,6 +140,17 @@ public final class ModelCache {
         }
     }
 
+    /** Drops every model and forgets every load in flight; answers the ids dropped. */
+    public Set<String> evictAll() {
+        synchronized (this) {
+            Set<String> dropped = new TreeSet<>(pending.keySet());
+            pending.clear();
+            cache.keys().forEach(dropped::add);
+            cache.invalidateAll();
+            return dropped;
+        }
+    }
+
     public Set<String> cachedModelIds() {
         Set<String> ids = new TreeSet<>();
         cache.keys().forEach(ids::add);
@@ -122,6 +159,10 @@ public final class ModelCache {
 
     public long cachedBytes() {
         return cache.weight();
+    }
+
+    public int cachedCount() {
+        return cache.count();
     }
 
     public long maxBytes() {

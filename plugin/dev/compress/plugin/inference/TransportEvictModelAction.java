@@ -2,6 +2,7 @@ package dev.compress.plugin.inference;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import org.opensearch.action.FailedNodeException;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.nodes.TransportNodesAction;
@@ -11,7 +12,7 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 
-/** Sends the eviction to every node; each drops the model from its own {@link ModelCache}. */
+/** Sends the eviction to every node; each drops the model (or every model) from its own {@link ModelCache}. */
 public final class TransportEvictModelAction
         extends TransportNodesAction<
                 EvictModelRequest, EvictModelResponse, EvictModelNodeRequest, EvictModelNodeResponse> {
@@ -56,6 +57,13 @@ public final class TransportEvictModelAction
 
     @Override
     protected EvictModelNodeResponse nodeOperation(EvictModelNodeRequest request) {
-        return new EvictModelNodeResponse(clusterService.localNode(), modelCache.evict(request.modelId()));
+        String modelId = request.modelId();
+        Set<String> evicted;
+        if (modelId == null) {
+            evicted = modelCache.evictAll();
+        } else {
+            evicted = modelCache.evict(modelId) ? Set.of(modelId) : Set.of();
+        }
+        return new EvictModelNodeResponse(clusterService.localNode(), evicted);
     }
 }

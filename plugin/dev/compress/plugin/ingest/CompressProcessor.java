@@ -1,5 +1,6 @@
 package dev.compress.plugin.ingest;
 
+import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -23,6 +24,7 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
     private final String targetField;
     private final boolean ignoreMissing;
     private final VectorCompression compression;
+    private final CompressCounters counters;
 
     CompressProcessor(
             String tag,
@@ -31,12 +33,14 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
             String field,
             String targetField,
             boolean ignoreMissing,
-            VectorCompression compression) {
+            VectorCompression compression,
+            CompressCounters counters) {
         super(tag, description, batchSize);
         this.field = field;
         this.targetField = targetField;
         this.ignoreMissing = ignoreMissing;
         this.compression = compression;
+        this.counters = counters;
     }
 
     @Override
@@ -126,6 +130,7 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         for (int i = 0; i < outputs.length; i++) {
             try {
                 accepted.get(i).getIngestDocument().setFieldValue(targetField, asList(outputs[i]));
+                counters.ingestDocument();
             } catch (IllegalArgumentException e) { // e.g. the target's parent is not an object in this document
                 fail(
                         accepted.get(i),
@@ -139,7 +144,8 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         return new IllegalArgumentException("[" + TYPE + "] field [" + field + "]: " + e.getMessage(), e);
     }
 
-    private static void fail(IngestDocumentWrapper wrapper, Exception e) {
+    private void fail(IngestDocumentWrapper wrapper, Exception e) {
+        counters.ingestError();
         wrapper.update(wrapper.getIngestDocument(), e);
     }
 

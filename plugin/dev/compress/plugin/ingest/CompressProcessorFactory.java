@@ -7,6 +7,7 @@ import static org.opensearch.ingest.ConfigurationUtils.readOptionalStringPropert
 import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
 
 import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.stats.CompressCounters;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.opensearch.ingest.AbstractBatchingProcessor;
@@ -27,10 +28,12 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
     static final int DEFAULT_BATCH_SIZE = 64;
 
     private final Supplier<ModelCache> modelCache;
+    private final CompressCounters counters;
 
-    public CompressProcessorFactory(Supplier<ModelCache> modelCache) {
+    public CompressProcessorFactory(Supplier<ModelCache> modelCache, CompressCounters counters) {
         super(CompressProcessor.TYPE);
         this.modelCache = modelCache;
+        this.counters = counters;
     }
 
     @Override
@@ -72,7 +75,8 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
             requireDimension(tag, "truncate_to", truncateTo);
             compression = new Truncation(truncateTo);
         }
-        return new CompressProcessor(tag, description, batchSize, field, targetField, ignoreMissing, compression);
+        return new CompressProcessor(
+                tag, description, batchSize, field, targetField, ignoreMissing, compression, counters);
     }
 
     /** A path the ingest document can hold: an empty one fails every document of every batch at run time. */

@@ -8,6 +8,7 @@ import dev.compress.plugin.query.mask.FeedbackMask;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.stats.CompressCounters;
 import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -84,6 +85,14 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final Supplier<float[]> adaptedVector;
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
     private final Supplier<MaskSpec> pendingMask;
+    /**
+     * Where this node counts the query: set when the plugin parses the query or reads it from another
+     * node, carried by the copies its rewrite returns. Not a parameter: never serialised nor compared.
+     */
+    private final CompressCounters counters;
+
+    /** Counts nothing: the counters of a query built in Java, which no node's plugin parsed or read. */
+    private static final CompressCounters UNCOUNTED = new CompressCounters();
 
     /**
      * A query to be given its parameters: {@code field}, {@code vector} and exactly one of {@code k},
@@ -116,6 +125,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private Supplier<float[]> adaptedVector;
 
         private Supplier<MaskSpec> pendingMask;
+
+        private CompressCounters counters = UNCOUNTED;
 
         private Builder() {}
 
@@ -213,6 +224,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return this;
         }
 
+        private Builder counters(CompressCounters counters) {
+            this.counters = counters;
+            return this;
+        }
+
         /** The query; an {@link IllegalArgumentException} naming the parameter when one is missing or out of range. */
         public CompressedKnnQueryBuilder build() {
             return new CompressedKnnQueryBuilder(this);
@@ -258,6 +274,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.mask = b.mask;
         this.adaptedVector = b.adaptedVector;
         this.pendingMask = b.pendingMask;
+        this.counters = b.counters;
     }
 
     /**
@@ -335,10 +352,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 .expandNestedDocs(expandNestedDocs)
                 .modelId(modelId)
                 .modelDimension(modelDimension)
-                .mask(mask);
+                .mask(mask)
+                .counters(counters);
     }
 
-    public CompressedKnnQueryBuilder(StreamInput in) throws IOException {
+    /** Reads a query sent by another node; this node counts it into {@code counters}. */
+    public CompressedKnnQueryBuilder(StreamInput in, CompressCounters counters) throws IOException {
         super(in);
         field = in.readString();
         vector = in.readFloatArray();
@@ -355,6 +374,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         mask = in.readOptionalWriteable(MaskSpec::new);
         adaptedVector = null;
         pendingMask = null;
+        this.counters = counters;
     }
 
     @Override
@@ -478,7 +498,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         builder.endObject();
     }
 
-    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser) throws IOException {
+    /**
+     * Parses a query on the node that received it (the coordinating node of a search): a query with
+     * a mask counts its mask type here, once per search, as shards only ever see explicit masks.
+     */
+    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser, CompressCounters counters)
+            throws IOException {
         String field = null;
         float[] vector = null;
         Integer k = null;
@@ -530,8 +555,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
             }
         }
+        CompressedKnnQueryBuilder query;
         try {
-            return builder()
+            query = builder()
                     .field(field)
                     .vector(vector)
                     .k(k)
@@ -545,12 +571,17 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     .modelId(modelId)
                     .modelDimension(modelDimension)
                     .mask(mask)
+                    .counters(counters)
                     .build()
                     .boost(boost)
                     .queryName(queryName);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
         }
+        if (mask != null) {
+            counters.maskRequested(mask.type());
+        }
+        return query;
     }
 
     @Override
@@ -665,6 +696,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                         .rescore(rescore)
                         .filter(filter)
                         .ignoreUnmapped(ignoreUnmapped)
+                        .counters(counters)
                         .build();
                 SetOnce<MaskSpec> kept = new SetOnce<>();
                 var request = coordinator.getSearchRequest();
@@ -734,10 +766,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                     "[" + NAME + "] [expand_nested_docs] applies inside a [nested] query only, and field [" + field
                             + "] is searched outside one");
         }
-        if (k != null) {
-            return shardQuery.nearest(k, numCandidates, rescore, expandNestedDocs);
-        }
-        return radialQuery(context, config, shardQuery);
+        ExplainedVectorQuery query = k != null
+                ? shardQuery.nearest(k, numCandidates, rescore, expandNestedDocs)
+                : radialQuery(context, config, shardQuery);
+        counters.shardQuery(query.origin().method().rescored(), luceneFilter != null, mask != null);
+        return query;
     }
 
     /**
@@ -766,7 +799,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
      * {@code min_score}, or {@code max_distance} as the score of that distance. Radial search scores
      * every document exactly, so it needs float vectors: a codes-only field has none.
      */
-    private Query radialQuery(QueryShardContext context, VectorFieldConfig config, ShardVectorQuery shardQuery) {
+    private ExplainedVectorQuery radialQuery(
+            QueryShardContext context, VectorFieldConfig config, ShardVectorQuery shardQuery) {
         String param = minScore != null ? "[min_score]" : "[max_distance]";
         if (config.keepsFloats() == false) {
             throw new QueryShardException(

@@ -26,6 +26,11 @@ final class ExplainedVectorQuery extends Query {
         this.origin = Objects.requireNonNull(origin);
     }
 
+    /** How the wrapped query's scores are made. */
+    ScoreOrigin origin() {
+        return origin;
+    }
+
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
         Query rewritten = in.rewrite(searcher);

@@ -18,27 +18,40 @@ record ScoreOrigin(String field, VectorSimilarity similarity, Method method, int
 
     /** How a score was computed. */
     enum Method {
-        EXACT_FLOAT(true, "exact float similarity of the query and the document's float vector"),
+        EXACT_FLOAT(true, false, "exact float similarity of the query and the document's float vector"),
         RESCORED_FLOAT(
+                true,
                 true,
                 "rescored with the stored float vector: exact float similarity (the candidate was found"
                         + " with the sign-code estimate)"),
         STORED_FLOAT(
                 true,
+                false,
                 "exact float similarity of the query and the float vector stored beside the sign code"
                         + " (every document scored, no code estimate)"),
-        CODE_ESTIMATE(false, "binary code estimate: the query quantised to 4 bits against the sign code, not rescored"),
+        CODE_ESTIMATE(
+                false,
+                false,
+                "binary code estimate: the query quantised to 4 bits against the sign code, not rescored"),
         CODE_ESTIMATE_RESCORED(
                 false,
+                true,
                 "binary code estimate: rescored with the float query against the sign code, as the field"
                         + " keeps no float vectors");
 
         private final boolean exact;
+        private final boolean rescored;
         private final String text;
 
-        Method(boolean exact, String text) {
+        Method(boolean exact, boolean rescored, String text) {
             this.exact = exact;
+            this.rescored = rescored;
             this.text = text;
+        }
+
+        /** Whether the graph walk's candidates were scored again, as the query statistics count it. */
+        boolean rescored() {
+            return rescored;
         }
     }
 

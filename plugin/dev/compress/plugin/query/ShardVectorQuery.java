@@ -30,7 +30,7 @@ record ShardVectorQuery(
      * documents, the k are parents, each represented by its best child or, expanded, by all its
      * children, each scored with its float vector (or, codes only, the codes' float-arithmetic estimate).
      */
-    Query nearest(int k, Integer numCandidates, RescoreOptions rescore, boolean expandNestedDocs) {
+    ExplainedVectorQuery nearest(int k, Integer numCandidates, RescoreOptions rescore, boolean expandNestedDocs) {
         int beam = numCandidates == null
                 ? (config.encoding() == VectorEncoding.FLOAT ? CompressedKnnQueryBuilder.DEFAULT_NUM_CANDIDATES : k)
                 : numCandidates;
@@ -64,7 +64,7 @@ record ShardVectorQuery(
      * Every document scoring at least {@code minScore}, scored exactly with its float vector. Callers
      * check that the field keeps float vectors ({@link VectorFieldConfig#keepsFloats()}).
      */
-    Query within(float minScore, String threshold) {
+    ExplainedVectorQuery within(float minScore, String threshold) {
         Query radial = new SimilarityThresholdQuery(field, target, minScore);
         if (filter != null) {
             radial = new BooleanQuery.Builder()
@@ -78,7 +78,7 @@ record ShardVectorQuery(
         return explained(radial, method, "radial search: every document with " + threshold);
     }
 
-    private Query explained(Query query, ScoreOrigin.Method method, String search) {
+    private ExplainedVectorQuery explained(Query query, ScoreOrigin.Method method, String search) {
         VectorSimilarity similarity = config.similarity();
         return new ExplainedVectorQuery(
                 query, new ScoreOrigin(field, similarity, method, config.dimension(), kept, search));

@@ -4,6 +4,9 @@ import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.ModelState;
+import dev.compress.plugin.model.action.ModelActions;
+import dev.compress.plugin.model.action.ModelIdRequest;
+import dev.compress.plugin.stats.CompressCounters;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
@@ -36,9 +39,12 @@ import org.opensearch.cluster.routing.IndexRoutingTable;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.lease.Releasable;
 import org.opensearch.common.unit.TimeValue;
+import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.secure_sm.AccessController;
+import org.opensearch.tasks.Task;
+import org.opensearch.tasks.TaskManager;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
@@ -49,7 +55,8 @@ import org.opensearch.transport.client.Client;
  * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
  * at its next epoch and leaves the model {@code failed}; a job that ends first is refused
- * {@code created} ({@link ModelIndex#completeTraining}).
+ * {@code created} ({@link ModelIndex#completeTraining}). Each job is also a {@link TrainingTask}:
+ * cancelling the task stops the job at once and writes the same flag, so both ways end alike.
  *
  * <p>No model may stay {@code training} forever: the elected cluster manager fails the models of
  * nodes that left, and every node fails, once after it starts, the models it was training before,
@@ -67,7 +74,11 @@ public final class TrainingJobs implements ClusterStateListener {
     private final ClusterService clusterService;
     private final ThreadPool threadPool;
     private final ModelIndex models;
+    private final CompressCounters counters;
     private final Map<ModelIndex.Job, AtomicBoolean> running = new ConcurrentHashMap<>();
+    /** The jobs of {@link #running} that have a thread; the others wait in the pool's queue. */
+    private final Set<ModelIndex.Job> executing = ConcurrentHashMap.newKeySet();
+
     private final AtomicLong unreadableModelRecords = new AtomicLong();
     private final int maxJobs;
     private final Semaphore slots;
@@ -85,6 +96,7 @@ public final class TrainingJobs implements ClusterStateListener {
             ClusterService clusterService,
             ThreadPool threadPool,
             ModelIndex models,
+            CompressCounters counters,
             int maxJobs,
             TimeValue sweepInterval,
             Path tmpDir) {
@@ -94,6 +106,7 @@ public final class TrainingJobs implements ClusterStateListener {
         this.clusterService = clusterService;
         this.threadPool = threadPool;
         this.models = models;
+        this.counters = counters;
         this.sweepInterval = sweepInterval;
         this.tmpDir = tmpDir;
         // a node starting: the corpus files of a JVM that died with its jobs would fill the disk, run after run
@@ -101,8 +114,14 @@ public final class TrainingJobs implements ClusterStateListener {
         clusterService.addListener(this);
     }
 
+    /** Jobs of this node that run on a thread of the training pool. */
     public int runningCount() {
-        return running.size();
+        return executing.size();
+    }
+
+    /** Jobs of this node accepted but still waiting for a thread of the training pool. */
+    public int queuedCount() {
+        return Math.max(0, running.size() - executing.size());
     }
 
     /**
@@ -158,24 +177,32 @@ public final class TrainingJobs implements ClusterStateListener {
      * {@code slot}. The job counts as running until its final state is written, so no sweep takes a
      * model whose result is being stored for an orphan. The slot goes back just before that write,
      * once the job's work on this node is done: whoever sees the model's final state and sends the
-     * next request finds the slot free.
+     * next request finds the slot free. The job is registered with {@code taskManager} as a
+     * {@link TrainingTask} until then.
      */
-    public void start(Slot slot, ModelIndex.Job job, TrainSpec spec, int inputDim) {
+    public void start(Slot slot, ModelIndex.Job job, TrainSpec spec, int inputDim, TaskManager taskManager) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(job, cancelled);
+        Task task = taskManager.register(
+                "transport",
+                TrainingTask.ACTION,
+                new TrainingTaskRequest(job.modelId(), () -> cancelledAsTask(job, cancelled)));
         Runnable finished = () -> {
             running.remove(job, cancelled);
+            executing.remove(job);
+            taskManager.unregister(task);
             slot.close(); // given back already, but for an outcome no path foresaw
         };
         try {
             threadPool.executor(THREAD_POOL).execute(() -> {
+                executing.add(job);
                 try {
                     run(job, spec, inputDim, cancelled, slot, finished);
                 } catch (Throwable t) {
                     // an Error from the native engine too: the model must not stay training with its job gone
                     logger.warn("training model [" + job.modelId() + "] failed", t);
                     slot.close();
-                    fail(job, cancelled.get() ? "cancelled" : describe(t), finished);
+                    failJob(job, cancelled.get() ? "cancelled" : describe(t), finished);
                     if (t instanceof VirtualMachineError fatal) {
                         throw fatal;
                     }
@@ -183,7 +210,7 @@ public final class TrainingJobs implements ClusterStateListener {
             });
         } catch (RuntimeException rejected) {
             slot.close();
-            fail(
+            failJob(
                     job,
                     "no training slot on node [" + clusterService.localNode().getName() + "]: " + rejected.getMessage(),
                     finished);
@@ -212,18 +239,20 @@ public final class TrainingJobs implements ClusterStateListener {
                             switch (completion) {
                                 case CREATED -> {
                                     logger.info("model [{}] created", job.modelId());
+                                    counters.trainingCompleted();
                                     finished.run();
                                 }
-                                case CANCELLED -> fail(job, "cancelled", finished);
+                                case CANCELLED -> failJob(job, "cancelled", finished);
                                 case NO_LONGER_TRAINING -> {
                                     logger.info(
                                             "model [{}] was ended or replaced while its job ran; the job's result is dropped",
                                             job.modelId());
+                                    counters.trainingFailed();
                                     finished.run();
                                 }
                             }
                         },
-                        e -> fail(job, describe(e), finished)));
+                        e -> failJob(job, describe(e), finished)));
     }
 
     /** A trained model's file and the model document's final fields. */
@@ -321,6 +350,30 @@ public final class TrainingJobs implements ClusterStateListener {
             sweeps.cancel();
         }
         running.values().forEach(flag -> flag.set(true));
+    }
+
+    /**
+     * A {@code _tasks} cancel of the job's task: the job stops at its next check, and the model
+     * gets the same flag as from {@code _cancel} (sent as the plugin, not as the caller, who holds
+     * the task permission), so a job that cannot stop early is refused {@code created} as well.
+     */
+    private void cancelledAsTask(ModelIndex.Job job, AtomicBoolean cancelled) {
+        cancelled.set(true);
+        ThreadContext threadContext = threadPool.getThreadContext();
+        try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+            client.execute(
+                    ModelActions.CANCEL,
+                    new ModelIdRequest(job.modelId(), false),
+                    ActionListener.wrap(
+                            answer -> logger.info("model [{}]: training cancelled through its task", job.modelId()),
+                            e -> logger.debug("model [" + job.modelId() + "]: cancel flag not written", e)));
+        }
+    }
+
+    /** A job of this node ends without a model: counted, then as {@link #fail}. */
+    private void failJob(ModelIndex.Job job, String reason, Runnable then) {
+        counters.trainingFailed();
+        fail(job, reason, then);
     }
 
     /** Marks the job's model failed (unless it ended or was replaced meanwhile), then runs {@code then} in any case. */

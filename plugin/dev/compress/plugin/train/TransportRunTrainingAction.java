@@ -23,7 +23,8 @@ import org.opensearch.transport.TransportService;
 
 /**
  * On the node chosen for a job: takes a training slot (429 when none is free), writes the model
- * document in state {@code training}, starts the job in the background and acknowledges. The slot
+ * document in state {@code training}, starts the job in the background (a task of its own, {@link
+ * TrainingTask}, as this request's task ends with the acknowledgement) and acknowledges. The slot
  * comes first so that a node never has more models in {@code training} by its own jobs than slots
  * ({@link TrainingJobs.Slot}); it is given back when the document cannot be written.
  */
@@ -57,7 +58,7 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
                 document(request, spec, clusterService.localNode()),
                 ActionListener.wrap(
                         created -> {
-                            jobs.start(slot, job, spec, request.inputDim());
+                            jobs.start(slot, job, spec, request.inputDim(), taskManager);
                             listener.onResponse(new AcknowledgedResponse(true));
                         },
                         e -> {

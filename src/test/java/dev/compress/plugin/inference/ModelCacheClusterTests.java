@@ -6,6 +6,7 @@ import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -21,7 +22,11 @@ import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.transport.MockTransportService;
 import org.opensearch.transport.TransportService;
 
-/** Each node's model cache: real loads from the model index, the evict broadcast, the size setting. */
+/**
+ * Each node's model cache: real loads from the model index, the evict broadcast and the endpoints that
+ * clear the cache through it, the size setting and its dynamic update.
+ */
+@SuppressWarnings("unchecked")
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
 public class ModelCacheClusterTests extends CompressClusterTestCase {
 
@@ -109,6 +114,85 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         assertEquals(2L * size, cache.cachedBytes());
     }
 
+    public void testClearCacheEndpointsDropOneModelOrEvery() throws IOException {
+        storeModel("clear-1", model(20), ModelState.CREATED);
+        storeModel("clear-2", model(21), ModelState.CREATED);
+        for (ModelCache cache : caches()) {
+            load(cache, "clear-1");
+            load(cache, "clear-2");
+        }
+        Map<String, Object> one = restCall("POST", "/_plugins/compress/models/clear-1/_clear_cache", null);
+        assertEquals(internalCluster().size(), ((Map<String, Object>) one.get("_nodes")).get("successful"));
+        assertEquals(internalCluster().getClusterName(), one.get("cluster_name"));
+        for (String dataNode : internalCluster().getDataNodeNames()) {
+            assertEquals(List.of("clear-1"), evictedOn(one, dataNode));
+        }
+        for (ModelCache cache : caches()) {
+            assertEquals(Set.of("clear-2"), cache.cachedModelIds());
+        }
+        Map<String, Object> every = restCall("POST", "/_plugins/compress/models/_clear_cache", null);
+        for (String dataNode : internalCluster().getDataNodeNames()) {
+            assertEquals(List.of("clear-2"), evictedOn(every, dataNode));
+        }
+        for (ModelCache cache : caches()) {
+            assertEquals(Set.of(), cache.cachedModelIds());
+        }
+        Map<String, Object> nothing = restCall("POST", "/_plugins/compress/models/never-cached/_clear_cache", null);
+        for (String dataNode : internalCluster().getDataNodeNames()) {
+            assertEquals("an id no node holds drops nothing", List.of(), evictedOn(nothing, dataNode));
+        }
+    }
+
+    private static List<String> evictedOn(Map<String, Object> response, String nodeName) {
+        String nodeId = internalCluster()
+                .getInstance(TransportService.class, nodeName)
+                .getLocalNode()
+                .getId();
+        Map<String, Object> node = (Map<String, Object>) ((Map<String, Object>) response.get("nodes")).get(nodeId);
+        assertEquals(nodeName, node.get("name"));
+        return (List<String>) node.get("evicted");
+    }
+
+    /** A smaller limit evicts the least recently used models at once, and counts them as evictions. */
+    public void testMaxSizeIsDynamic() throws IOException {
+        int size = ModelFile.toBytes(model(30)).length;
+        String nodeName = internalCluster().getDataNodeNames().iterator().next();
+        String nodeId = internalCluster()
+                .getInstance(TransportService.class, nodeName)
+                .getLocalNode()
+                .getId();
+        ModelCache cache = internalCluster().getInstance(ModelCache.class, nodeName);
+        cache.evictAll();
+        for (int i = 0; i < 2; i++) {
+            storeModel("resized-" + i, model(30 + i), ModelState.CREATED);
+            load(cache, "resized-" + i);
+        }
+        load(cache, "resized-0"); // now the most recently used
+        long evictions = evictions(nodeId);
+        long oneAndAHalf = size + size / 2;
+        try {
+            restCall(
+                    "PUT",
+                    "/_cluster/settings",
+                    "{\"transient\":{\"" + ModelCache.MAX_SIZE.getKey() + "\":\"" + oneAndAHalf + "b\"}}");
+            assertEquals(oneAndAHalf, cache.maxBytes());
+            assertEquals(Set.of("resized-0"), cache.cachedModelIds());
+            assertEquals(1, evictions(nodeId) - evictions);
+        } finally {
+            restCall("PUT", "/_cluster/settings", "{\"transient\":{\"" + ModelCache.MAX_SIZE.getKey() + "\":null}}");
+        }
+        assertEquals("back to the node's own setting", 30 * 1024, cache.maxBytes());
+        load(cache, "resized-1");
+        assertEquals(Set.of("resized-0", "resized-1"), cache.cachedModelIds());
+    }
+
+    private static long evictions(String nodeId) throws IOException {
+        Map<String, Object> nodes = (Map<String, Object>)
+                restCall("GET", "/_plugins/compress/" + nodeId + "/stats/model_cache_evictions", null)
+                        .get("nodes");
+        return ((Number) ((Map<String, Object>) nodes.get(nodeId)).get("model_cache_evictions")).longValue();
+    }
+
     public void testUnusableModelsFailWithTheirIdAndState() {
         ModelCache cache = caches().get(1);
         ResourceNotFoundException missing = expectThrows(ResourceNotFoundException.class, () -> load(cache, "absent"));
@@ -127,7 +211,6 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
     }
 
     /** A node that cannot confirm the eviction keeps its copy, so DELETE names it instead of answering as if all were well. */
-    @SuppressWarnings("unchecked")
     public void testDeleteNamesNodesThatDidNotEvict() throws Exception {
         storeModel("stale", model(7), ModelState.CREATED);
         String[] nodes = internalCluster().getDataNodeNames().toArray(String[]::new);

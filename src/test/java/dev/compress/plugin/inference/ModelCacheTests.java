@@ -1,5 +1,7 @@
 package dev.compress.plugin.inference;
 
+import dev.compress.plugin.stats.CompressCounters;
+import dev.compress.plugin.stats.NodeStats;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import java.util.ArrayList;
@@ -59,7 +61,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testConcurrentGetsShareOneLoad() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         List<PlainActionFuture<LoadedModel>> futures = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             PlainActionFuture<LoadedModel> future = PlainActionFuture.newFuture();
@@ -83,7 +85,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testLeastRecentlyUsedModelLeavesFirstWhenOverTheLimit() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 250, threadContext);
+        ModelCache cache = new ModelCache(loader, 250, threadContext, new CompressCounters());
         getNow(cache, loader, "a");
         getNow(cache, loader, "b");
         getNow(cache, loader, "a"); // a is now more recent than b
@@ -96,7 +98,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
     public void testModelLargerThanTheLimitIsServedButNotKept() {
         ManualLoader loader = new ManualLoader();
         loader.weights.put("big", 300L);
-        ModelCache cache = new ModelCache(loader, 250, threadContext);
+        ModelCache cache = new ModelCache(loader, 250, threadContext, new CompressCounters());
         getNow(cache, loader, "small");
         assertNotNull(getNow(cache, loader, "big"));
         assertEquals(Set.of("small"), cache.cachedModelIds());
@@ -104,7 +106,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testEvictDropsTheModelAndALoadInFlight() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         getNow(cache, loader, "m");
         assertTrue(cache.evict("m"));
         assertEquals(Set.of(), cache.cachedModelIds());
@@ -120,7 +122,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testFailedLoadIsNotRemembered() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         PlainActionFuture<LoadedModel> failing = PlainActionFuture.newFuture();
         cache.get("m", failing);
         loader.started.get("m").remove(0).onFailure(new IllegalStateException("model [m] is in state [training]"));
@@ -132,7 +134,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
 
     public void testEachWaitingCallerGetsItsOwnThreadContext() {
         ManualLoader loader = new ManualLoader();
-        ModelCache cache = new ModelCache(loader, 1000, threadContext);
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, new CompressCounters());
         List<String> seen = new ArrayList<>();
         for (String caller : List.of("first", "second")) {
             try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
@@ -148,5 +150,30 @@ public class ModelCacheTests extends OpenSearchTestCase {
             loader.complete("m");
         }
         assertEquals(List.of("first", "second"), seen);
+    }
+
+    /** A smaller limit evicts least recently used models at once; hits, misses and evictions are counted. */
+    public void testResizeEvictsLeastRecentlyUsedAndCountsIt() {
+        ManualLoader loader = new ManualLoader();
+        CompressCounters counters = new CompressCounters();
+        ModelCache cache = new ModelCache(loader, 1000, threadContext, counters);
+        getNow(cache, loader, "a");
+        getNow(cache, loader, "b");
+        getNow(cache, loader, "a");
+        cache.resize(150);
+        assertEquals(150, cache.maxBytes());
+        assertEquals(Set.of("a"), cache.cachedModelIds());
+        cache.resize(1000);
+        getNow(cache, loader, "b");
+        assertEquals(Set.of("a", "b"), cache.cachedModelIds());
+        assertEquals(
+                Map.of("model_cache_hits", 1L, "model_cache_misses", 3L, "model_cache_evictions", 1L),
+                NodeStats.read(
+                        new NodeStats.Sources(counters, cache, null),
+                        Set.of("model_cache_hits", "model_cache_misses", "model_cache_evictions")));
+        assertEquals("an operator's eviction is not counted as one", Set.of("a", "b"), cache.evictAll());
+        assertEquals(
+                Map.of("model_cache_evictions", 1L),
+                NodeStats.read(new NodeStats.Sources(counters, cache, null), Set.of("model_cache_evictions")));
     }
 }

@@ -1,5 +1,6 @@
 package dev.compress.plugin.ingest;
 
+import dev.compress.plugin.stats.CompressCounters;
 import java.util.HashMap;
 import java.util.Map;
 import org.opensearch.OpenSearchParseException;
@@ -9,8 +10,8 @@ import org.opensearch.test.OpenSearchTestCase;
 public class CompressProcessorFactoryTests extends OpenSearchTestCase {
 
     private static CompressProcessor create(Map<String, Object> config) throws Exception {
-        return (CompressProcessor)
-                new CompressProcessorFactory(() -> null).create(Map.of(), "tag", null, new HashMap<>(config));
+        return (CompressProcessor) new CompressProcessorFactory(() -> null, new CompressCounters())
+                .create(Map.of(), "tag", null, new HashMap<>(config));
     }
 
     public void testBatchSizeDefaultsToWholeEncoderBlocks() throws Exception {

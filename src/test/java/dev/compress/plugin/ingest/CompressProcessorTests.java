@@ -1,5 +1,6 @@
 package dev.compress.plugin.ingest;
 
+import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,7 +61,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
 
     public void testOneTransformCallPerSubBatch() {
         CountingCompression compression = new CountingCompression();
-        CompressProcessor processor = new CompressProcessor("t", null, 4, "v", "out", false, compression);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 4, "v", "out", false, compression, new CompressCounters());
         List<IngestDocumentWrapper> docs = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             docs.add(wrap(i, List.of(i, 1.5)));
@@ -77,7 +79,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
 
     public void testBadDocumentsFailAloneWithTheirReason() {
         CountingCompression compression = new CountingCompression();
-        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", false, compression);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, compression, new CompressCounters());
         List<IngestDocumentWrapper> docs = List.of(
                 wrap(0, List.of(1, 2)),
                 wrap(1, null),
@@ -113,7 +116,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
 
     public void testUnwritableTargetFailsOnlyThatDocument() {
         CountingCompression compression = new CountingCompression();
-        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out.x", false, compression);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out.x", false, compression, new CompressCounters());
         IngestDocumentWrapper blocked = wrap(0, List.of(1, 1));
         blocked.getIngestDocument().setFieldValue("out", "a string, not an object");
         List<IngestDocumentWrapper> results = run(processor, List.of(blocked, wrap(1, List.of(1, 2))));
@@ -126,7 +130,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
 
     public void testIgnoreMissingPassesDocumentsWithoutTheField() {
         CountingCompression compression = new CountingCompression();
-        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", true, compression);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", true, compression, new CompressCounters());
         List<IngestDocumentWrapper> results = run(processor, List.of(wrap(0, null), wrap(1, List.of(1, 1))));
         assertNull(results.get(0).getException());
         assertFalse(results.get(0).getIngestDocument().hasField("out"));
@@ -136,7 +141,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
     public void testModelFailureFailsOnlyTheDocumentsThatNeededIt() {
         VectorCompression missing =
                 listener -> listener.onFailure(new IllegalArgumentException("model [gone] does not exist"));
-        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", true, missing);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", true, missing, new CompressCounters());
         List<IngestDocumentWrapper> results = run(processor, List.of(wrap(0, null), wrap(1, List.of(1, 1))));
         assertNull("a document without a vector needs no model", results.get(0).getException());
         assertEquals(
@@ -145,7 +151,8 @@ public class CompressProcessorTests extends OpenSearchTestCase {
 
     public void testSingleDocumentPathUsesTheSameCode() {
         CountingCompression compression = new CountingCompression();
-        CompressProcessor processor = new CompressProcessor("t", null, 100, "v", "out", false, compression);
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, compression, new CompressCounters());
         AtomicInteger calls = new AtomicInteger();
         IngestDocument document = wrap(0, List.of(1, 2)).getIngestDocument();
         processor.execute(document, (doc, e) -> {

@@ -2,6 +2,7 @@ package dev.compress.plugin.query;
 
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
+import dev.compress.plugin.stats.CompressCounters;
 import java.io.IOException;
 import java.util.List;
 import org.opensearch.common.io.stream.BytesStreamOutput;
@@ -35,7 +36,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         try (BytesStreamOutput out = new BytesStreamOutput()) {
             original.writeTo(out);
             try (StreamInput in = out.bytes().streamInput()) {
-                CompressedKnnQueryBuilder read = new CompressedKnnQueryBuilder(in);
+                CompressedKnnQueryBuilder read = new CompressedKnnQueryBuilder(in, new CompressCounters());
                 assertEquals(original, read);
                 assertEquals("m-1", read.modelId());
             }
@@ -56,7 +57,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             parser.nextToken();
             parser.nextToken();
             parser.nextToken();
-            assertEquals(original, CompressedKnnQueryBuilder.fromXContent(parser));
+            assertEquals(original, CompressedKnnQueryBuilder.fromXContent(parser, new CompressCounters()));
         }
     }
 
@@ -140,7 +141,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    assertEquals(original, new CompressedKnnQueryBuilder(in));
+                    assertEquals(original, new CompressedKnnQueryBuilder(in, new CompressCounters()));
                 }
             }
             XContentBuilder builder = JsonXContent.contentBuilder();
@@ -159,7 +160,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         try (BytesStreamOutput out = new BytesStreamOutput()) {
             original.writeTo(out);
             try (StreamInput in = out.bytes().streamInput()) {
-                assertEquals(original, new CompressedKnnQueryBuilder(in));
+                assertEquals(original, new CompressedKnnQueryBuilder(in, new CompressCounters()));
             }
         }
         XContentBuilder builder = JsonXContent.contentBuilder();
@@ -214,7 +215,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             parser.nextToken();
             parser.nextToken();
             parser.nextToken();
-            return CompressedKnnQueryBuilder.fromXContent(parser);
+            return CompressedKnnQueryBuilder.fromXContent(parser, new CompressCounters());
         }
     }
 
@@ -234,7 +235,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    assertEquals(original, new CompressedKnnQueryBuilder(in));
+                    assertEquals(original, new CompressedKnnQueryBuilder(in, new CompressCounters()));
                 }
             }
             XContentBuilder builder = JsonXContent.contentBuilder();

@@ -1,0 +1,36 @@
+package dev.compress.plugin.warmup;
+
+import static org.opensearch.rest.RestRequest.Method.GET;
+
+import dev.compress.plugin.model.action.ModelRoutes;
+import java.util.List;
+import org.opensearch.core.common.Strings;
+import org.opensearch.rest.BaseRestHandler;
+import org.opensearch.rest.RestRequest;
+import org.opensearch.rest.action.RestToXContentListener;
+import org.opensearch.transport.client.node.NodeClient;
+
+/**
+ * {@code GET _plugins/compress/warmup/{index}} ({@link TransportWarmupAction}), {@code index} a comma
+ * list of index names, aliases or patterns. An unknown index is a 404 naming it, as for any index API.
+ */
+public final class RestWarmupHandler extends BaseRestHandler {
+
+    static final String INDEX = "index";
+
+    @Override
+    public String getName() {
+        return "compress_warmup";
+    }
+
+    @Override
+    public List<Route> routes() {
+        return List.of(new Route(GET, ModelRoutes.BASE + "/warmup/{" + INDEX + "}"));
+    }
+
+    @Override
+    protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
+        WarmupRequest warmup = new WarmupRequest(Strings.splitStringByCommaToArray(request.param(INDEX)));
+        return channel -> client.execute(WarmupAction.INSTANCE, warmup, new RestToXContentListener<>(channel));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.compress.plugin.warmup;
+
+import dev.compress.plugin.CompressSettings;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.broadcast.node.TransportBroadcastByNodeAction;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.block.ClusterBlockException;
+import org.opensearch.cluster.block.ClusterBlockLevel;
+import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.routing.ShardRouting;
+import org.opensearch.cluster.routing.ShardsIterator;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.inject.Inject;
+import org.opensearch.core.action.support.DefaultShardOperationFailedException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.index.engine.Engine;
+import org.opensearch.index.shard.IndexShard;
+import org.opensearch.indices.IndicesService;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.TransportService;
+
+/**
+ * Sends the warmup to every node holding a copy of the indexes' shards (primaries and replicas,
+ * since either may answer searches); each node reads its copies' vector files
+ * ({@link SegmentFileWarmer}) on the {@code warmer} pool, as long reads must not hold a transport
+ * thread. Indexes created without {@code index.compress: true} hold no such files: a request
+ * naming one is refused with a 400 before any node reads anything.
+ */
+public final class TransportWarmupAction
+        extends TransportBroadcastByNodeAction<WarmupRequest, WarmupResponse, WarmedShard> {
+
+    private final IndicesService indicesService;
+
+    @Inject
+    public TransportWarmupAction(
+            ClusterService clusterService,
+            TransportService transportService,
+            IndicesService indicesService,
+            ActionFilters actionFilters,
+            IndexNameExpressionResolver indexNameExpressionResolver) {
+        super(
+                WarmupAction.NAME,
+                clusterService,
+                transportService,
+                actionFilters,
+                indexNameExpressionResolver,
+                WarmupRequest::new,
+                ThreadPool.Names.WARMER);
+        this.indicesService = indicesService;
+    }
+
+    @Override
+    protected WarmedShard readShardResult(StreamInput in) throws IOException {
+        return new WarmedShard(in);
+    }
+
+    @Override
+    protected WarmupResponse newResponse(
+            WarmupRequest request,
+            int totalShards,
+            int successfulShards,
+            int failedShards,
+            List<WarmedShard> results,
+            List<DefaultShardOperationFailedException> shardFailures,
+            ClusterState clusterState) {
+        long files = results.stream().mapToLong(WarmedShard::files).sum();
+        long bytes = results.stream().mapToLong(WarmedShard::bytes).sum();
+        return new WarmupResponse(totalShards, successfulShards, failedShards, shardFailures, files, bytes);
+    }
+
+    @Override
+    protected WarmupRequest readRequestFrom(StreamInput in) throws IOException {
+        return new WarmupRequest(in);
+    }
+
+    @Override
+    protected WarmedShard shardOperation(WarmupRequest request, ShardRouting shardRouting) throws IOException {
+        IndexShard shard = indicesService
+                .indexServiceSafe(shardRouting.shardId().getIndex())
+                .getShard(shardRouting.shardId().id());
+        // the searcher holds its segments' files open, so a merge cannot delete them mid-read
+        try (Engine.Searcher searcher = shard.acquireSearcher("compress-warmup")) {
+            return SegmentFileWarmer.warm(searcher.getDirectoryReader());
+        }
+    }
+
+    @Override
+    protected ShardsIterator shards(ClusterState state, WarmupRequest request, String[] concreteIndices) {
+        String[] notOurs = Arrays.stream(concreteIndices)
+                .filter(index -> CompressSettings.INDEX_COMPRESS.get(
+                                state.metadata().index(index).getSettings())
+                        == false)
+                .toArray(String[]::new);
+        if (notOurs.length > 0) {
+            throw new IllegalArgumentException("warmup reads the vector files of [index.compress: true] indexes only; "
+                    + Arrays.toString(notOurs) + " " + (notOurs.length == 1 ? "was" : "were")
+                    + " created without it");
+        }
+        return state.routingTable().allShards(concreteIndices);
+    }
+
+    @Override
+    protected ClusterBlockException checkGlobalBlock(ClusterState state, WarmupRequest request) {
+        return state.blocks().globalBlockedException(ClusterBlockLevel.METADATA_READ);
+    }
+
+    @Override
+    protected ClusterBlockException checkRequestBlock(ClusterState state, WarmupRequest request, String[] indices) {
+        return state.blocks().indicesBlockedException(ClusterBlockLevel.METADATA_READ, indices);
+    }
+}

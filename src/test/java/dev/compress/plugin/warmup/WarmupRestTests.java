@@ -1,0 +1,71 @@
+package dev.compress.plugin.warmup;
+
+import dev.compress.plugin.CompressClusterTestCase;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import org.opensearch.test.OpenSearchIntegTestCase;
+
+/**
+ * {@code GET _plugins/compress/warmup/{index}} over real HTTP on two data nodes: every shard copy
+ * is read, the answer is k-NN's {@code _shards} header, and bad index names are 4xx naming them.
+ */
+@SuppressWarnings("unchecked")
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
+public class WarmupRestTests extends CompressClusterTestCase {
+
+    private static final int DIM = 16;
+
+    private static void createAndFill(String index, String encoding, int shards, int replicas) throws IOException {
+        restCall(
+                "PUT",
+                "/" + index,
+                "{\"settings\":{\"index.compress\":true,\"number_of_shards\":" + shards + ",\"number_of_replicas\":"
+                        + replicas + "},\"mappings\":{\"properties\":{\"v\":{\"type\":\"compressed_vector\","
+                        + "\"dimension\":" + DIM + ",\"encoding\":\"" + encoding + "\"}}}}");
+        StringBuilder bulk = new StringBuilder();
+        for (float[] v : gaussian(random(), 50, DIM)) {
+            bulk.append("{\"index\":{\"_index\":\"" + index + "\"}}\n{\"v\":" + Arrays.toString(v) + "}\n");
+        }
+        restCall("POST", "/_bulk?refresh=true", bulk.toString());
+    }
+
+    public void testReadsEveryShardCopyOfEachIndex() throws IOException {
+        createAndFill("warm-binary", "binary", 2, 1);
+        createAndFill("warm-float", "float", 1, 1);
+        ensureGreen("warm-binary", "warm-float");
+        Map<String, Object> binary = restCall("GET", "/_plugins/compress/warmup/warm-binary", null);
+        Map<String, Object> shards = (Map<String, Object>) binary.get("_shards");
+        assertEquals("2 shards with a replica each", 4, shards.get("total"));
+        assertEquals(4, shards.get("successful"));
+        assertEquals(0, shards.get("failed"));
+        Map<String, Object> warmed = (Map<String, Object>) binary.get("warmed");
+        assertTrue(String.valueOf(binary), ((Number) warmed.get("files")).intValue() >= 4);
+        assertTrue(String.valueOf(binary), ((Number) warmed.get("bytes")).longValue() > 0);
+
+        Map<String, Object> floats = restCall("GET", "/_plugins/compress/warmup/warm-float", null);
+        long floatBytes = ((Number) ((Map<String, Object>) floats.get("warmed")).get("bytes")).longValue();
+        assertTrue("a float field's vectors are read, on both copies: " + floats, floatBytes >= 2L * 50 * DIM * 4);
+
+        Map<String, Object> both = restCall("GET", "/_plugins/compress/warmup/warm-binary,warm-float", null);
+        assertEquals(6, ((Map<String, Object>) both.get("_shards")).get("successful"));
+        assertEquals(
+                ((Number) warmed.get("bytes")).longValue() + floatBytes,
+                ((Number) ((Map<String, Object>) both.get("warmed")).get("bytes")).longValue());
+    }
+
+    public void testUnknownIndexIsA404NamingIt() throws IOException {
+        createAndFill("warm-known", "binary", 1, 0);
+        String error = restError(404, "GET", "/_plugins/compress/warmup/warm-known,warm-missing", null);
+        assertTrue(error, error.contains("no such index [warm-missing]"));
+    }
+
+    public void testIndexWithoutIndexCompressIsA400NamingIt() throws IOException {
+        restCall("PUT", "/warm-plain", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0}}");
+        createAndFill("warm-ours", "binary", 1, 0);
+        String error = restError(400, "GET", "/_plugins/compress/warmup/warm-ours,warm-plain", null);
+        assertTrue(error, error.contains("[index.compress: true]"));
+        assertTrue(error, error.contains("[warm-plain]"));
+        assertFalse(error, error.contains("warm-ours]"));
+    }
+}
