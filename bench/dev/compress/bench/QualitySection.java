@@ -317,7 +317,11 @@ final class QualitySection implements BenchSection {
             if (method.equals("frozen") && r.get("encoding").equals("float")) {
                 frozen = ((Number) r.get("ndcg@10")).doubleValue();
             }
-            if (method.equals("frozen") && cell.method().equals("truncation") == false) {
+            // the frozen rows once (with truncation), and a learned cell's PCA rows only in the learned-against-PCA
+            // table
+            boolean ownRow = method.equals(cell.method())
+                    || (method.equals("frozen") && cell.method().equals("truncation"));
+            if (ownRow == false) {
                 continue;
             }
             String key = method + "/" + r.get("dims");
