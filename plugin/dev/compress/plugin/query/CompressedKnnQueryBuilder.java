@@ -637,7 +637,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     /**
      * Turns the mask into its kept dimensions on the (adapted) vector: {@code norm} and {@code cutoff}
      * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction}), which
-     * answers a PRF mask instead when the request names no size and the model's validation chose one;
+     * answers the norm or a PRF mask instead when the request names no size and the model's validation chose one;
      * the PRF masks from a first-pass search of the request's indices ({@link FeedbackMask}). Shards
      * receive an {@code explicit} mask.
      */

@@ -57,8 +57,8 @@ public record HeldOutEvaluation(
     }
 
     /**
-     * @param maskRatios the ratios of a mask table besides the one the predictor serves by default (ignored
-     *                   for embedding models)
+     * @param maskRatios the ratios of a mask table besides the one the predictor serves by default; empty: the
+     *                   ratio it was trained for (ignored for embedding models)
      */
     public static HeldOutEvaluation of(
             TrainingData data,
@@ -106,13 +106,14 @@ public record HeldOutEvaluation(
 
     private static HeldOutEvaluation masks(
             EvalSet test, ModelArtifact model, RetrievalEvaluator retrieval, List<Double> maskRatios) {
-        double validated =
-                ((Number) model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
-        List<Double> ratios = new ArrayList<>(maskRatios);
+        Map<String, Object> params = model.metadata().trainingParameters();
+        double validated = ((Number) params.get(QueryMaskTrainer.VALIDATED_RATIO)).doubleValue();
+        List<Double> ratios = new ArrayList<>(
+                maskRatios.isEmpty() ? List.of(((Number) params.get("ratio")).doubleValue()) : maskRatios);
         if (validated < 1.0 && !ratios.contains(validated)) {
             ratios.add(validated);
         }
-        Object servedMask = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
+        Object servedMask = params.get(QueryMaskTrainer.VALIDATED_MASK);
         String mask = validated == 1.0 ? "full" : servedMask == null ? "learned" : servedMask.toString();
         List<MaskEvaluation.Row> rows;
         try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().inputDim())) {

@@ -89,12 +89,8 @@ public final class TrainingRun {
             List<Double> maskRatios) {
         TrainedModel trained = trainer.train(data, TrainingBudget.limit(listener, budget));
         ModelMetadata metadata = trained.artifact().metadata();
-        List<Double> ratios =
-                maskRatios.isEmpty() && metadata.trainingParameters().get("ratio") instanceof Number r
-                        ? List.of(r.doubleValue())
-                        : maskRatios;
         HeldOutEvaluation heldOut =
-                HeldOutEvaluation.of(data, test, trained.artifact(), trainer.method(), retrieval, ratios);
+                HeldOutEvaluation.of(data, test, trained.artifact(), trainer.method(), retrieval, maskRatios);
         Map<String, Object> evaluation = heldOut.json();
         Selection selection = trained.report().selection();
         if (selection != null) {

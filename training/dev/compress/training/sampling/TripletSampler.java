@@ -39,16 +39,7 @@ public final class TripletSampler {
     public Triplets epoch(int epoch) {
         Random rnd = new Random(seed * 1_000_003L + epoch);
         int n = data.positives().size();
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        int[] order = Shuffle.permutation(n, rnd);
         int size = maxPerEpoch > 0 ? Math.min(n, maxPerEpoch) : n;
         int[] q = new int[size];
         int[] p = new int[size];

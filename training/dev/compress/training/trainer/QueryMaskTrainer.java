@@ -25,6 +25,7 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.HardNegativeMiner;
 import dev.compress.training.sampling.PositivePair;
+import dev.compress.training.sampling.Shuffle;
 import dev.compress.training.sampling.TrainingData;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -331,7 +332,7 @@ public final class QueryMaskTrainer implements Trainer {
             };
             EpochLoop.Result r = EpochLoop.run(
                     plan,
-                    epoch -> shuffled(data.queries().size(), rnd),
+                    epoch -> Shuffle.permutation(data.queries().size(), rnd),
                     order -> order.length,
                     withTau,
                     (order, start, n) -> new double[] {
@@ -414,20 +415,6 @@ public final class QueryMaskTrainer implements Trainer {
         losses.put("tau", tau);
         return new EpochStats(
                 s.epoch(), losses, s.activeTripletRatio(), s.validationNdcg(), s.trainSeconds(), s.validationSeconds());
-    }
-
-    private static int[] shuffled(int n, Random rnd) {
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        return order;
     }
 
     private double step(

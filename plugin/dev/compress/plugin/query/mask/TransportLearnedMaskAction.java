@@ -44,8 +44,8 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
 
     /**
      * The mask to apply: the model's top-scored dimensions at the requested size; with no size, the mask and share
-     * the model's training chose on validation ({@code norm} is computed here, a PRF mask is returned for the
-     * query to resolve with its first pass).
+     * the model's training chose on validation (another kind than {@code learned} is returned for the query to
+     * resolve, a PRF mask with its first pass).
      */
     static MaskSpec mask(LoadedModel model, LearnedMaskRequest request) {
         if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output()) == false) {
@@ -64,13 +64,13 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
                     model.encoder(), vector, request.mask().keep(dim)));
         }
         double ratio = validatedRatio(model);
-        int keep = DimensionMasks.keep(dim, ratio);
         Object validatedMask = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
         MaskType type = validatedMask == null ? MaskType.LEARNED : MaskType.fromJson(validatedMask.toString());
         return switch (type) {
-            case LEARNED -> MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, keep));
-            case NORM -> MaskSpec.explicit(DimensionMasks.norm(vector, keep));
-            case DIME_PRF, ECLIPSE_PRF -> MaskSpec.ofShare(type, ratio);
+            case LEARNED ->
+                MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, DimensionMasks.keep(dim, ratio)));
+            // handed back for the query to resolve as it resolves any mask of that kind
+            case NORM, DIME_PRF, ECLIPSE_PRF -> MaskSpec.ofShare(type, ratio);
             default ->
                 throw new IllegalStateException("model [" + model.id() + "] names mask [" + validatedMask
                         + "], which validation never chooses");
