@@ -22,6 +22,15 @@ public final class CompressSettings {
     public static final Setting<Boolean> INDEX_COMPRESS =
             Setting.boolSetting("index.compress", false, Property.IndexScope, Property.Final);
 
+    /**
+     * Vectors of {@code compressed_vector} fields are stored once, by the vector format, and left out
+     * of the stored {@code _source}, which reads them back from there (as k-NN's {@code
+     * index.knn.derived_source.enabled}). Float fields and binary fields with {@code rescore_vectors}
+     * outside nested objects; others keep their vectors in {@code _source}.
+     */
+    public static final Setting<Boolean> INDEX_DERIVED_SOURCE =
+            Setting.boolSetting("index.compress.derived_source", true, Property.IndexScope, Property.Final);
+
     /** Where DJL extracts libtorch (about 430 MB); empty means {@code <first data path>/compress-djl}. */
     public static final Setting<String> DJL_CACHE_DIR =
             Setting.simpleString("compress.djl.cache_dir", "", Property.NodeScope);
@@ -69,6 +78,7 @@ public final class CompressSettings {
     public static List<Setting<?>> all() {
         return List.of(
                 INDEX_COMPRESS,
+                INDEX_DERIVED_SOURCE,
                 DJL_CACHE_DIR,
                 DJL_NUM_THREADS,
                 DJL_NUM_INTEROP_THREADS,

@@ -1,5 +1,6 @@
 package dev.compress.plugin.codec;
 
+import dev.compress.plugin.CompressSettings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.codecs.Codec;
@@ -11,15 +12,18 @@ import org.opensearch.index.mapper.MapperService;
 public final class CompressCodecService extends CodecService {
 
     private final MapperService mapperService;
+    private final boolean deriveSource;
     private final Map<String, Codec> wrapped = new ConcurrentHashMap<>();
 
     public CompressCodecService(CodecServiceConfig config) {
         super(config.getMapperService(), config.getIndexSettings(), config.getLogger(), config.getAdditionalCodecs());
         this.mapperService = config.getMapperService();
+        this.deriveSource = CompressSettings.INDEX_DERIVED_SOURCE.get(
+                config.getIndexSettings().getSettings());
     }
 
     @Override
     public Codec codec(String name) {
-        return wrapped.computeIfAbsent(name, n -> new CompressCodec(super.codec(n), mapperService));
+        return wrapped.computeIfAbsent(name, n -> CompressCodec.wrap(super.codec(n), mapperService, deriveSource));
     }
 }
