@@ -1,0 +1,250 @@
+package dev.compress.plugin.codec;
+
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
+import dev.compress.plugin.CompressClusterTestCase;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.get.GetResponse;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.SearchHit;
+import org.opensearch.test.OpenSearchIntegTestCase;
+
+/**
+ * Vectors out of {@code _source} on a cluster: an index with {@code index.compress.derived_source}
+ * (the default) answers GET, search hits and updates with the vectors it was sent, on primaries and
+ * on replicas recovered from them, before and after a merge, while its stored fields hold no vector;
+ * a field that user source filtering removed stays removed; fields whose floats the codec does not
+ * keep (codes-only binary, nested) keep their vectors in {@code _source}.
+ */
+@OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.TEST, numDataNodes = 2, numClientNodes = 0)
+public class DerivedSourceTests extends CompressClusterTestCase {
+
+    private static final int DIM = 64;
+    private static final int DOCS = 150;
+    private static final String MAPPING = "{\"properties\":{"
+            + "\"f\":{\"type\":\"compressed_vector\",\"dimension\":64},"
+            + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"},"
+            + "\"codes\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\",\"rescore_vectors\":false},"
+            + "\"obj\":{\"properties\":{\"g\":{\"type\":\"compressed_vector\",\"dimension\":64,\"similarity\":\"l2\"}}},"
+            + "\"chunks\":{\"type\":\"nested\",\"properties\":{\"n\":{\"type\":\"compressed_vector\",\"dimension\":64}}},"
+            + "\"title\":{\"type\":\"keyword\"}}}";
+
+    private final String codec = randomFrom("default", "best_compression");
+
+    private void createIndex(String name, boolean derived, String mapping) {
+        assertAcked(client().admin()
+                .indices()
+                .prepareCreate(name)
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 1)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true)
+                        .put("index.compress.derived_source", derived)
+                        // the test framework draws a random Lucene codec otherwise
+                        .put("index.codec", codec))
+                .setMapping(mapping));
+    }
+
+    /** Sources as sent: some documents lack {@code f}, some have {@code f: null}. */
+    private static Map<String, Map<String, Object>> sources(Random random) {
+        Map<String, Map<String, Object>> sources = new HashMap<>();
+        for (int i = 0; i < DOCS; i++) {
+            Map<String, Object> doc = new HashMap<>();
+            doc.put("title", "t" + i);
+            if (i % 10 == 1) {
+                doc.put("f", null);
+            } else if (i % 10 != 2) {
+                doc.put("f", gaussian(random, 1, DIM)[0]);
+            }
+            doc.put("b", gaussian(random, 1, DIM)[0]);
+            doc.put("codes", gaussian(random, 1, DIM)[0]);
+            doc.put("obj", Map.of("g", gaussian(random, 1, DIM)[0]));
+            doc.put(
+                    "chunks",
+                    List.of(Map.of("n", gaussian(random, 1, DIM)[0]), Map.of("n", gaussian(random, 1, DIM)[0])));
+            sources.put(Integer.toString(i), doc);
+        }
+        return sources;
+    }
+
+    private static void index(String name, Map<String, Map<String, Object>> sources) {
+        BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        sources.forEach(
+                (id, doc) -> bulk.add(client().prepareIndex(name).setId(id).setSource(doc)));
+        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+    }
+
+    public void testSourcesReadBackAsSentWithVectorsStoredOnce() throws Exception {
+        Random random = new Random(randomLong());
+        Map<String, Map<String, Object>> sent = sources(random);
+        createIndex("derived", true, MAPPING);
+        createIndex("stored", false, MAPPING);
+        index("derived", sent);
+        index("stored", sent);
+
+        assertGetsAsSent("derived", sent, null);
+        assertSearchHitsAsSent("derived", sent, null);
+
+        // a replica recovered from the primary's files, then more writes replayed to both copies
+        assertAcked(client().admin()
+                .indices()
+                .prepareUpdateSettings("derived")
+                .setSettings(Settings.builder().put("index.number_of_replicas", 1)));
+        ensureGreen("derived");
+        Map<String, Map<String, Object>> more = new HashMap<>();
+        sources(random).forEach((id, doc) -> more.put("more" + id, doc));
+        index("derived", more);
+        sent.putAll(more);
+        assertGetsAsSent("derived", sent, "_replica");
+        assertSearchHitsAsSent("derived", sent, "_primary");
+        assertSearchHitsAsSent("derived", sent, "_replica");
+
+        // a partial update rewrites the document from its derived source
+        assertEquals(
+                org.opensearch.core.rest.RestStatus.OK,
+                client().prepareUpdate("derived", "5")
+                        .setDoc(Map.of("title", "changed"))
+                        .get()
+                        .status());
+        sent.get("5").put("title", "changed");
+        client().admin().indices().prepareRefresh("derived").get();
+        assertGetsAsSent("derived", sent, null);
+
+        assertEquals(
+                0,
+                client().admin()
+                        .indices()
+                        .prepareForceMerge("derived")
+                        .setMaxNumSegments(1)
+                        .get()
+                        .getFailedShards());
+        client().admin().indices().prepareRefresh("derived").get();
+        assertGetsAsSent("derived", sent, "_primary");
+        assertGetsAsSent("derived", sent, "_replica");
+    }
+
+    public void testVectorsAreStoredOnce() {
+        Random random = new Random(randomLong());
+        Map<String, Map<String, Object>> sent = sources(random);
+        String flat = "{\"properties\":{\"f\":{\"type\":\"compressed_vector\",\"dimension\":64},"
+                + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"},"
+                + "\"title\":{\"type\":\"keyword\"}}}";
+        sent.values().forEach(doc -> doc.keySet().retainAll(List.of("f", "b", "title")));
+        createIndex("derived", true, flat);
+        createIndex("stored", false, flat);
+        index("derived", sent);
+        index("stored", sent);
+        for (String index : List.of("derived", "stored")) {
+            client().admin()
+                    .indices()
+                    .prepareForceMerge(index)
+                    .setMaxNumSegments(1)
+                    .get();
+        }
+        long derived = storeBytes("derived");
+        long stored = storeBytes("stored");
+        // each vector's floats as text in _source take more than the vector files take for it
+        assertTrue("derived " + derived + " stored " + stored, derived * 10 < stored * 7);
+        assertGetsAsSent("derived", sent, null);
+    }
+
+    /** What the user's own source filtering removed is not put back. */
+    public void testSourceExcludesStayExcluded() {
+        Random random = new Random(randomLong());
+        createIndex(
+                "filtered",
+                true,
+                "{\"_source\":{\"excludes\":[\"f\"]},\"properties\":{"
+                        + "\"f\":{\"type\":\"compressed_vector\",\"dimension\":64},"
+                        + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":64,\"encoding\":\"binary\"}}}");
+        Map<String, Map<String, Object>> sent = new HashMap<>();
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> doc = new HashMap<>();
+            doc.put("f", gaussian(random, 1, DIM)[0]);
+            doc.put("b", gaussian(random, 1, DIM)[0]);
+            sent.put(Integer.toString(i), doc);
+        }
+        index("filtered", sent);
+        sent.values().forEach(doc -> doc.remove("f"));
+        assertGetsAsSent("filtered", sent, null);
+    }
+
+    private static long storeBytes(String index) {
+        client().admin().indices().prepareFlush(index).get();
+        return client().admin()
+                .indices()
+                .prepareStats(index)
+                .setStore(true)
+                .get()
+                .getTotal()
+                .getStore()
+                .getSizeInBytes();
+    }
+
+    private static void assertGetsAsSent(String index, Map<String, Map<String, Object>> sent, String preference) {
+        for (Map.Entry<String, Map<String, Object>> e : sent.entrySet()) {
+            var get = client().prepareGet(index, e.getKey());
+            if (preference != null) {
+                get.setPreference(preference);
+            }
+            GetResponse response = get.get();
+            assertTrue(e.getKey(), response.isExists());
+            assertSameSource(e.getKey(), e.getValue(), response.getSourceAsMap());
+        }
+    }
+
+    private static void assertSearchHitsAsSent(String index, Map<String, Map<String, Object>> sent, String preference) {
+        var search = client().prepareSearch(index)
+                .setQuery(QueryBuilders.matchAllQuery())
+                .setSize(sent.size());
+        if (preference != null) {
+            search.setPreference(preference);
+        }
+        SearchResponse response = search.get();
+        assertEquals(sent.size(), response.getHits().getHits().length);
+        for (SearchHit hit : response.getHits().getHits()) {
+            assertSameSource(hit.getId(), sent.get(hit.getId()), hit.getSourceAsMap());
+        }
+    }
+
+    /** Equal maps, numbers compared as the float32 values the index holds. */
+    private static void assertSameSource(String id, Object expected, Object actual) {
+        if (expected instanceof float[] vector) {
+            expected = floats(vector);
+        }
+        if (expected instanceof Map<?, ?> e) {
+            assertTrue(id + ": " + actual, actual instanceof Map);
+            Map<?, ?> a = (Map<?, ?>) actual;
+            assertEquals(id + " keys", e.keySet(), a.keySet());
+            e.forEach((k, v) -> assertSameSource(id + "." + k, v, a.get(k)));
+        } else if (expected instanceof List<?> e) {
+            assertTrue(id + ": " + actual, actual instanceof List);
+            List<?> a = (List<?>) actual;
+            assertEquals(id + " length", e.size(), a.size());
+            for (int i = 0; i < e.size(); i++) {
+                assertSameSource(id + "[" + i + "]", e.get(i), a.get(i));
+            }
+        } else if (expected instanceof Number n) {
+            assertTrue(id + ": " + actual, actual instanceof Number);
+            assertEquals(id, n.floatValue(), ((Number) actual).floatValue(), 0f);
+        } else {
+            assertEquals(id, expected, actual);
+        }
+    }
+
+    private static List<Object> floats(float[] vector) {
+        List<Object> values = new ArrayList<>(vector.length);
+        for (float v : vector) {
+            values.add(v);
+        }
+        return values;
+    }
+}
