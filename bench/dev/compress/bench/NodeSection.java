@@ -29,8 +29,8 @@ final class NodeSection implements BenchSection {
     private static final int BULK = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** An index and its mapping of field {@code v}. */
-    private record Target(String index, String mapping, String pipeline) {}
+    /** An index, its mapping of field {@code v}, and whether its vectors leave {@code _source}. */
+    private record Target(String index, String mapping, String pipeline, boolean derivedSource) {}
 
     /** A search: index, body parameters beyond field / vector / k. */
     private record Search(String label, String index, String extra) {}
@@ -54,7 +54,14 @@ final class NodeSection implements BenchSection {
         ResultTable ingest = new ResultTable(
                 "Ingest through the node's REST API (" + docs + " x 384 synthetic, bulks of " + BULK
                         + ", one client, 1 shard)",
-                List.of("index", "pipeline", "docs_per_s", "ratio_to_float", "force_merge_s", "store_mb"));
+                List.of(
+                        "index",
+                        "pipeline",
+                        "docs_per_s",
+                        "ratio_to_float",
+                        "force_merge_s",
+                        "store_mb",
+                        "store_bytes_per_doc"));
         ResultTable search = new ResultTable(
                 "compressed_knn through the REST API, k = 10 (" + docs + " docs, 500 queries)",
                 List.of(
@@ -74,16 +81,18 @@ final class NodeSection implements BenchSection {
                     "/_ingest/pipeline/first-128",
                     "{\"processors\":[{\"compress\":{\"truncate_to\":128,\"field\":\"raw\",\"target_field\":\"v\"}}]}");
             List<Target> targets = List.of(
-                    new Target("float", mapping(384, "float"), null),
-                    new Target("binary", mapping(384, "binary"), null),
-                    new Target("first128", mapping(128, "binary"), null),
-                    new Target("first128-pipeline", mapping(128, "binary"), "first-128"));
+                    new Target("float", mapping(384, "float"), null, true),
+                    new Target("float-in-source", mapping(384, "float"), null, false),
+                    new Target("binary", mapping(384, "binary"), null, true),
+                    new Target("first128", mapping(128, "binary"), null, true),
+                    new Target("first128-pipeline", mapping(128, "binary"), "first-128", true));
             double floatRate = Double.NaN;
             for (Target target : targets) {
                 client.call(
                         "PUT",
                         "/" + target.index(),
-                        "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\"},\"mappings\":"
+                        "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\","
+                                + "\"index.compress.derived_source\":" + target.derivedSource() + "},\"mappings\":"
                                 + target.mapping() + "}");
                 double rate = bulk(client, target, data.corpus());
                 long mergeStart = System.nanoTime();
@@ -98,7 +107,8 @@ final class NodeSection implements BenchSection {
                 row.put(
                         "index",
                         target.index() + " (" + (target.mapping().contains("\"binary\"") ? "binary" : "float") + ", "
-                                + (target.mapping().contains("384") ? 384 : 128) + "-d)");
+                                + (target.mapping().contains("384") ? 384 : 128) + "-d"
+                                + (target.derivedSource() ? "" : ", vectors kept in _source") + ")");
                 row.put(
                         "pipeline",
                         target.pipeline() == null
@@ -107,12 +117,16 @@ final class NodeSection implements BenchSection {
                 row.put("docs_per_s", rate);
                 row.put("ratio_to_float", rate / floatRate);
                 row.put("force_merge_s", merge);
-                row.put(
-                        "store_mb",
-                        stats.at("/_all/primaries/store/size_in_bytes").asDouble() / 1e6);
+                double storeBytes =
+                        stats.at("/_all/primaries/store/size_in_bytes").asDouble();
+                row.put("store_mb", storeBytes / 1e6);
+                row.put("store_bytes_per_doc", storeBytes / data.corpus().length);
                 ingest.add(row);
             }
-            ingest.note("store_mb: the whole shard (vectors, _source with the raw vector as JSON, stored fields).");
+            ingest.note(
+                    "store_mb: the whole shard after a merge to one segment: vectors, graphs, _source and other stored"
+                            + " fields. Vectors leave _source (index.compress.derived_source, the default) except in the index"
+                            + " marked as keeping them there.");
             for (Search s : List.of(
                     new Search("float32 HNSW, num_candidates 50", "float", ",\"num_candidates\":50"),
                     new Search("binary, 3x rescored", "binary", ",\"rescore\":{\"oversample_factor\":3}"),
