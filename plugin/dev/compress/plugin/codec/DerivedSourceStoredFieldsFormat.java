@@ -41,8 +41,14 @@ import org.apache.lucene.util.IOUtils;
  */
 public final class DerivedSourceStoredFieldsFormat extends StoredFieldsFormat {
 
+    /**
+     * The version of what this format writes (the placeholder, the attribute, the codec name); raised
+     * with any change that an older reader would not read the same.
+     */
+    public static final int VERSION_CURRENT = 1;
+
     static final String FIELDS_ATTRIBUTE = "compress.derived_source.fields";
-    static final String SOURCE_FIELD = "_source";
+    public static final String SOURCE_FIELD = "_source";
 
     private final StoredFieldsFormat delegate;
     private final KnnVectorsFormat vectorsFormat;

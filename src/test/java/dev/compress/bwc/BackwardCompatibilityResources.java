@@ -3,6 +3,7 @@ package dev.compress.bwc;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.bwc.BackwardCompatibilityIndex.ScoredId;
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
+import dev.compress.plugin.codec.DerivedSourceStoredFieldsFormat;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
@@ -82,10 +83,27 @@ public final class BackwardCompatibilityResources {
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args.length > 0 ? args[0] : "src/test/resources/dev/compress/bwc");
         Files.createDirectories(out);
-        writeIndex(out.resolve(indexResource(BinaryFlatVectorsFormat.VERSION_CURRENT)));
-        writeModel(
-                out.resolve(modelResource(ModelFile.FORMAT_VERSION)),
-                out.resolve(modelExpectations(ModelFile.FORMAT_VERSION)));
+        Path index = out.resolve(indexResource(BinaryFlatVectorsFormat.VERSION_CURRENT));
+        if (kept(index) == false) {
+            writeIndex(index);
+        }
+        Path source = out.resolve(DerivedSourceResource.name(DerivedSourceStoredFieldsFormat.VERSION_CURRENT));
+        if (kept(source) == false) {
+            DerivedSourceResource.write(source);
+        }
+        Path model = out.resolve(modelResource(ModelFile.FORMAT_VERSION));
+        if (kept(model) == false) {
+            writeModel(model, out.resolve(modelExpectations(ModelFile.FORMAT_VERSION)));
+        }
+    }
+
+    /** Whether the resource for a current version exists already, and so is left as it is. */
+    private static boolean kept(Path resource) {
+        boolean exists = Files.exists(resource);
+        if (exists) {
+            System.out.println(resource + " exists: kept");
+        }
+        return exists;
     }
 
     private static void refuseOverwrite(Path file) throws IOException {
