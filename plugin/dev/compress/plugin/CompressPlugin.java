@@ -24,6 +24,7 @@ import dev.compress.plugin.model.action.TransportGetModelAction;
 import dev.compress.plugin.model.action.TransportSearchModelsAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
+import dev.compress.plugin.query.CompressedKnnQueryParser;
 import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.TransportLearnedMaskAction;
@@ -216,7 +217,7 @@ public class CompressPlugin extends Plugin
         return List.of(new QuerySpec<>(
                 CompressedKnnQueryBuilder.NAME,
                 in -> new CompressedKnnQueryBuilder(in, counters),
-                parser -> CompressedKnnQueryBuilder.fromXContent(parser, counters)));
+                parser -> CompressedKnnQueryParser.parse(parser, counters)));
     }
 
     @Override

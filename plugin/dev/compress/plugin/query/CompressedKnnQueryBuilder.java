@@ -1,40 +1,25 @@
 package dev.compress.plugin.query;
 
 import dev.compress.codec.search.RescoringKnnQuery;
-import dev.compress.plugin.mapper.CompressedVectorFieldType;
-import dev.compress.plugin.mapper.VectorFieldConfig;
 import dev.compress.plugin.mapper.VectorSimilarity;
-import dev.compress.plugin.query.mask.FeedbackMask;
-import dev.compress.plugin.query.mask.LearnedMaskAction;
-import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.stats.CompressCounters;
-import dev.compress.training.mask.DimensionMasks;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.join.BitSetProducer;
-import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
-import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.mapper.ObjectMapper;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.index.query.QueryShardException;
 
 /**
  * {@code compressed_knn}: the k nearest neighbours of a vector on a {@code compressed_vector} field,
@@ -219,12 +204,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return this;
         }
 
-        private Builder pendingMask(Supplier<MaskSpec> pendingMask) {
+        Builder pendingMask(Supplier<MaskSpec> pendingMask) {
             this.pendingMask = pendingMask;
             return this;
         }
 
-        private Builder counters(CompressCounters counters) {
+        Builder counters(CompressCounters counters) {
             this.counters = counters;
             return this;
         }
@@ -498,99 +483,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         builder.endObject();
     }
 
-    /**
-     * Parses a query on the node that received it (the coordinating node of a search): a query with
-     * a mask counts its mask type here, once per search, as shards only ever see explicit masks.
-     */
-    public static CompressedKnnQueryBuilder fromXContent(XContentParser parser, CompressCounters counters)
-            throws IOException {
-        String field = null;
-        float[] vector = null;
-        Integer k = null;
-        Float minScore = null;
-        Float maxDistance = null;
-        Integer numCandidates = null;
-        RescoreOptions rescore = null;
-        QueryBuilder filter = null;
-        boolean ignoreUnmapped = false;
-        boolean expandNestedDocs = false;
-        String modelId = null;
-        Integer modelDimension = null;
-        MaskSpec mask = null;
-        float boost = DEFAULT_BOOST;
-        String queryName = null;
-        XContentParser.Token token;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token != XContentParser.Token.FIELD_NAME) {
-                throw new ParsingException(
-                        parser.getTokenLocation(), "[" + NAME + "] expects named parameters, got [" + token + "]");
-            }
-            String name = parser.currentName();
-            parser.nextToken();
-            try {
-                switch (name) {
-                    case "field" -> field = JsonParams.string(parser, "field");
-                    case "vector" -> vector = QueryVectorParser.parse(parser);
-                    case "k" -> k = JsonParams.wholeNumber(parser, "k");
-                    case "min_score" ->
-                        minScore = JsonParams.number(parser, "min_score").floatValue();
-                    case "max_distance" ->
-                        maxDistance = JsonParams.number(parser, "max_distance").floatValue();
-                    case "num_candidates" -> numCandidates = JsonParams.wholeNumber(parser, "num_candidates");
-                    case "rescore" -> rescore = RescoreOptions.parse(parser);
-                    case "filter" -> filter = parseInnerQueryBuilder(parser);
-                    case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
-                    case "expand_nested_docs" -> expandNestedDocs = JsonParams.bool(parser, "expand_nested_docs");
-                    case "model_id" -> modelId = JsonParams.string(parser, "model_id");
-                    case "model_dimension" -> modelDimension = JsonParams.wholeNumber(parser, "model_dimension");
-                    case "mask" -> mask = MaskSpec.parse(parser);
-                    case "boost" -> boost = parser.floatValue();
-                    case "_name" -> queryName = JsonParams.string(parser, "_name");
-                    default ->
-                        throw new ParsingException(
-                                parser.getTokenLocation(), "[" + NAME + "] has unknown parameter [" + name + "]");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ParsingException(
-                        parser.getTokenLocation(), "[" + NAME + "] bad [" + name + "]: " + e.getMessage(), e);
-            }
-        }
-        CompressedKnnQueryBuilder query;
-        try {
-            query = builder()
-                    .field(field)
-                    .vector(vector)
-                    .k(k)
-                    .minScore(minScore)
-                    .maxDistance(maxDistance)
-                    .numCandidates(numCandidates)
-                    .rescore(rescore)
-                    .filter(filter)
-                    .ignoreUnmapped(ignoreUnmapped)
-                    .expandNestedDocs(expandNestedDocs)
-                    .modelId(modelId)
-                    .modelDimension(modelDimension)
-                    .mask(mask)
-                    .counters(counters)
-                    .build()
-                    .boost(boost)
-                    .queryName(queryName);
-        } catch (IllegalArgumentException e) {
-            throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
-        }
-        if (mask != null) {
-            counters.maskRequested(mask.type());
-        }
-        return query;
-    }
-
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
         if (modelId != null) {
             return adaptVector(context);
         }
         if (mask != null && mask.isResolved() == false) {
-            return resolveMask(context);
+            return MaskRewrite.resolve(this, context);
         }
         if (filter == null) {
             return this;
@@ -603,7 +502,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     }
 
     /** The query {@code changed} describes, with this query's boost and name. */
-    private CompressedKnnQueryBuilder rebuilt(Builder changed) {
+    CompressedKnnQueryBuilder rebuilt(Builder changed) {
         return changed.build().boost(boost).queryName(queryName);
     }
 
@@ -634,234 +533,18 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         return rebuilt(toBuilder().vector(adapted).modelId(null).modelDimension(null));
     }
 
-    /**
-     * Turns the mask into its kept dimensions on the (adapted) vector: {@code norm} and {@code cutoff}
-     * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction}), which
-     * answers the norm or a PRF mask instead when the request names no size and the model's validation chose one;
-     * the PRF masks from a first-pass search of the request's indices ({@link FeedbackMask}). Shards
-     * receive an {@code explicit} mask.
-     */
-    private QueryBuilder resolveMask(QueryRewriteContext context) {
-        if (pendingMask != null) {
-            // explicit, or (a learned mask whose validation chose a PRF mask) a PRF mask the next round resolves
-            MaskSpec next = pendingMask.get();
-            return next == null ? this : rebuilt(toBuilder().mask(next));
-        }
-        switch (mask.type()) {
-            case NORM -> {
-                return rebuilt(
-                        toBuilder().mask(MaskSpec.explicit(DimensionMasks.norm(vector, mask.keep(vector.length)))));
-            }
-            case CUTOFF -> {
-                int dim = vector.length;
-                return rebuilt(toBuilder().mask(MaskSpec.explicit(DimensionMasks.cutoff(dim, mask.keep(dim)))));
-            }
-            case LEARNED -> {
-                SetOnce<MaskSpec> next = new SetOnce<>();
-                LearnedMaskRequest request = new LearnedMaskRequest(mask, vector);
-                context.registerAsyncAction((client, listener) -> client.execute(
-                        LearnedMaskAction.INSTANCE,
-                        request,
-                        ActionListener.wrap(
-                                response -> {
-                                    next.set(response.mask());
-                                    listener.onResponse(null);
-                                },
-                                listener::onFailure)));
-                return rebuilt(toBuilder().pendingMask(next::get));
-            }
-            case DIME_PRF, ECLIPSE_PRF -> {
-                QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-                if (coordinator == null || coordinator.getSearchRequest() == null) {
-                    throw new IllegalArgumentException(
-                            "[" + NAME + "] [mask] type [" + mask.type().jsonName()
-                                    + "] runs a first-pass search and needs a search request's indices");
-                }
-                if (coordinator.getSearchRequest() instanceof SearchRequest search
-                        && search.pointInTimeBuilder() != null) {
-                    // the first pass would search the live indices, not the point in time's snapshot
-                    throw new IllegalArgumentException(
-                            "[" + NAME + "] [mask] type [" + mask.type().jsonName()
-                                    + "] runs a first-pass search and cannot be used with a point in time");
-                }
-                mask.keep(vector.length); // a bad [mask.dimensions] fails before the first pass runs
-                // at least as deep as this query: its top hits are the feedback, not those of a narrower search
-                int firstPassK = k == null ? FeedbackMask.depth(mask) : Math.max(FeedbackMask.depth(mask), k);
-                Integer firstPassCandidates = numCandidates == null ? null : Math.max(numCandidates, firstPassK);
-                QueryBuilder firstPass = builder()
-                        .field(field)
-                        .vector(vector)
-                        .k(firstPassK)
-                        .numCandidates(firstPassCandidates)
-                        .rescore(rescore)
-                        .filter(filter)
-                        .ignoreUnmapped(ignoreUnmapped)
-                        .counters(counters)
-                        .build();
-                SetOnce<MaskSpec> kept = new SetOnce<>();
-                var request = coordinator.getSearchRequest();
-                context.registerAsyncAction((client, listener) -> FeedbackMask.compute(
-                        client,
-                        request,
-                        field,
-                        firstPass,
-                        mask,
-                        vector,
-                        ActionListener.wrap(
-                                dims -> {
-                                    kept.set(MaskSpec.explicit(dims));
-                                    listener.onResponse(null);
-                                },
-                                listener::onFailure)));
-                return rebuilt(toBuilder().pendingMask(kept::get));
-            }
-            default -> throw new IllegalStateException("unresolved mask type " + mask.type());
-        }
-    }
-
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
-        if (modelId != null) {
-            throw new IllegalStateException("[" + NAME + "] [model_id] [" + modelId
-                    + "] must be applied in the rewrite phase, before the shards");
-        }
-        if (mask != null && mask.isResolved() == false) {
-            throw new IllegalStateException(
-                    "[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
-        }
-        MappedFieldType mapped = context.fieldMapper(field);
-        if (mapped == null) {
-            if (ignoreUnmapped) {
-                return new MatchNoDocsQuery("field [" + field + "] is not mapped");
-            }
-            throw new QueryShardException(
-                    context, "[" + NAME + "] field [" + field + "] does not exist in the mapping");
-        }
-        if (mapped instanceof CompressedVectorFieldType == false) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] field [" + field + "] is of type [" + mapped.typeName()
-                            + "], not [compressed_vector]");
-        }
-        VectorFieldConfig config = ((CompressedVectorFieldType) mapped).config();
-        if (vector.length != config.dimension()) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [vector] has " + vector.length + " dimensions but field [" + field + "] has "
-                            + config.dimension());
-        }
-        float[] target = mask == null ? vector : maskedVector(context, config);
-        if (config.similarity() == VectorSimilarity.COSINE && isZero(target)) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [vector] is the zero vector" + (mask == null ? "" : " after [mask]")
-                            + ", and field [" + field + "] uses similarity [cosine], which is undefined for it");
-        }
-        Query luceneFilter = filter == null ? null : filter.toQuery(context);
-        ShardVectorQuery shardQuery = new ShardVectorQuery(
-                field, config, target, mask == null ? null : mask.kept(), luceneFilter, nestedParents(context));
-        if (expandNestedDocs && shardQuery.parents() == null) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [expand_nested_docs] applies inside a [nested] query only, and field [" + field
-                            + "] is searched outside one");
-        }
-        ExplainedVectorQuery query = k != null
-                ? shardQuery.nearest(k, numCandidates, rescore, expandNestedDocs)
-                : radialQuery(context, config, shardQuery);
-        counters.shardQuery(query.origin().method().rescored(), luceneFilter != null, mask != null);
-        return query;
+        return ShardQueryFactory.create(this, context);
     }
 
-    /**
-     * Inside a {@code nested} query, the parents of the nested documents the field's vectors are in,
-     * so that the k nearest are diversified by parent; null elsewhere. A field inside a nested
-     * mapping searched outside a {@code nested} query would find only nested documents, which the
-     * search then drops as not top-level: that is a 400 naming the path.
-     */
-    private BitSetProducer nestedParents(QueryShardContext context) {
-        if (context.nestedScope().getObjectMapper() != null) {
-            return context.getParentFilter();
-        }
-        for (int dot = field.lastIndexOf('.'); dot > 0; dot = field.lastIndexOf('.', dot - 1)) {
-            ObjectMapper object = context.getObjectMapper(field.substring(0, dot));
-            if (object != null && object.nested().isNested()) {
-                throw new QueryShardException(
-                        context,
-                        "[" + NAME + "] field [" + field + "] is inside nested field [" + object.fullPath()
-                                + "]: search it within a [nested] query with [path: " + object.fullPath() + "]");
-            }
-        }
-        return null;
+    /** The computation a mask waits for during rewrite; null when none is pending. */
+    Supplier<MaskSpec> pendingMask() {
+        return pendingMask;
     }
 
-    /**
-     * {@code min_score}, or {@code max_distance} as the score of that distance. Radial search scores
-     * every document exactly, so it needs float vectors: a codes-only field has none.
-     */
-    private ExplainedVectorQuery radialQuery(
-            QueryShardContext context, VectorFieldConfig config, ShardVectorQuery shardQuery) {
-        String param = minScore != null ? "[min_score]" : "[max_distance]";
-        if (config.keepsFloats() == false) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] " + param + " needs the float vectors of field [" + field
-                            + "], which has [encoding: binary] with [rescore_vectors: false]; search it with [k]");
-        }
-        if (minScore != null) {
-            return shardQuery.within(minScore, "score >= " + minScore);
-        }
-        if (config.similarity() != VectorSimilarity.L2) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [max_distance] applies to fields with similarity [l2], but field [" + field
-                            + "] uses [" + config.similarity().jsonName() + "]: use [min_score]");
-        }
-        return shardQuery.within(
-                VectorSimilarity.scoreOfDistance(maxDistance),
-                "l2 distance <= " + maxDistance + " (score >= " + VectorSimilarity.scoreOfDistance(maxDistance) + ")");
-    }
-
-    /**
-     * {@code requested}, lowered so that {@code ceil(k * oversample)} stays within {@link #MAX_K}
-     * candidates per segment (the k-NN plugin caps its first pass the same way): k = 10,000 with
-     * {@code oversample_factor} 100 would otherwise walk and hold a million candidates per segment.
-     */
-    static float cappedOversample(int k, float requested) {
-        if (Math.ceil(k * (double) requested) <= MAX_K) {
-            return requested;
-        }
-        // nextDown: a quotient rounded up to the next float could make ceil(k * oversample) exceed the cap
-        return Math.max(1f, Math.nextDown((float) ((double) MAX_K / k)));
-    }
-
-    private static boolean isZero(float[] vector) {
-        for (float v : vector) {
-            if (v != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The query with the dimensions the mask drops set to zero: its similarity to a document is the
-     * masked one on float fields and, on binary fields, the codes' usual estimator estimates it (it ranked
-     * better than restricting the estimate to the mask's bits: docs/benchmarks.md, "Masked search on the codec").
-     */
-    private float[] maskedVector(QueryShardContext context, VectorFieldConfig config) {
-        int[] kept = mask.kept();
-        if (kept[kept.length - 1] >= config.dimension()) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + field
-                            + "] has " + config.dimension());
-        }
-        float[] masked = new float[vector.length];
-        for (int j : kept) {
-            masked[j] = vector[j];
-        }
-        return masked;
+    CompressCounters counters() {
+        return counters;
     }
 
     @Override

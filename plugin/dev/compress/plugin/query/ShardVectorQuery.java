@@ -48,8 +48,7 @@ record ShardVectorQuery(
                     search);
         }
         RescoreOptions options = rescore != null ? rescore : RescoreOptions.DEFAULT;
-        float oversample =
-                CompressedKnnQueryBuilder.cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
+        float oversample = cappedOversample(k, Math.max(options.oversampleFactor(), beamFactor));
         // expanding scores every child of the chosen parents with the rescorer, as rescoring does
         boolean rescored = options.enabled() || expandNestedDocs;
         ScoreOrigin.Method method = rescored == false
@@ -82,5 +81,18 @@ record ShardVectorQuery(
         VectorSimilarity similarity = config.similarity();
         return new ExplainedVectorQuery(
                 query, new ScoreOrigin(field, similarity, method, config.dimension(), kept, search));
+    }
+
+    /**
+     * {@code requested}, lowered so that {@code ceil(k * oversample)} stays within {@link CompressedKnnQueryBuilder#MAX_K}
+     * candidates per segment (the k-NN plugin caps its first pass the same way): k = 10,000 with
+     * {@code oversample_factor} 100 would otherwise walk and hold a million candidates per segment.
+     */
+    static float cappedOversample(int k, float requested) {
+        if (Math.ceil(k * (double) requested) <= CompressedKnnQueryBuilder.MAX_K) {
+            return requested;
+        }
+        // nextDown: a quotient rounded up to the next float could make ceil(k * oversample) exceed the cap
+        return Math.max(1f, Math.nextDown((float) ((double) CompressedKnnQueryBuilder.MAX_K / k)));
     }
 }

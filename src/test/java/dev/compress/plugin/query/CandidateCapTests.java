@@ -7,7 +7,7 @@ import org.opensearch.test.OpenSearchTestCase;
 public class CandidateCapTests extends OpenSearchTestCase {
 
     private static int candidates(int k, float requested) {
-        float oversample = CompressedKnnQueryBuilder.cappedOversample(k, requested);
+        float oversample = ShardVectorQuery.cappedOversample(k, requested);
         return new RescoringKnnQuery("v", new float[] {1f}, k, oversample, null, true).candidatesPerSegment();
     }
 
@@ -22,8 +22,8 @@ public class CandidateCapTests extends OpenSearchTestCase {
     }
 
     public void testFactorsWithinTheCapAreKept() {
-        assertEquals(3f, CompressedKnnQueryBuilder.cappedOversample(10, 3f), 0f);
-        assertEquals(100f, CompressedKnnQueryBuilder.cappedOversample(100, 100f), 0f);
+        assertEquals(3f, ShardVectorQuery.cappedOversample(10, 3f), 0f);
+        assertEquals(100f, ShardVectorQuery.cappedOversample(100, 100f), 0f);
         assertEquals(CompressedKnnQueryBuilder.MAX_K, candidates(CompressedKnnQueryBuilder.MAX_K, 3f));
         assertEquals(30, candidates(10, 3f));
     }

@@ -57,7 +57,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             parser.nextToken();
             parser.nextToken();
             parser.nextToken();
-            assertEquals(original, CompressedKnnQueryBuilder.fromXContent(parser, new CompressCounters()));
+            assertEquals(original, CompressedKnnQueryParser.parse(parser, new CompressCounters()));
         }
     }
 
@@ -215,7 +215,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             parser.nextToken();
             parser.nextToken();
             parser.nextToken();
-            return CompressedKnnQueryBuilder.fromXContent(parser, new CompressCounters());
+            return CompressedKnnQueryParser.parse(parser, new CompressCounters());
         }
     }
 

@@ -1,0 +1,170 @@
+package dev.compress.plugin.query;
+
+import static dev.compress.plugin.query.CompressedKnnQueryBuilder.NAME;
+
+import dev.compress.plugin.mapper.CompressedVectorFieldType;
+import dev.compress.plugin.mapper.VectorFieldConfig;
+import dev.compress.plugin.mapper.VectorSimilarity;
+import java.io.IOException;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.join.BitSetProducer;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.mapper.ObjectMapper;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
+
+/**
+ * Turns a rewritten {@code compressed_knn} query into a shard's Lucene query: checks it against the
+ * field's mapping, applies the mask, and picks the k-nearest or radial search.
+ */
+final class ShardQueryFactory {
+
+    private ShardQueryFactory() {}
+
+    static Query create(CompressedKnnQueryBuilder q, QueryShardContext context) throws IOException {
+        if (q.modelId() != null) {
+            throw new IllegalStateException("[" + NAME + "] [model_id] [" + q.modelId()
+                    + "] must be applied in the rewrite phase, before the shards");
+        }
+        if (q.mask() != null && q.mask().isResolved() == false) {
+            throw new IllegalStateException(
+                    "[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
+        }
+        MappedFieldType mapped = context.fieldMapper(q.field());
+        if (mapped == null) {
+            if (q.ignoreUnmapped()) {
+                return new MatchNoDocsQuery("field [" + q.field() + "] is not mapped");
+            }
+            throw new QueryShardException(
+                    context, "[" + NAME + "] field [" + q.field() + "] does not exist in the mapping");
+        }
+        if (mapped instanceof CompressedVectorFieldType == false) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] field [" + q.field() + "] is of type [" + mapped.typeName()
+                            + "], not [compressed_vector]");
+        }
+        VectorFieldConfig config = ((CompressedVectorFieldType) mapped).config();
+        if (q.vector().length != config.dimension()) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [vector] has " + q.vector().length + " dimensions but field [" + q.field()
+                            + "] has " + config.dimension());
+        }
+        float[] target = q.mask() == null ? q.vector() : maskedVector(q, context, config);
+        if (config.similarity() == VectorSimilarity.COSINE && isZero(target)) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [vector] is the zero vector"
+                            + (q.mask() == null ? "" : " after [mask]") + ", and field [" + q.field()
+                            + "] uses similarity [cosine], which is undefined for it");
+        }
+        Query luceneFilter = q.filter() == null ? null : q.filter().toQuery(context);
+        ShardVectorQuery shardQuery = new ShardVectorQuery(
+                q.field(),
+                config,
+                target,
+                q.mask() == null ? null : q.mask().kept(),
+                luceneFilter,
+                nestedParents(q, context));
+        if (q.expandNestedDocs() && shardQuery.parents() == null) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME
+                            + "] [expand_nested_docs] applies inside a [nested] query only, and field [" + q.field()
+                            + "] is searched outside one");
+        }
+        ExplainedVectorQuery query = q.k() != null
+                ? shardQuery.nearest(q.k(), q.numCandidates(), q.rescore(), q.expandNestedDocs())
+                : radialQuery(q, context, config, shardQuery);
+        q.counters().shardQuery(query.origin().method().rescored(), luceneFilter != null, q.mask() != null);
+        return query;
+    }
+
+    /**
+     * Inside a {@code nested} query, the parents of the nested documents the field's vectors are in,
+     * so that the k nearest are diversified by parent; null elsewhere. A field inside a nested
+     * mapping searched outside a {@code nested} query would find only nested documents, which the
+     * search then drops as not top-level: that is a 400 naming the path.
+     */
+    private static BitSetProducer nestedParents(CompressedKnnQueryBuilder q, QueryShardContext context) {
+        if (context.nestedScope().getObjectMapper() != null) {
+            return context.getParentFilter();
+        }
+        for (int dot = q.field().lastIndexOf('.'); dot > 0; dot = q.field().lastIndexOf('.', dot - 1)) {
+            ObjectMapper object = context.getObjectMapper(q.field().substring(0, dot));
+            if (object != null && object.nested().isNested()) {
+                throw new QueryShardException(
+                        context,
+                        "[" + NAME + "] field [" + q.field() + "] is inside nested field ["
+                                + object.fullPath() + "]: search it within a [nested] query with [path: "
+                                + object.fullPath() + "]");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code min_score}, or {@code max_distance} as the score of that distance. Radial search scores
+     * every document exactly, so it needs float vectors: a codes-only field has none.
+     */
+    private static ExplainedVectorQuery radialQuery(
+            CompressedKnnQueryBuilder q,
+            QueryShardContext context,
+            VectorFieldConfig config,
+            ShardVectorQuery shardQuery) {
+        String param = q.minScore() != null ? "[min_score]" : "[max_distance]";
+        if (config.keepsFloats() == false) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] " + param + " needs the float vectors of field ["
+                            + q.field()
+                            + "], which has [encoding: binary] with [rescore_vectors: false]; search it with [k]");
+        }
+        if (q.minScore() != null) {
+            return shardQuery.within(q.minScore(), "score >= " + q.minScore());
+        }
+        if (config.similarity() != VectorSimilarity.L2) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME
+                            + "] [max_distance] applies to fields with similarity [l2], but field [" + q.field()
+                            + "] uses [" + config.similarity().jsonName() + "]: use [min_score]");
+        }
+        return shardQuery.within(
+                VectorSimilarity.scoreOfDistance(q.maxDistance()),
+                "l2 distance <= " + q.maxDistance() + " (score >= " + VectorSimilarity.scoreOfDistance(q.maxDistance())
+                        + ")");
+    }
+
+    private static boolean isZero(float[] vector) {
+        for (float v : vector) {
+            if (v != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The query with the dimensions the mask drops set to zero: its similarity to a document is the
+     * masked one on float fields and, on binary fields, the codes' usual estimator estimates it (it ranked
+     * better than restricting the estimate to the mask's bits: docs/benchmarks.md, "Masked search on the codec").
+     */
+    private static float[] maskedVector(
+            CompressedKnnQueryBuilder q, QueryShardContext context, VectorFieldConfig config) {
+        int[] kept = q.mask().kept();
+        if (kept[kept.length - 1] >= config.dimension()) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + q.field()
+                            + "] has " + config.dimension());
+        }
+        float[] masked = new float[q.vector().length];
+        for (int j : kept) {
+            masked[j] = q.vector()[j];
+        }
+        return masked;
+    }
+}
