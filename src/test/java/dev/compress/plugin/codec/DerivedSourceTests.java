@@ -20,7 +20,8 @@ import org.opensearch.test.OpenSearchIntegTestCase;
 /**
  * Vectors out of {@code _source} on a cluster: an index with {@code index.compress.derived_source}
  * (the default) answers GET, search hits and updates with the vectors it was sent, on primaries and
- * on replicas recovered from them, before and after a merge, while its stored fields hold no vector;
+ * on replicas recovered from them, before and after a merge, and after a snapshot is restored,
+ * while its vectors are stored once;
  * a field that user source filtering removed stays removed; fields whose floats the codec does not
  * keep (codes-only binary, nested) keep their vectors in {@code _source}.
  */
@@ -154,6 +155,39 @@ public class DerivedSourceTests extends CompressClusterTestCase {
         // each vector's floats as text in _source take more than the vector files take for it
         assertTrue("derived " + derived + " stored " + stored, derived * 10 < stored * 7);
         assertGetsAsSent("derived", sent, null);
+    }
+
+    /** A snapshot copies the segment files, placeholders and all; the restored index reads the vectors back. */
+    public void testSnapshotRestoresTheVectors() {
+        Map<String, Map<String, Object>> sent = sources(new Random(randomLong()));
+        createIndex("derived", true, MAPPING);
+        index("derived", sent);
+        client().admin().indices().prepareFlush("derived").get();
+        assertAcked(client().admin()
+                .cluster()
+                .preparePutRepository("backups")
+                .setType("fs")
+                .setSettings(Settings.builder().put("location", randomRepoPath())));
+        var created = client().admin()
+                .cluster()
+                .prepareCreateSnapshot("backups", "snap")
+                .setIndices("derived")
+                .setWaitForCompletion(true)
+                .get();
+        assertEquals(
+                created.getSnapshotInfo().totalShards(),
+                created.getSnapshotInfo().successfulShards());
+        assertAcked(client().admin().indices().prepareDelete("derived"));
+        var restored = client().admin()
+                .cluster()
+                .prepareRestoreSnapshot("backups", "snap")
+                .setIndices("derived")
+                .setWaitForCompletion(true)
+                .get();
+        assertEquals(0, restored.getRestoreInfo().failedShards());
+        ensureGreen("derived");
+        assertGetsAsSent("derived", sent, null);
+        assertSearchHitsAsSent("derived", sent, null);
     }
 
     /** What the user's own source filtering removed is not put back. */
