@@ -241,6 +241,8 @@ final class NodeKnnComparison {
         client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null);
         client.call("POST", "/" + kind.index() + "/_refresh", null);
         double mergeSeconds = (System.nanoTime() - mergeStart) / 1e9;
+        // a shard's store size is cached for index.store.stats_refresh_interval (10 s): wait it out
+        Thread.sleep(11_000);
         JsonNode stats = JSON.readTree(client.call("GET", "/" + kind.index() + "/_stats/store,docs", null))
                 .at("/_all/primaries");
         long docs = stats.at("/docs/count").asLong();
@@ -255,9 +257,7 @@ final class NodeKnnComparison {
         row.put("disk_bytes_per_doc", store / docs);
         row.put("vector_files_bytes_per_doc", sum(files, e -> e.startsWith("v")) / (double) docs);
         row.put("stored_fields_bytes_per_doc", sum(files, e -> e.startsWith("fd")) / (double) docs);
-        row.put(
-                "search_ram_bytes_per_vector",
-                files.containsKey("cfs") ? Double.NaN : sum(files, kind.hotExtensions()::contains) / (double) docs);
+        row.put("search_ram_bytes_per_vector", sum(files, kind.hotExtensions()::contains) / (double) docs);
         StringBuilder perFile = new StringBuilder();
         files.forEach((ext, bytes) -> {
             if (bytes / (double) docs >= 0.5) {
@@ -365,14 +365,30 @@ final class NodeKnnComparison {
         return node.shardIndexDirectories(uuid).get(0);
     }
 
+    /**
+     * Bytes of a shard's files by extension; a compound segment (.cfs, which OpenSearch writes for a
+     * segment flushed whole, such as scifact's) counted by the files inside it ({@link CompoundEntries}).
+     */
     private static Map<String, Long> bytesByExtension(Path dir) throws IOException {
         Map<String, Long> bytes = new TreeMap<>();
         for (Path file : MemorySection.files(dir)) {
             String name = file.getFileName().toString();
-            int dot = name.lastIndexOf('.');
-            bytes.merge(dot < 0 ? name : name.substring(dot + 1), Files.size(file), Long::sum);
+            if (name.endsWith(".cfs")) {
+                continue; // counted through its entries
+            }
+            if (name.endsWith(".cfe")) {
+                CompoundEntries.lengths(file)
+                        .forEach((entry, length) -> bytes.merge(extension(entry), length, Long::sum));
+                continue;
+            }
+            bytes.merge(extension(name), Files.size(file), Long::sum);
         }
         return bytes;
+    }
+
+    private static String extension(String name) {
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? name : name.substring(dot + 1);
     }
 
     private static long sum(Map<String, Long> bytes, java.util.function.Predicate<String> extension) {
