@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * The benchmark command ({@code bench/run}): {@code quick|full [section ...]}, sections {@code
  * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when
  * none is named), {@code walk} and {@code memory} (only when named: they read indexes a {@code codec}
- * run kept), and {@code load} (only when named: minutes of ingest, search and training at once on
- * a cluster of real nodes), and {@code knn} (only when named: our plugin beside the k-NN plugin on one
+ * run kept), {@code load} (only when named: minutes of ingest, search and training at once on
+ * a cluster of real nodes) and {@code knn} (only when named: our plugin beside the k-NN plugin on one
  * real node).
  * Each section writes {@code <section>.json} (every value, plus the machine and its load) and
  * {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.

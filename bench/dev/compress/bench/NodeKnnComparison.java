@@ -272,9 +272,8 @@ final class NodeKnnComparison {
 
     /**
      * The k-NN float and our binary index searched at their equal-recall parameter while the node's
-     * page cache may hold {@code budget} bytes: the node's process is moved into a memory cgroup whose
-     * limit is what it holds then plus the budget, after the shards' files are dropped from the page
-     * cache; the timed pass follows a warm-up pass that brings back what the searches read most.
+     * page cache may hold {@code budget} bytes ({@link #searchLimited}); the timed pass follows a
+     * warm-up pass that brings back what the searches read most.
      */
     private ResultTable limitedCache(
             BenchData set,
@@ -298,10 +297,6 @@ final class NodeKnnComparison {
                         "qps_ratio_to_knn_float32",
                         "index_resident_mb",
                         "index_mb"));
-        List<Path> shards = new ArrayList<>();
-        for (Kind kind : kinds) {
-            shards.add(shardDirectory(kind.index()));
-        }
         Map<String, Object> knnRow = null;
         for (Kind kind : kinds) {
             Map<String, Object> reached = atLevel.get(kind.label());
@@ -312,7 +307,7 @@ final class NodeKnnComparison {
             row.put("index", kind.label());
             row.put("parameter", reached.get("parameter"));
             try {
-                row.putAll(searchLimited(kind, (Number) reached.get("value"), set.queries(), truth, budget, shards));
+                row.putAll(searchLimited(kind, (Number) reached.get("value"), set.queries(), truth, budget));
             } catch (IOException | IllegalStateException e) {
                 table.note("Not measured for " + kind.label() + ": " + e.getMessage());
                 continue;
@@ -333,24 +328,32 @@ final class NodeKnnComparison {
             System.out.println(row);
         }
         table.note(
-                "The running node, warmed by the searches before, is moved into a memory cgroup whose limit is its usage there (what it"
-                        + " charges from then on; memory it held before stays charged outside where the kernel does not move charges) plus the budget;"
-                        + " every shard's files of this set are dropped from the page cache first (dd iflag=nocache), then one warm-up pass and one"
-                        + " timed pass of the queries run. index_resident_mb: the shard's pages in the page cache afterwards (fincore).");
+                "The running node, warmed by the searches before, is moved into a memory cgroup; the index is closed (the node maps"
+                        + " its files, and mapped pages stay in the page cache), its files are dropped from the page cache (dd iflag=nocache), the"
+                        + " cgroup's limit becomes its usage then (what the node charges from the move on) plus the budget, and the index is reopened;"
+                        + " then one warm-up pass and one timed pass of the queries run. index_resident_mb: the shard's pages in the page cache"
+                        + " afterwards (fincore).");
         return table;
     }
 
-    private Map<String, Object> searchLimited(
-            Kind kind, Number p, float[][] queries, int[][] truth, long budget, List<Path> shards) throws Exception {
+    /**
+     * One index searched with the node in a memory cgroup. The index is closed first: the node maps
+     * its files, and the kernel does not drop mapped pages, so only a closed index's files leave the
+     * page cache; reopened inside the cgroup, every page the node reads of it is charged there.
+     */
+    private Map<String, Object> searchLimited(Kind kind, Number p, float[][] queries, int[][] truth, long budget)
+            throws Exception {
         long pid = node.pid();
+        Path shard = shardDirectory(kind.index());
         try (MemoryCgroup cgroup = MemoryCgroup.create(
                 "compress-knn-bench-" + ProcessHandle.current().pid())) {
             cgroup.adopt(pid);
             try {
-                for (Path shard : shards) {
-                    MemorySection.evictFromPageCache(shard);
-                }
+                client.call("POST", "/" + kind.index() + "/_close", null);
+                MemorySection.evictFromPageCache(shard);
                 cgroup.limit(cgroup.usageBytes() + budget);
+                client.call("POST", "/" + kind.index() + "/_open", null);
+                client.call("GET", "/_cluster/health/" + kind.index() + "?wait_for_status=green&timeout=120s", null);
                 return RestTiming.oneClient(client, kind.index(), bodies(kind, queries, p), truth);
             } finally {
                 cgroup.release(pid);
