@@ -75,6 +75,7 @@ final class FormatComparison {
 
     static final String LUCENE_FLOAT = "Lucene float32 HNSW";
     static final String LUCENE_OSQ = "Lucene 1-bit OSQ";
+    static final String LUCENE_SQ7 = "Lucene 7-bit SQ";
     static final String OURS_BINARY = "ours binary";
     static final String OURS_CODES_ONLY = "ours binary codes-only";
 
@@ -93,6 +94,10 @@ final class FormatComparison {
                         LUCENE_OSQ,
                         () -> new Lucene104HnswScalarQuantizedVectorsFormat(
                                 ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, GRAPH.m(), GRAPH.beamWidth())),
+                new IndexSpec(
+                        LUCENE_SQ7,
+                        () -> new Lucene104HnswScalarQuantizedVectorsFormat(
+                                ScalarEncoding.SEVEN_BIT, GRAPH.m(), GRAPH.beamWidth())),
                 new IndexSpec(OURS_BINARY, () -> new BinaryHnswVectorsFormat(GRAPH, new BinaryCodeOptions(true, true))),
                 new IndexSpec(
                         OURS_CODES_ONLY,

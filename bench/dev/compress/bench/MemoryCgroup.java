@@ -61,6 +61,28 @@ final class MemoryCgroup implements AutoCloseable {
                 .trim());
     }
 
+    /**
+     * Moves a running process (every thread of it) into the cgroup. What it holds already stays
+     * charged where it was (v1 kernels that still honour {@code move_charge_at_immigrate} move its
+     * anonymous memory's charge along; newer ones refuse the setting), so from here the cgroup's
+     * usage counts what the process newly brings in: the pages it reads, and memory it touches anew.
+     */
+    void adopt(long pid) throws IOException {
+        if (v1) {
+            try {
+                Files.writeString(dir.resolve("memory.move_charge_at_immigrate"), "1");
+            } catch (IOException refused) {
+                // deprecated and refused (EINVAL) by recent kernels: charges then stay behind
+            }
+        }
+        Files.writeString(dir.resolve("cgroup.procs"), Long.toString(pid));
+    }
+
+    /** Moves a process back to the root cgroup, so that this one can be removed while it runs on. */
+    void release(long pid) throws IOException {
+        Files.writeString((v1 ? V1_ROOT : V2_ROOT).resolve("cgroup.procs"), Long.toString(pid));
+    }
+
     /** {@code command} run by a shell that first moves itself into this cgroup. */
     List<String> wrap(List<String> command) {
         List<String> wrapped = new ArrayList<>(

@@ -195,14 +195,14 @@ final class MemorySection implements BenchSection {
     }
 
     /** Drops the index's clean pages from the page cache ({@code posix_fadvise(DONTNEED)} through dd). */
-    private static void evictFromPageCache(Path index) throws IOException, InterruptedException {
+    static void evictFromPageCache(Path index) throws IOException, InterruptedException {
         for (Path file : files(index)) {
             run(List.of("dd", "if=" + file, "iflag=nocache", "count=0", "status=none"));
         }
     }
 
     /** Bytes of the index's files in the page cache ({@code fincore}). */
-    private static long residentBytes(Path index) throws IOException, InterruptedException {
+    static long residentBytes(Path index) throws IOException, InterruptedException {
         long bytes = 0;
         for (Path file : files(index)) {
             bytes += Long.parseLong(

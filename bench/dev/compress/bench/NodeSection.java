@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.harness.BenchData;
 import dev.compress.harness.RealNode;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,8 +45,8 @@ final class NodeSection implements BenchSection {
         int clients = Integer.getInteger("bench.node.clients", 4);
         BenchData data = BenchData.synthetic(docs, 500, 384, 42);
         int[][] truth = data.exactTopK(K);
-        freePort("realnode.http.port");
-        freePort("realnode.transport.port");
+        RestTiming.freePort("realnode.http.port");
+        RestTiming.freePort("realnode.transport.port");
         System.setProperty(
                 "realnode.workdir",
                 BenchPaths.output().resolve("realnode").toAbsolutePath().toString());
@@ -181,25 +180,10 @@ final class NodeSection implements BenchSection {
     private static Map<String, Object> measure(NodeHttp client, Search s, BenchData data, int[][] truth, int clients)
             throws Exception {
         float[][] queries = data.queries();
-        for (float[] query : queries) {
-            search(client, s, query); // warm-up
-        }
-        long[] nanos = new long[queries.length];
-        double recall = 0;
-        long start = System.nanoTime();
-        for (int q = 0; q < queries.length; q++) {
-            long t = System.nanoTime();
-            int[] ids = search(client, s, queries[q]);
-            nanos[q] = System.nanoTime() - t;
-            recall += BenchData.recall(truth[q], ids);
-        }
-        double qps = queries.length / ((System.nanoTime() - start) / 1e9);
+        List<String> bodies = Arrays.stream(queries).map(q -> body(s, q)).toList();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("search", s.label());
-        row.put("recall@10", recall / queries.length);
-        row.put("qps_1_client", qps);
-        row.put("p50_ms", percentile(nanos, 0.5));
-        row.put("p99_ms", percentile(nanos, 0.99));
+        row.putAll(RestTiming.oneClient(client, s.index(), bodies, truth));
         long[] concurrent = new long[queries.length];
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
@@ -223,34 +207,17 @@ final class NodeSection implements BenchSection {
         } finally {
             pool.shutdown();
         }
-        row.put("p50_ms_" + clients + "_clients", percentile(concurrent, 0.5));
-        row.put("p99_ms_" + clients + "_clients", percentile(concurrent, 0.99));
+        row.put("p50_ms_" + clients + "_clients", RestTiming.percentile(concurrent, 0.5));
+        row.put("p99_ms_" + clients + "_clients", RestTiming.percentile(concurrent, 0.99));
         return row;
     }
 
     private static int[] search(NodeHttp client, Search s, float[] query) throws IOException {
-        String body = "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":"
+        return RestTiming.search(client, s.index(), body(s, query));
+    }
+
+    private static String body(Search s, float[] query) {
+        return "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":"
                 + Arrays.toString(query) + ",\"k\":" + K + s.extra() + "}}}";
-        JsonNode hits = JSON.readTree(client.call("POST", "/" + s.index() + "/_search?filter_path=hits.hits._id", body))
-                .at("/hits/hits");
-        int[] ids = new int[hits.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = Integer.parseInt(hits.get(i).get("_id").asText());
-        }
-        return ids;
-    }
-
-    private static double percentile(long[] nanos, double p) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)] / 1e6;
-    }
-
-    private static void freePort(String property) throws IOException {
-        if (System.getProperty(property) == null) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                System.setProperty(property, Integer.toString(socket.getLocalPort()));
-            }
-        }
     }
 }

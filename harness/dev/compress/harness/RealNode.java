@@ -291,7 +291,8 @@ public final class RealNode implements AutoCloseable {
                     + Files.readString(home.resolve("launcher.out")));
         }
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (Files.exists(pidFile) == false) {
+        // the daemon creates the file before it writes the pid into it
+        while (Files.exists(pidFile) == false || Files.readString(pidFile).isBlank()) {
             checkDeadline(deadline, "no pid file");
             Thread.sleep(200);
         }
@@ -385,6 +386,11 @@ public final class RealNode implements AutoCloseable {
 
     public int httpPort() {
         return httpPort;
+    }
+
+    /** The running node's process id (for a benchmark that puts the node in a memory cgroup); -1 when stopped. */
+    public long pid() {
+        return pid;
     }
 
     /** Lucene index directories of every shard copy on this node. */

@@ -1,0 +1,78 @@
+package dev.compress.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.compress.harness.BenchData;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the sections that search a real node through REST share: one client sending one query after
+ * another (each query once as a warm-up, then each once timed), the hits' ids read from the answer,
+ * recall against exact search, queries per second and p50 / p99 latency. The {@code node} and
+ * {@code knn} sections both use it, so their figures are taken the same way.
+ */
+final class RestTiming {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RestTiming() {}
+
+    /**
+     * {@code recall@10}, {@code qps_1_client}, {@code p50_ms} and {@code p99_ms} of the search bodies
+     * ({@code bodies[q]} for query q, whose exact answer is {@code truth[q]}) against {@code index}.
+     */
+    static Map<String, Object> oneClient(NodeHttp client, String index, List<String> bodies, int[][] truth)
+            throws IOException {
+        for (String body : bodies) {
+            search(client, index, body); // warm-up
+        }
+        long[] nanos = new long[bodies.size()];
+        double recall = 0;
+        long start = System.nanoTime();
+        for (int q = 0; q < bodies.size(); q++) {
+            long t = System.nanoTime();
+            int[] ids = search(client, index, bodies.get(q));
+            nanos[q] = System.nanoTime() - t;
+            recall += BenchData.recall(truth[q], ids);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("recall@10", recall / bodies.size());
+        row.put("qps_1_client", bodies.size() / seconds);
+        row.put("p50_ms", percentile(nanos, 0.5));
+        row.put("p99_ms", percentile(nanos, 0.99));
+        return row;
+    }
+
+    /** The ids (corpus rows) of one search's hits, best first. */
+    static int[] search(NodeHttp client, String index, String body) throws IOException {
+        JsonNode hits = JSON.readTree(client.call("POST", "/" + index + "/_search?filter_path=hits.hits._id", body))
+                .at("/hits/hits");
+        int[] ids = new int[hits.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = Integer.parseInt(hits.get(i).get("_id").asText());
+        }
+        return ids;
+    }
+
+    /** The {@code p} quantile of the latencies, in milliseconds. */
+    static double percentile(long[] nanos, double p) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)] / 1e6;
+    }
+
+    /** Sets {@code property} to a free port unless it is set already. */
+    static void freePort(String property) throws IOException {
+        if (System.getProperty(property) == null) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                System.setProperty(property, Integer.toString(socket.getLocalPort()));
+            }
+        }
+    }
+}
