@@ -61,7 +61,8 @@ public final class MaskCrossValidation {
         Map<String, Map<String, Integer>> qrels = new LinkedHashMap<>();
         judged.forEach((row, j) -> qrels.put(data.queries().id(row), j));
         this.set = new EvalSet(data.queries().select(queryRows), data.corpus(), new Qrels(qrels));
-        this.folds = Folds.of(queryRows.length, k, seed);
+        // fewer judged queries than folds: one query per fold (Folds refuses fewer than two)
+        this.folds = Folds.of(queryRows.length, Math.min(k, queryRows.length), seed);
         this.masks = new MaskEvaluation(evaluator);
         this.full = evaluator.evaluate(set, Encoding.FLOAT);
     }

@@ -261,7 +261,8 @@ public final class QueryMaskTrainer implements Trainer {
                                 run.epochsTrained(),
                                 listener));
                 learnedByTau.put(run.tau(), learned);
-                candidates.addAll(learned);
+                // the trained ratio, when off the grid, only picks the tau requests naming it get
+                learned.stream().filter(c -> servable.contains(c.ratio())).forEach(candidates::add);
             }
         }
         List<MaskCrossValidation.Candidate> unsupervised = cv.judgmentFree(UNSUPERVISED_MASKS, servable);
