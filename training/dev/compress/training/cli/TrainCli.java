@@ -54,7 +54,7 @@ import java.util.Map;
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
- * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N]
+ * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N] [--folds K]
  * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
  *            [--step 0.02] [--out table.md] [--report table.json]      (Table 1 of the query-aware dimension selection paper: {@link MaskTableCommand})
  * </pre>
@@ -333,6 +333,9 @@ public final class TrainCli {
         if (opt.containsKey("lr")) {
             c = c.withLearningRate(Double.parseDouble(opt.get("lr")));
         }
+        if (opt.containsKey("folds")) {
+            c = c.withFolds(Integer.parseInt(opt.get("folds")));
+        }
         if (opt.containsKey("taus")) {
             c = c.withTaus(Arrays.stream(opt.get("taus").split(","))
                     .map(x -> Double.parseDouble(x.trim()))
@@ -360,11 +363,14 @@ public final class TrainCli {
         System.out.printf(
                 Locale.ROOT,
                 "selected tau %s; grid %s%nvalidated mask %s at ratio %.1f (served when a query names none; paired"
-                        + " lower bound against the full query on validation %+.4f)%n",
+                        + " lower bound against the full query over %s training queries, %s-fold cross-validated:"
+                        + " %+.4f)%n",
                 trainedParams.get("selectedTau"),
                 trainedParams.get("tauGrid"),
                 trainedParams.get(QueryMaskTrainer.VALIDATED_MASK),
                 outcome.heldOut().validatedRatio(),
+                trainedParams.get("crossValidationQueries"),
+                trainedParams.get("crossValidationFolds"),
                 ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue());
         List<MaskEvaluation.Row> rows = new ArrayList<>(outcome.heldOut().maskRows());
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments

@@ -19,6 +19,7 @@ import java.util.Map;
  *
  * @param ratio  the retained ratio at which the tau grid is judged (validation masked nDCG@10)
  * @param taus   the tau grid ({@code tau} first); a single entry skips the grid
+ * @param folds  K of the K-fold cross-validation over the training queries that chooses the served mask
  */
 public record QueryMaskConfig(
         double ratio,
@@ -31,7 +32,11 @@ public record QueryMaskConfig(
         int batchSize,
         int epochs,
         long seed,
-        String device) {
+        String device,
+        int folds) {
+
+    /** Folds of the cross-validation that chooses the served mask ({@link MaskCrossValidation}). */
+    public static final int DEFAULT_FOLDS = 5;
 
     public QueryMaskConfig {
         taus = List.copyOf(taus);
@@ -40,15 +45,16 @@ public record QueryMaskConfig(
                 || epochs < 0
                 || !(ratio > 0 && ratio <= 1)
                 || dropout < 0
-                || dropout >= 1) {
+                || dropout >= 1
+                || folds < 2) {
             throw new IllegalArgumentException(
-                    "need taus, batchSize >= 1, epochs >= 0, ratio in (0, 1], dropout in [0, 1)");
+                    "need taus, batchSize >= 1, epochs >= 0, ratio in (0, 1], dropout in [0, 1), folds >= 2");
         }
     }
 
     public static QueryMaskConfig paper(double ratio) {
         return new QueryMaskConfig(
-                ratio, List.of(0.01, 0.03, 0.1, 0.3), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto");
+                ratio, List.of(0.01, 0.03, 0.1, 0.3), 64, 1000, 0.1, 1e-3, 0.01, 256, 200, 0L, "auto", DEFAULT_FOLDS);
     }
 
     public QueryMaskConfig withEpochs(int e) {
@@ -63,7 +69,8 @@ public record QueryMaskConfig(
                 batchSize,
                 e,
                 seed,
-                device);
+                device,
+                folds);
     }
 
     public QueryMaskConfig withTaus(List<Double> t) {
@@ -78,12 +85,24 @@ public record QueryMaskConfig(
                 batchSize,
                 epochs,
                 seed,
-                device);
+                device,
+                folds);
     }
 
     public QueryMaskConfig withLearningRate(double lr) {
         return new QueryMaskConfig(
-                ratio, taus, negativesSampled, negativePool, dropout, lr, weightDecay, batchSize, epochs, seed, device);
+                ratio,
+                taus,
+                negativesSampled,
+                negativePool,
+                dropout,
+                lr,
+                weightDecay,
+                batchSize,
+                epochs,
+                seed,
+                device,
+                folds);
     }
 
     public QueryMaskConfig withSeed(long s) {
@@ -98,7 +117,8 @@ public record QueryMaskConfig(
                 batchSize,
                 epochs,
                 s,
-                device);
+                device,
+                folds);
     }
 
     public QueryMaskConfig withDevice(String d) {
@@ -113,7 +133,24 @@ public record QueryMaskConfig(
                 batchSize,
                 epochs,
                 seed,
-                d);
+                d,
+                folds);
+    }
+
+    public QueryMaskConfig withFolds(int k) {
+        return new QueryMaskConfig(
+                ratio,
+                taus,
+                negativesSampled,
+                negativePool,
+                dropout,
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                seed,
+                device,
+                k);
     }
 
     public Map<String, Object> asMap() {
@@ -129,6 +166,7 @@ public record QueryMaskConfig(
         m.put("epochs", epochs);
         m.put("seed", seed);
         m.put("device", device);
+        m.put("folds", folds);
         return m;
     }
 }

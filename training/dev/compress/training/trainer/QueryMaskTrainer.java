@@ -54,11 +54,13 @@ import java.util.Set;
  * ({@link EpochLoop} with a loss validation), each tau stopping after {@value #PATIENCE} epochs without
  * improvement; across taus (KL values at different tau are not comparable) by validation masked nDCG@10
  * computed once per tau on its best epoch. The mask and share served when a query names none
- * ({@value #VALIDATED_MASK}, {@value #VALIDATED_RATIO}) are chosen on validation among the predictor at every
- * (tau, ratio) and the norm, DIME-PRF and Eclipse-PRF masks at the same ratios: the best whose masked nDCG@10
- * beats the full query with a paired lower bound above zero (as {@link Selection} decides for adapters),
- * otherwise ratio 1 (no mask); the predictor that ships has the tau of a winning learned mask, else the tau
- * best at {@link QueryMaskConfig#ratio()};
+ * ({@value #VALIDATED_MASK}, {@value #VALIDATED_RATIO}) are chosen by K-fold cross-validation over the training
+ * queries ({@link MaskCrossValidation}: the predictor of every tau scored out of fold at every ratio, the norm,
+ * DIME-PRF and Eclipse-PRF masks on every training query) rather than on the validation slice, where one of
+ * some sixty candidates could win by chance; {@link MaskSelection} serves the best whose masked nDCG@10 beats
+ * the full query with a paired lower bound above zero, otherwise ratio 1 (no mask). The predictor that ships
+ * is trained on all training queries, with the tau of a winning learned mask, else the tau whose out-of-fold
+ * mask is best at {@link QueryMaskConfig#ratio()};
  * (3) the validation targets are built the same way from
  * the validation queries' judgments; (4) dropout acts on the input vector with a seeded Java mask
  * (inverted dropout), so runs are reproducible; (5) the weight starts from PyTorch's default uniform
@@ -235,13 +237,38 @@ public final class QueryMaskTrainer implements Trainer {
                 epochBase += config.epochs() + 1;
             }
         }
-        List<MaskEvaluation.Row> unsupervised = masks
-                .baselines(validation, RATIO_GRID.stream().filter(r -> r < 1.0).toList(), MaskEvaluation.Prf.defaults())
-                .stream()
-                .filter(r -> UNSUPERVISED_MASKS.contains(r.mask()))
-                .toList();
-        Choice choice = choose(runs, unsupervised, full);
-        TauRun chosen = choice.run();
+        MaskCrossValidation cv =
+                new MaskCrossValidation(data, config.folds(), config.seed() + 2, RetrievalEvaluator.standard());
+        List<Double> servable = RATIO_GRID.stream().filter(r -> r < 1.0).toList();
+        List<MaskCrossValidation.Candidate> candidates = new ArrayList<>();
+        Map<Double, List<MaskCrossValidation.Candidate>> learnedByTau = new LinkedHashMap<>();
+        try (NDManager base = engine.newBaseManager(device)) {
+            for (TauRun run : runs) {
+                float[][] tTrain = targets(rTrain, run.tau());
+                float[][] tVal = targets(rVal, run.tau());
+                List<MaskCrossValidation.Candidate> learned = cv.learned(
+                        run.tau(),
+                        learnedRatios(),
+                        (trainRows, heldOutRows) -> trainFold(
+                                engine,
+                                base,
+                                device,
+                                data,
+                                tTrain,
+                                tVal,
+                                trainRows,
+                                heldOutRows,
+                                run.epochsTrained(),
+                                listener));
+                learnedByTau.put(run.tau(), learned);
+                // the trained ratio, when off the grid, only picks the tau requests naming it get
+                learned.stream().filter(c -> servable.contains(c.ratio())).forEach(candidates::add);
+            }
+        }
+        List<MaskCrossValidation.Candidate> unsupervised = cv.judgmentFree(UNSUPERVISED_MASKS, servable);
+        candidates.addAll(unsupervised);
+        MaskSelection.Choice choice = MaskSelection.choose(candidates, cv.full());
+        TauRun chosen = shippedTau(runs, learnedByTau, choice);
         Map<String, Object> grid = new LinkedHashMap<>();
         for (TauRun run : runs) {
             Map<String, Object> g = new LinkedHashMap<>();
@@ -252,20 +279,32 @@ public final class QueryMaskTrainer implements Trainer {
             grid.put(Double.toString(run.tau()), g);
         }
         Map<String, Map<String, Double>> baselines = new LinkedHashMap<>();
-        for (MaskEvaluation.Row row : unsupervised) {
+        for (MaskCrossValidation.Candidate c : unsupervised) {
             baselines
-                    .computeIfAbsent(row.mask(), m -> new LinkedHashMap<>())
-                    .put(Double.toString(row.ratio()), row.scores().ndcg());
+                    .computeIfAbsent(c.mask(), m -> new LinkedHashMap<>())
+                    .put(Double.toString(c.ratio()), c.scores().ndcg());
+        }
+        Map<String, Double> learnedByRatio = new LinkedHashMap<>();
+        for (MaskCrossValidation.Candidate c : learnedByTau.getOrDefault(chosen.tau(), List.of())) {
+            learnedByRatio.put(Double.toString(c.ratio()), c.scores().ndcg());
         }
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
         params.put("selectedTau", chosen.tau());
         params.put("tauGrid", grid);
         params.put("validationMaskedNdcgFull", full.ndcg());
-        params.put(VALIDATED_RATIO, choice.ratio());
-        params.put(VALIDATED_MASK, choice.mask());
+        params.put(VALIDATED_RATIO, choice.wholeQuery() ? 1.0 : choice.served().ratio());
+        params.put(
+                VALIDATED_MASK,
+                choice.wholeQuery() ? "learned" : choice.served().mask());
         params.put("validatedRatioLowerBound", choice.lowerBound());
+        params.put("validatedRatioMeanDifference", choice.meanDifference());
         params.put("validationMaskedNdcgByRatio", chosen.byRatioNdcg());
-        params.put("validationBaselinesByRatio", baselines);
+        params.put("crossValidationFolds", cv.folds().k());
+        params.put("crossValidationQueries", cv.set().queries().size());
+        params.put("crossValidationCandidates", candidates.size());
+        params.put("crossValidatedNdcgFull", cv.full().ndcg());
+        params.put("crossValidatedNdcgByRatio", learnedByRatio);
+        params.put("crossValidatedBaselinesByRatio", baselines);
         TrainingReport report = new TrainingReport(
                 METHOD,
                 device.toString(),
@@ -283,6 +322,7 @@ public final class QueryMaskTrainer implements Trainer {
             double tau,
             List<EpochStats> epochs,
             int bestEpoch,
+            int epochsTrained,
             double bestKl,
             Map<String, float[]> weights,
             Scores atTrainedRatio,
@@ -294,9 +334,6 @@ public final class QueryMaskTrainer implements Trainer {
             return m;
         }
     }
-
-    /** The predictor that ships, and the mask and share served by default with the paired lower bound that admitted them. */
-    private record Choice(TauRun run, String mask, double ratio, double lowerBound) {}
 
     private TauRun trainTau(
             Engine engine,
@@ -365,49 +402,121 @@ public final class QueryMaskTrainer implements Trainer {
                         r.bestEpoch(), Map.of("val_kl", r.bestFigure(), "tau", tau), null, atTrained.ndcg(), 0, 0);
                 epochs.add(summary);
                 listener.onEpoch(summary, totalEpochs);
-                return new TauRun(tau, epochs, r.bestEpoch(), r.bestFigure(), r.shipped(), atTrained, byRatio);
+                return new TauRun(
+                        tau,
+                        epochs,
+                        r.bestEpoch(),
+                        r.bestEpoch() - epochBase,
+                        r.bestFigure(),
+                        r.shipped(),
+                        atTrained,
+                        byRatio);
             }
         }
     }
 
     /**
-     * The served default: among every (tau, ratio below 1) of the predictor, and every unsupervised mask at those
-     * ratios, whose masked validation nDCG@10 beats the full query with the lower end of the one-sided
-     * {@value Selection#CONFIDENCE} paired interval above zero, the best; when none does, the whole query (ratio 1).
-     * The predictor that ships is the tau of a winning learned mask, else the tau best at the trained ratio, which
-     * requests naming a ratio use.
+     * The predictor that ships: the tau of a served learned mask, else the tau whose out-of-fold learned mask is
+     * best at {@link QueryMaskConfig#ratio()} (what a request naming that ratio gets), else (no fold finished, or
+     * a ratio of 1) the tau best at that ratio on the validation slice.
      */
-    private static Choice choose(List<TauRun> runs, List<MaskEvaluation.Row> unsupervised, Scores full) {
-        TauRun atTrained = runs.get(0);
-        for (TauRun run : runs) {
-            if (run.atTrainedRatio().ndcg() > atTrained.atTrainedRatio().ndcg()) {
-                atTrained = run;
-            }
-        }
-        Choice best = new Choice(atTrained, "learned", 1.0, 0);
-        double bestNdcg = full.ndcg();
-        for (TauRun run : runs) {
-            for (Map.Entry<Double, Scores> e : run.byRatio().entrySet()) {
-                if (e.getKey() < 1.0 && e.getValue().ndcg() > bestNdcg) {
-                    double lower = Selection.lowerBound(e.getValue(), full);
-                    if (lower > 0) {
-                        bestNdcg = e.getValue().ndcg();
-                        best = new Choice(run, "learned", e.getKey(), lower);
-                    }
+    private TauRun shippedTau(
+            List<TauRun> runs,
+            Map<Double, List<MaskCrossValidation.Candidate>> learnedByTau,
+            MaskSelection.Choice choice) {
+        if (!choice.wholeQuery() && choice.served().mask().equals("learned")) {
+            for (TauRun run : runs) {
+                if (run.tau() == choice.served().tau()) {
+                    return run;
                 }
             }
         }
-        for (MaskEvaluation.Row row : unsupervised) {
-            if (row.scores().ndcg() > bestNdcg) {
-                double lower = Selection.lowerBound(row.scores(), full);
-                if (lower > 0) {
-                    bestNdcg = row.scores().ndcg();
-                    // the predictor still ships for requests that name a ratio: the tau best at the trained ratio
-                    best = new Choice(atTrained, row.mask(), row.ratio(), lower);
+        TauRun best = null;
+        double bestNdcg = Double.NEGATIVE_INFINITY;
+        for (TauRun run : runs) {
+            for (MaskCrossValidation.Candidate c : learnedByTau.getOrDefault(run.tau(), List.of())) {
+                if (c.ratio() == config.ratio() && c.scores().ndcg() > bestNdcg) {
+                    bestNdcg = c.scores().ndcg();
+                    best = run;
                 }
+            }
+        }
+        if (best != null) {
+            return best;
+        }
+        best = runs.get(0);
+        for (TauRun run : runs) {
+            if (run.atTrainedRatio().ndcg() > best.atTrainedRatio().ndcg()) {
+                best = run;
             }
         }
         return best;
+    }
+
+    /** The ratios below 1 of {@link #RATIO_GRID} and the trained ratio, at which the learned mask is cross-validated. */
+    private List<Double> learnedRatios() {
+        java.util.TreeSet<Double> r = new java.util.TreeSet<>(RATIO_GRID);
+        r.add(config.ratio());
+        return r.stream().filter(x -> x < 1.0).toList();
+    }
+
+    /**
+     * One fold's predictor: trained on {@code trainRows} only, then scoring {@code heldOutRows}; null when the
+     * budget or a cancel stopped it. Its epochs are capped at the epoch the tau's full run chose by validation KL
+     * ({@code epochs}): K folds times the full run's epochs, patience included, would cost about K + 1 times one
+     * tau grid, beyond the default training budget on nfcorpus; the cap keeps the folds at about K times the
+     * full run's best epochs, and a fold (trained on (K - 1) / K of the queries) still ships its own best epoch
+     * by validation KL up to that cap. The validation slice's judgments steer only that epoch, never which
+     * training query is scored by which predictor.
+     */
+    private float[][] trainFold(
+            Engine engine,
+            NDManager base,
+            Device device,
+            TrainingData data,
+            float[][] tTrainAll,
+            float[][] tVal,
+            int[] trainRows,
+            int[] heldOutRows,
+            int epochs,
+            TrainingListener listener) {
+        int d = data.dim();
+        VectorSet queries = data.queries().select(trainRows);
+        float[][] tTrain = new float[trainRows.length][];
+        for (int i = 0; i < trainRows.length; i++) {
+            tTrain[i] = tTrainAll[trainRows[i]];
+        }
+        VectorSet valQueries = data.validation().queries();
+        try (LayerNetwork net =
+                new LayerNetwork(base, device, List.of(LayerSpec.linear("scores", d, d)), config.seed(), Set.of())) {
+            Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
+            Random rnd = new Random(config.seed() + 31);
+            EpochLoop.Plan plan = new EpochLoop.Plan(0, epochs, 0, config.batchSize(), epochs, List.of("total"), null);
+            TrainingListener stopOnly = new TrainingListener() {
+                @Override
+                public void onEpoch(EpochStats stats, int total) {}
+
+                @Override
+                public boolean stopRequested() {
+                    return listener.stopRequested();
+                }
+            };
+            EpochLoop.Result r = EpochLoop.run(
+                    plan,
+                    epoch -> Shuffle.permutation(queries.size(), rnd),
+                    order -> order.length,
+                    stopOnly,
+                    (order, start, n) ->
+                            new double[] {step(engine, base, net, optimizer, queries, tTrain, order, start, n, rnd)},
+                    EpochLoop.Validation.loss("val_kl", () -> validationKl(base, net, valQueries, tVal)),
+                    net::snapshot);
+            if (listener.stopRequested()) {
+                return null;
+            }
+            try (Encoder encoder = CpuEncoders.forServing(artifact(d, r.shipped(), Map.of()), d)) {
+                return encoder.encode(MaskEvaluation.rowsOf(data.queries().select(heldOutRows)));
+            }
+        }
     }
 
     private static EpochStats withTau(EpochStats s, double tau) {

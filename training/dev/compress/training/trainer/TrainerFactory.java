@@ -114,7 +114,8 @@ public final class TrainerFactory {
                 p.integer("batch_size", base.batchSize(), 1, 8192),
                 p.integer("epochs", base.epochs(), 1, MAX_EPOCHS),
                 seed,
-                device);
+                device,
+                p.integer("folds", base.folds(), 2, 20));
     }
 
     private static AdaptorConfig adaptorConfig(TrainingParameters p, AdaptorConfig base, long seed, String device) {

@@ -117,6 +117,10 @@ public class SelectionTests {
         }
     }
 
+    /**
+     * Trained on judgments that carry no signal, the query-mask trainer serves the whole query: the fall-back of
+     * the cross-validated choice ({@link MaskSelection}) when no candidate beats it, with real training.
+     */
     @Test
     public void queryMaskWithoutSignalServesTheWholeQuery() throws IOException {
         TrainingData data = noSignal();
@@ -126,10 +130,14 @@ public class SelectionTests {
                 .withDevice("cpu");
         TrainedModel m = new QueryMaskTrainer(c).train(data, TrainingListener.NONE);
         Map<String, Object> params = m.artifact().metadata().trainingParameters();
+        // chosen by cross-validation over the training queries, whose judgments carry no signal here: no mask
+        // (learned out of fold, or judgment-free) beats the whole query on them by more than chance
         assertEquals(
-                params.get("validationMaskedNdcgByRatio").toString(),
+                params.get("crossValidatedNdcgByRatio") + " " + params.get("crossValidatedBaselinesByRatio"),
                 1.0,
                 (Double) params.get(QueryMaskTrainer.VALIDATED_RATIO),
                 0);
+        assertEquals(0.0, (Double) params.get("validatedRatioLowerBound"), 0);
+        assertEquals(QueryMaskConfig.DEFAULT_FOLDS, params.get("crossValidationFolds"));
     }
 }
