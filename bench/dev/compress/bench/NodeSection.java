@@ -91,6 +91,8 @@ final class NodeSection implements BenchSection {
                         "PUT",
                         "/" + target.index(),
                         "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,\"refresh_interval\":\"-1\","
+                                // store sizes are otherwise cached for 10 s, and would count the merged-away segments
+                                + "\"index.store.stats_refresh_interval\":\"0s\","
                                 + "\"index.compress.derived_source\":" + target.derivedSource() + "},\"mappings\":"
                                 + target.mapping() + "}");
                 double rate = bulk(client, target, data.corpus());

@@ -36,8 +36,10 @@ import org.apache.lucene.util.IOUtils;
  * <p>On read, a placeholder is replaced by the float32 vector the segment's vector format holds for
  * the document, printed as JSON numbers of the shortest form that reads back to the same float. A
  * field is stripped only when those floats are the indexed ones exactly: float fields, and binary
- * fields that keep floats for rescoring. Merges copy stored sources as they are, placeholders
- * included, and the merged segment lists the union of its sources' fields.
+ * fields that keep floats for rescoring. Merges of segments of this format copy stored sources as
+ * they are, placeholders included, and the merged segment lists the union of its sources' fields;
+ * any other merge (OpenSearch's pruning of {@code _recovery_source} wraps the segments it merges)
+ * reads each source back whole and strips it again.
  */
 public final class DerivedSourceStoredFieldsFormat extends StoredFieldsFormat {
 
@@ -49,6 +51,13 @@ public final class DerivedSourceStoredFieldsFormat extends StoredFieldsFormat {
 
     static final String FIELDS_ATTRIBUTE = "compress.derived_source.fields";
     public static final String SOURCE_FIELD = "_source";
+    /** Where OpenSearch keeps the whole source for recovery when the mapping filters {@code _source}. */
+    static final String RECOVERY_SOURCE_FIELD = "_recovery_source";
+
+    /** Whether a stored field holds a document source that vectors leave. */
+    static boolean isSource(String field) {
+        return SOURCE_FIELD.equals(field) || RECOVERY_SOURCE_FIELD.equals(field);
+    }
 
     private final StoredFieldsFormat delegate;
     private final KnnVectorsFormat vectorsFormat;
@@ -72,7 +81,8 @@ public final class DerivedSourceStoredFieldsFormat extends StoredFieldsFormat {
         StoredFieldsReader raw = delegate.fieldsReader(directory, si, fn, context);
         Set<String> fields = strippedFields(si, fn);
         if (fields.isEmpty()) {
-            return raw;
+            // still ours, so that merges with segments that stripped copy bytes instead of re-stripping
+            return new DerivedSourceStoredFieldsReader(raw, fields, null, false);
         }
         KnnVectorsReader vectors = null;
         try {

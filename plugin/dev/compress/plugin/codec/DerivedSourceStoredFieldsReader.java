@@ -17,7 +17,9 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
 
     private final StoredFieldsReader delegate;
     private final Set<String> strippedFields;
+    /** Null when the segment stripped nothing. */
     private final KnnVectorsReader vectors;
+
     private final boolean ownsVectors;
 
     DerivedSourceStoredFieldsReader(
@@ -39,7 +41,7 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
 
     @Override
     public void document(int docID, StoredFieldVisitor visitor) throws IOException {
-        delegate.document(docID, new RestoringVisitor(visitor, docID));
+        delegate.document(docID, strippedFields.isEmpty() ? visitor : new RestoringVisitor(visitor, docID));
     }
 
     @Override
@@ -95,7 +97,7 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
 
         @Override
         public void binaryField(FieldInfo fieldInfo, StoredFieldDataInput value) throws IOException {
-            if (DerivedSourceStoredFieldsFormat.SOURCE_FIELD.equals(fieldInfo.name)) {
+            if (DerivedSourceStoredFieldsFormat.isSource(fieldInfo.name)) {
                 byte[] bytes = new byte[value.length()];
                 value.in().readBytes(bytes, 0, bytes.length);
                 binaryField(fieldInfo, bytes);
@@ -106,7 +108,7 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
 
         @Override
         public void binaryField(FieldInfo fieldInfo, byte[] value) throws IOException {
-            if (DerivedSourceStoredFieldsFormat.SOURCE_FIELD.equals(fieldInfo.name)) {
+            if (DerivedSourceStoredFieldsFormat.isSource(fieldInfo.name)) {
                 BytesRef restored =
                         SourceVectors.restore(new BytesRef(value), strippedFields, field -> vector(field, docID));
                 boolean unchanged = restored.bytes == value;

@@ -62,7 +62,7 @@ final class DerivedSourceStoredFieldsWriter extends StoredFieldsWriter {
 
     @Override
     public void writeField(FieldInfo info, BytesRef value) throws IOException {
-        if (DerivedSourceStoredFieldsFormat.SOURCE_FIELD.equals(info.name)) {
+        if (DerivedSourceStoredFieldsFormat.isSource(info.name)) {
             SourceVectors.Stripped result = SourceVectors.strip(value, fieldsToStrip);
             if (result != null) {
                 stripped.addAll(result.fields());
@@ -75,7 +75,7 @@ final class DerivedSourceStoredFieldsWriter extends StoredFieldsWriter {
 
     @Override
     public void writeField(FieldInfo info, StoredFieldDataInput value) throws IOException {
-        if (DerivedSourceStoredFieldsFormat.SOURCE_FIELD.equals(info.name)) {
+        if (DerivedSourceStoredFieldsFormat.isSource(info.name)) {
             byte[] bytes = new byte[value.length()];
             value.in().readBytes(bytes, 0, bytes.length);
             writeField(info, new BytesRef(bytes));
@@ -91,17 +91,24 @@ final class DerivedSourceStoredFieldsWriter extends StoredFieldsWriter {
     }
 
     /**
-     * Copies the merged segments' stored bytes as they are, placeholders included, so that the
-     * delegate's bulk copy applies; the merged segment lists every field its sources stripped.
+     * Segments all of this format are copied as they are, placeholders included, so that the
+     * delegate's bulk copy applies, and the merged segment lists every field its sources stripped.
+     * When any segment comes wrapped (OpenSearch prunes {@code _recovery_source} through a wrapper),
+     * every document is read back whole through the readers and written through this writer, which
+     * strips it again.
      */
     @Override
     public int merge(MergeState mergeState) throws IOException {
         StoredFieldsReader[] readers = mergeState.storedFieldsReaders;
-        for (int i = 0; i < readers.length; i++) {
-            if (readers[i] instanceof DerivedSourceStoredFieldsReader derived) {
-                stripped.addAll(derived.strippedFields());
-                readers[i] = derived.raw();
+        for (StoredFieldsReader reader : readers) {
+            if (reader instanceof DerivedSourceStoredFieldsReader == false) {
+                return super.merge(mergeState);
             }
+        }
+        for (int i = 0; i < readers.length; i++) {
+            DerivedSourceStoredFieldsReader derived = (DerivedSourceStoredFieldsReader) readers[i];
+            stripped.addAll(derived.strippedFields());
+            readers[i] = derived.raw();
         }
         // the delegate's merge calls its own finish
         DerivedSourceStoredFieldsFormat.recordStrippedFields(segment, stripped);

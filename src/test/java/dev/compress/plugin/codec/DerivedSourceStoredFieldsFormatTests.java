@@ -10,20 +10,26 @@ import java.util.function.Supplier;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.FilterCodec;
 import org.apache.lucene.codecs.StoredFieldsFormat;
+import org.apache.lucene.codecs.StoredFieldsReader;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DocumentStoredFieldVisitor;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FilterCodecReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MergePolicy;
+import org.apache.lucene.index.OneMergeWrappingMergePolicy;
 import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
 import org.apache.lucene.tests.index.BaseStoredFieldsFormatTestCase;
 import org.apache.lucene.tests.util.TestUtil;
 import org.apache.lucene.util.BytesRef;
@@ -95,24 +101,118 @@ public class DerivedSourceStoredFieldsFormatTests extends BaseStoredFieldsFormat
         }
     }
 
+    /**
+     * A merge whose segments come wrapped (as OpenSearch's pruning of {@code _recovery_source} wraps
+     * them) reads each source back whole and strips it again: the merged segment holds no vector.
+     */
+    public void testWrappedMergesStripAgain() throws IOException {
+        Map<String, Map<String, Object>> expected = new HashMap<>();
+        try (Directory dir = newDirectory()) {
+            IndexWriterConfig config = newIndexWriterConfig()
+                    .setCodec(getCodec())
+                    .setMergePolicy(new OneMergeWrappingMergePolicy(
+                            newLogMergePolicy(), merge -> new MergePolicy.OneMerge(merge.segments) {
+                                @Override
+                                public CodecReader wrapForMerge(CodecReader reader) {
+                                    return new PassThroughCodecReader(reader);
+                                }
+                            }));
+            try (IndexWriter writer = new IndexWriter(dir, config)) {
+                for (int i = 0; i < 60; i++) {
+                    addDocument(writer, "d" + i, expected);
+                    if (i % 20 == 19) {
+                        writer.commit();
+                    }
+                }
+                writer.forceMerge(1);
+                writer.commit();
+            }
+            try (DirectoryReader merged = DirectoryReader.open(dir)) {
+                assertEquals(1, merged.leaves().size());
+                assertSources(merged, expected);
+            }
+            assertRawSourceHoldsPlaceholders(dir);
+        }
+    }
+
+    /** Stands for any wrapper a merge policy puts around a segment's stored fields. */
+    private static final class PassThroughCodecReader extends FilterCodecReader {
+        PassThroughCodecReader(CodecReader in) {
+            super(in);
+        }
+
+        @Override
+        public StoredFieldsReader getFieldsReader() {
+            return new PassThroughStoredFieldsReader(in.getFieldsReader());
+        }
+
+        @Override
+        public CacheHelper getCoreCacheHelper() {
+            return null;
+        }
+
+        @Override
+        public CacheHelper getReaderCacheHelper() {
+            return null;
+        }
+    }
+
+    private static final class PassThroughStoredFieldsReader extends StoredFieldsReader {
+        private final StoredFieldsReader in;
+
+        PassThroughStoredFieldsReader(StoredFieldsReader in) {
+            this.in = in;
+        }
+
+        @Override
+        public void document(int docID, org.apache.lucene.index.StoredFieldVisitor visitor) throws IOException {
+            in.document(docID, visitor);
+        }
+
+        @Override
+        public StoredFieldsReader clone() {
+            return new PassThroughStoredFieldsReader(in.clone());
+        }
+
+        @Override
+        public void checkIntegrity() throws IOException {
+            in.checkIntegrity();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
     /** The raw stored bytes hold placeholders, not vectors: the point of the format. */
     public void testStoredBytesHoldNoVectors() throws IOException {
         try (Directory dir = newDirectory()) {
             try (IndexWriter writer =
                     new IndexWriter(dir, newIndexWriterConfig().setCodec(getCodec()))) {
-                addDocument(writer, "only", new HashMap<>());
+                for (int i = 0; i < 5; i++) {
+                    addDocument(writer, "d" + i, new HashMap<>());
+                }
             }
-            Codec lucene = Codec.forName(DerivedSourceCodec.DELEGATE);
-            SegmentInfos infos = SegmentInfos.readLatestCommit(dir);
-            SegmentCommitInfo segment = infos.info(0);
-            var fieldInfos = lucene.fieldInfosFormat().read(dir, segment.info, "", newIOContext(random()));
-            try (var raw =
-                    lucene.storedFieldsFormat().fieldsReader(dir, segment.info, fieldInfos, newIOContext(random()))) {
-                DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(SOURCE);
-                raw.document(0, visitor);
-                Map<String, Object> source = map(visitor.getDocument().getBinaryValue(SOURCE));
-                assertEquals(SourceVectors.PLACEHOLDER, source.get("v"));
-                assertEquals(SourceVectors.PLACEHOLDER, ((Map<?, ?>) source.get("obj")).get("w"));
+            assertRawSourceHoldsPlaceholders(dir);
+        }
+    }
+
+    /** Reads every segment's stored sources with Lucene's own reader: each vector is a placeholder. */
+    private static void assertRawSourceHoldsPlaceholders(Directory dir) throws IOException {
+        Codec lucene = Codec.forName(DerivedSourceCodec.DELEGATE);
+        for (SegmentCommitInfo segment : SegmentInfos.readLatestCommit(dir)) {
+            var fieldInfos = lucene.fieldInfosFormat().read(dir, segment.info, "", IOContext.DEFAULT);
+            try (var raw = lucene.storedFieldsFormat().fieldsReader(dir, segment.info, fieldInfos, IOContext.DEFAULT)) {
+                for (int doc = 0; doc < segment.info.maxDoc(); doc++) {
+                    DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(SOURCE);
+                    raw.document(doc, visitor);
+                    Map<String, Object> source = map(visitor.getDocument().getBinaryValue(SOURCE));
+                    if (source.containsKey("v")) {
+                        assertEquals(SourceVectors.PLACEHOLDER, source.get("v"));
+                    }
+                    assertEquals(SourceVectors.PLACEHOLDER, ((Map<?, ?>) source.get("obj")).get("w"));
+                }
             }
         }
     }

@@ -209,6 +209,14 @@ public class DerivedSourceTests extends CompressClusterTestCase {
         index("filtered", sent);
         sent.values().forEach(doc -> doc.remove("f"));
         assertGetsAsSent("filtered", sent, null);
+        // source filtering makes OpenSearch keep _recovery_source, and wrap the segments it merges
+        client().admin()
+                .indices()
+                .prepareForceMerge("filtered")
+                .setMaxNumSegments(1)
+                .get();
+        client().admin().indices().prepareRefresh("filtered").get();
+        assertGetsAsSent("filtered", sent, null);
     }
 
     private static long storeBytes(String index) {
