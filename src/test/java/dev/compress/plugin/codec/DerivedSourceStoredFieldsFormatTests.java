@@ -1,5 +1,6 @@
 package dev.compress.plugin.codec;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -202,8 +203,13 @@ public class DerivedSourceStoredFieldsFormatTests extends BaseStoredFieldsFormat
     private static void assertRawSourceHoldsPlaceholders(Directory dir) throws IOException {
         Codec lucene = Codec.forName(DerivedSourceCodec.DELEGATE);
         for (SegmentCommitInfo segment : SegmentInfos.readLatestCommit(dir)) {
-            var fieldInfos = lucene.fieldInfosFormat().read(dir, segment.info, "", IOContext.DEFAULT);
-            try (var raw = lucene.storedFieldsFormat().fieldsReader(dir, segment.info, fieldInfos, IOContext.DEFAULT)) {
+            Directory files = segment.info.getUseCompoundFile()
+                    ? lucene.compoundFormat().getCompoundReader(dir, segment.info)
+                    : dir;
+            var fieldInfos = lucene.fieldInfosFormat().read(files, segment.info, "", IOContext.DEFAULT);
+            try (var raw = lucene.storedFieldsFormat()
+                            .fieldsReader(files, segment.info, fieldInfos, IOContext.DEFAULT);
+                    Closeable compound = files == dir ? null : files) {
                 for (int doc = 0; doc < segment.info.maxDoc(); doc++) {
                     DocumentStoredFieldVisitor visitor = new DocumentStoredFieldVisitor(SOURCE);
                     raw.document(doc, visitor);
