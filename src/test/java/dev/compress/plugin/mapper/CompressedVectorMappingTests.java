@@ -245,8 +245,14 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertFalse(client().prepareGet("idx", "bad").get().isExists());
     }
 
+    /** With vectors kept in {@code _source}, it is what the user sent, byte for byte. */
     public void testSourceKeepsWhatTheUserSent() {
-        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}");
+        client().admin()
+                .indices()
+                .prepareCreate("idx")
+                .setSettings(Settings.builder().put(OURS).put("index.compress.derived_source", false))
+                .setMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}")
+                .get();
         DocWriteResponse r = client().prepareIndex("idx")
                 .setId("1")
                 .setSource("{\"v\":[0.5,-2,3.25]}", XContentType.JSON)
@@ -254,6 +260,23 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertEquals(DocWriteResponse.Result.CREATED, r.getResult());
         GetResponse got = client().prepareGet("idx", "1").get();
         assertEquals("{\"v\":[0.5,-2,3.25]}", got.getSourceAsString());
+    }
+
+    /** Derived from the codec, the vector reads back as the float32 values the index holds. */
+    public void testDerivedSourceReadsBackTheIndexedFloats() {
+        client().admin()
+                .indices()
+                .prepareCreate("idx")
+                .setSettings(Settings.builder().put(OURS).put("index.codec", "default"))
+                .setMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}")
+                .get();
+        client().prepareIndex("idx")
+                .setId("1")
+                .setSource("{\"v\":[0.5,-2,0.123456789]}", XContentType.JSON)
+                .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        GetResponse got = client().prepareGet("idx", "1").setRealtime(false).get();
+        assertEquals("{\"v\":[0.5,-2.0,0.12345679]}", got.getSourceAsString());
     }
 
     public void testNullIsAnAbsentValue() {
