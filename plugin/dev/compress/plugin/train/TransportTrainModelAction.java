@@ -176,16 +176,15 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                     + GPU_ATTRIBUTE + ": true]; mark the nodes that have one, or use [auto] or [cpu]"));
             return;
         }
+        // the count comes from a search, which may not see a job's final state yet: a node that looks full is
+        // still asked, last, and its slots decide
         List<DiscoveryNode> candidates = eligible.stream()
-                .filter(n -> busy.getOrDefault(n.getId(), 0) < maxJobsPerNode)
-                .sorted(Comparator.<DiscoveryNode, Boolean>comparing(n -> wantsGpu && hasGpu(n) == false)
+                .sorted(Comparator.<DiscoveryNode, Boolean>comparing(
+                                n -> busy.getOrDefault(n.getId(), 0) >= maxJobsPerNode)
+                        .thenComparing(n -> wantsGpu && hasGpu(n) == false)
                         .thenComparing(n -> busy.getOrDefault(n.getId(), 0))
                         .thenComparing(DiscoveryNode::getId))
                 .toList();
-        if (candidates.isEmpty()) {
-            listener.onFailure(allBusy(needsGpu));
-            return;
-        }
         String modelId = request.modelId() != null ? request.modelId() : UUIDs.randomBase64UUID();
         startOn(
                 candidates,
@@ -204,8 +203,8 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
 
     /**
      * Asks {@code candidates[i]} to run the job; the node takes a slot and writes the model document
-     * itself ({@link TransportRunTrainingAction}). A node whose slots were all taken meanwhile
-     * answers 429 and the next candidate is asked. Any other failure fails the job's document, if
+     * itself ({@link TransportRunTrainingAction}). A node whose slots are all taken answers 429 and
+     * the next candidate is asked; when every one does, the answer is a 429. Any other failure fails the job's document, if
      * the node wrote it (the write is conditional on this job's creation time, so a model that
      * already existed is untouched), and is the answer.
      */
@@ -230,7 +229,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                                         if (i + 1 < candidates.size()) {
                                             startOn(candidates, i + 1, placed, needsGpu, listener);
                                         } else {
-                                            listener.onFailure(candidates.size() == 1 ? answer : allBusy(needsGpu));
+                                            listener.onFailure(allBusy(needsGpu));
                                         }
                                         return;
                                     }

@@ -1,16 +1,20 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressPlugin;
+import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.opensearch.ExceptionsHelper;
+import org.opensearch.action.support.PlainActionFuture;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
@@ -20,7 +24,9 @@ import org.opensearch.test.OpenSearchIntegTestCase;
  * {@code compress.training.max_jobs_per_node} holds for requests that arrive together: the node
  * admits jobs one slot at a time, so of requests sent at the same instant to a node with one slot
  * exactly one is accepted and the rest get 429, none waits in the pool's queue as {@code training};
- * the slot comes back when the job ends and when its model cannot be written.
+ * the slot comes back when the job ends and when its model cannot be written. The node's slots
+ * decide, not the coordinating node's count of models in {@code training}, which comes from a
+ * search that may not yet see a job's final state.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.TEST, numDataNodes = 1, numClientNodes = 0)
 public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
@@ -53,7 +59,8 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
 
     public void testRequestsSentTogetherGetOneSlotAndTheRestA429() throws Exception {
         SyntheticIndices.load(client(), new Random(random().nextLong()));
-        TrainingJobs jobs = internalCluster().getInstance(TrainingJobs.class);
+        // the node that trains: the framework may add a dedicated cluster manager, which has slots too
+        TrainingJobs jobs = internalCluster().getDataNodeInstance(TrainingJobs.class);
         // long enough to hold its slot well past the moment every request has its answer
         Map<String, Object> slow = SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 1000, "patience", 0));
         int requests = 8;
@@ -122,5 +129,32 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         train("after", SyntheticIndices.trainBody("pca", 8, Map.of()));
         assertBusy(() -> assertEquals("created", state("after")), 2, TimeUnit.MINUTES);
         assertEquals(1, jobs.freeSlots());
+    }
+
+    public void testANodeCountedFullByAStaleSearchIsStillAsked() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        String dataNode = internalCluster()
+                .getDataNodeInstance(ClusterService.class)
+                .localNode()
+                .getId();
+        // what the search shows of a job whose final state it does not see yet: a model in training on the node,
+        // which runs no job and has its slot free (created now, so no sweep fails it first)
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("doc_type", "model");
+        doc.put("model_id", "seen-training");
+        doc.put("state", "training");
+        doc.put("node_id", dataNode);
+        doc.put("created_at", System.currentTimeMillis());
+        PlainActionFuture<Void> created = PlainActionFuture.newFuture();
+        internalCluster().getInstance(ModelIndex.class).create("seen-training", doc, created);
+        created.actionGet();
+        assertEquals(
+                1, internalCluster().getDataNodeInstance(TrainingJobs.class).freeSlots());
+
+        train("next", SyntheticIndices.trainBody("pca", 8, Map.of()));
+        assertBusy(() -> assertEquals("created", state("next")), 2, TimeUnit.MINUTES);
+        client().execute(ModelActions.CANCEL, new ModelIdRequest("seen-training", false))
+                .actionGet();
+        assertEquals("failed", state("seen-training"));
     }
 }
