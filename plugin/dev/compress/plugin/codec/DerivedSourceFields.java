@@ -1,13 +1,13 @@
 package dev.compress.plugin.codec;
 
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
+import dev.compress.plugin.mapper.NestedObjects;
 import dev.compress.plugin.mapper.VectorEncoding;
 import dev.compress.plugin.mapper.VectorFieldConfig;
 import java.util.HashSet;
 import java.util.Set;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.mapper.MapperService;
-import org.opensearch.index.mapper.ObjectMapper;
 
 /**
  * The {@code compressed_vector} fields of an index whose values can leave {@code _source}: those
@@ -24,7 +24,7 @@ final class DerivedSourceFields {
         for (MappedFieldType type : mapperService.fieldTypes()) {
             if (type instanceof CompressedVectorFieldType compressed
                     && keepsExactFloats(compressed.config())
-                    && underNested(mapperService, type.name()) == false) {
+                    && NestedObjects.innermostNested(mapperService::getObjectMapper, type.name()) == null) {
                 fields.add(type.name());
             }
         }
@@ -33,15 +33,5 @@ final class DerivedSourceFields {
 
     private static boolean keepsExactFloats(VectorFieldConfig config) {
         return config.encoding() == VectorEncoding.FLOAT || config.rescoreVectors();
-    }
-
-    private static boolean underNested(MapperService mapperService, String field) {
-        for (int dot = field.indexOf('.'); dot > 0; dot = field.indexOf('.', dot + 1)) {
-            ObjectMapper parent = mapperService.getObjectMapper(field.substring(0, dot));
-            if (parent != null && parent.nested().isNested()) {
-                return true;
-            }
-        }
-        return false;
     }
 }

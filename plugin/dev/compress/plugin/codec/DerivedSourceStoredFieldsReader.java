@@ -1,6 +1,8 @@
 package dev.compress.plugin.codec;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.codecs.StoredFieldsReader;
@@ -21,6 +23,8 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
     private final KnnVectorsReader vectors;
 
     private final boolean ownsVectors;
+    /** Not shared: each thread reads through its own {@link #clone}. */
+    private final Map<String, FieldCursor> cursors = new HashMap<>();
 
     DerivedSourceStoredFieldsReader(
             StoredFieldsReader delegate, Set<String> strippedFields, KnnVectorsReader vectors, boolean ownsVectors) {
@@ -70,14 +74,27 @@ final class DerivedSourceStoredFieldsReader extends StoredFieldsReader {
         IOUtils.close(delegate, ownsVectors ? vectors : null);
     }
 
+    /**
+     * The vector of {@code field} in {@code docID}, null when it has none. Documents are mostly read
+     * in increasing order (a fetch phase, a merge), so each field keeps its iterator and moves it
+     * forward; an earlier document starts a new one.
+     */
     private float[] vector(String field, int docID) throws IOException {
-        FloatVectorValues values = vectors.getFloatVectorValues(field);
-        if (values == null) {
-            return null;
+        FieldCursor cursor = cursors.get(field);
+        if (cursor == null || cursor.docs().docID() > docID) {
+            FloatVectorValues values = vectors.getFloatVectorValues(field);
+            if (values == null) {
+                return null;
+            }
+            cursor = new FieldCursor(values, values.iterator());
+            cursors.put(field, cursor);
         }
-        KnnVectorValues.DocIndexIterator it = values.iterator();
-        return it.advance(docID) == docID ? values.vectorValue(it.index()) : null;
+        KnnVectorValues.DocIndexIterator docs = cursor.docs();
+        int doc = docs.docID() < docID ? docs.advance(docID) : docs.docID();
+        return doc == docID ? cursor.values().vectorValue(docs.index()) : null;
     }
+
+    private record FieldCursor(FloatVectorValues values, KnnVectorValues.DocIndexIterator docs) {}
 
     /** Passes every field through, {@code _source} with its vectors put back. */
     private final class RestoringVisitor extends StoredFieldVisitor {

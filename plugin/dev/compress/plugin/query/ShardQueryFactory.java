@@ -3,6 +3,7 @@ package dev.compress.plugin.query;
 import static dev.compress.plugin.query.CompressedKnnQueryBuilder.NAME;
 
 import dev.compress.plugin.mapper.CompressedVectorFieldType;
+import dev.compress.plugin.mapper.NestedObjects;
 import dev.compress.plugin.mapper.VectorFieldConfig;
 import dev.compress.plugin.mapper.VectorSimilarity;
 import java.io.IOException;
@@ -92,15 +93,12 @@ final class ShardQueryFactory {
         if (context.nestedScope().getObjectMapper() != null) {
             return context.getParentFilter();
         }
-        for (int dot = q.field().lastIndexOf('.'); dot > 0; dot = q.field().lastIndexOf('.', dot - 1)) {
-            ObjectMapper object = context.getObjectMapper(q.field().substring(0, dot));
-            if (object != null && object.nested().isNested()) {
-                throw new QueryShardException(
-                        context,
-                        "[" + NAME + "] field [" + q.field() + "] is inside nested field ["
-                                + object.fullPath() + "]: search it within a [nested] query with [path: "
-                                + object.fullPath() + "]");
-            }
+        ObjectMapper nested = NestedObjects.innermostNested(context::getObjectMapper, q.field());
+        if (nested != null) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] field [" + q.field() + "] is inside nested field [" + nested.fullPath()
+                            + "]: search it within a [nested] query with [path: " + nested.fullPath() + "]");
         }
         return null;
     }

@@ -424,7 +424,7 @@ public final class QueryMaskTrainer implements Trainer {
             List<TauRun> runs,
             Map<Double, List<MaskCrossValidation.Candidate>> learnedByTau,
             MaskSelection.Choice choice) {
-        if (!choice.wholeQuery() && choice.served().mask().equals("learned")) {
+        if (choice.wholeQuery() == false && choice.served().mask().equals("learned")) {
             for (TauRun run : runs) {
                 if (run.tau() == choice.served().tau()) {
                     return run;

@@ -117,11 +117,9 @@ public final class BackwardCompatibilityResources {
      * built from codes), one document in ten without vectors (sparse fields) and a few deleted.
      */
     private static void writeIndex(Path zip) throws IOException {
-        refuseOverwrite(zip);
-        Path dir = Files.createTempDirectory("bwc-index");
-        Random random = new Random(20);
-        float[] offset = gaussian(random, 0.5f);
-        try (Directory directory = FSDirectory.open(dir)) {
+        zipIndex(zip, IndexBackwardCompatibilityTests.EXPECTATIONS, directory -> {
+            Random random = new Random(20);
+            float[] offset = gaussian(random, 0.5f);
             LogDocMergePolicy mergePolicy = new LogDocMergePolicy();
             mergePolicy.setNoCFSRatio(0);
             IndexWriterConfig config = new IndexWriterConfig()
@@ -142,7 +140,26 @@ public final class BackwardCompatibilityResources {
                 }
                 writer.commit();
             }
-            IndexExpectations expected = expectations(directory, random);
+            return expectations(directory, random);
+        });
+    }
+
+    /** Writes a Lucene index into the directory it is given and returns what to store as JSON beside its files. */
+    @FunctionalInterface
+    interface IndexWriting {
+        Object write(Directory directory) throws IOException;
+    }
+
+    /**
+     * Writes an index with {@code writing} in a temporary directory, then zips its files (not the
+     * write lock) and, as {@code jsonEntry}, the JSON of what {@code writing} returned into {@code
+     * zip}, which must not exist; the directory is removed whatever happens.
+     */
+    static void zipIndex(Path zip, String jsonEntry, IndexWriting writing) throws IOException {
+        refuseOverwrite(zip);
+        Path dir = Files.createTempDirectory("bwc-index");
+        try (Directory directory = FSDirectory.open(dir)) {
+            Object beside = writing.write(directory);
             try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
                 for (String file : directory.listAll()) {
                     if (file.equals(IndexWriter.WRITE_LOCK_NAME)) {
@@ -152,8 +169,8 @@ public final class BackwardCompatibilityResources {
                     Files.copy(dir.resolve(file), out);
                     out.closeEntry();
                 }
-                out.putNextEntry(new ZipEntry(IndexBackwardCompatibilityTests.EXPECTATIONS));
-                out.write(JSON.writeValueAsBytes(expected));
+                out.putNextEntry(new ZipEntry(jsonEntry));
+                out.write(JSON.writeValueAsBytes(beside));
                 out.closeEntry();
             }
         } finally {

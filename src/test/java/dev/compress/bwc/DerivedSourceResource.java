@@ -6,7 +6,6 @@ import dev.compress.plugin.codec.DerivedSourceStoredFieldsFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +13,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
-import java.util.zip.ZipOutputStream;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.FilterCodec;
 import org.apache.lucene.codecs.StoredFieldsFormat;
@@ -29,8 +26,6 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.VectorSimilarityFunction;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -54,13 +49,9 @@ final class DerivedSourceResource {
     }
 
     static void write(Path zip) throws IOException {
-        if (Files.exists(zip)) {
-            throw new FileAlreadyExistsException(zip + ": a written resource is never replaced");
-        }
-        Path dir = Files.createTempDirectory("bwc-source");
-        Random random = new Random(22);
-        Map<String, String> sources = new TreeMap<>();
-        try (Directory directory = FSDirectory.open(dir)) {
+        BackwardCompatibilityResources.zipIndex(zip, SOURCES, directory -> {
+            Random random = new Random(22);
+            Map<String, String> sources = new TreeMap<>();
             IndexWriterConfig config = new IndexWriterConfig().setCodec(codec()).setUseCompoundFile(false);
             try (IndexWriter writer = new IndexWriter(directory, config)) {
                 for (int i = 0; i < DOCS; i++) {
@@ -73,27 +64,8 @@ final class DerivedSourceResource {
                 writer.forceMerge(2);
                 writer.commit();
             }
-            try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
-                for (String file : directory.listAll()) {
-                    if (file.equals(IndexWriter.WRITE_LOCK_NAME)) {
-                        continue;
-                    }
-                    out.putNextEntry(new ZipEntry(file));
-                    Files.copy(dir.resolve(file), out);
-                    out.closeEntry();
-                }
-                out.putNextEntry(new ZipEntry(SOURCES));
-                out.write(JSON.writeValueAsBytes(sources));
-                out.closeEntry();
-            }
-        } finally {
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path file : files.toList()) {
-                    Files.delete(file);
-                }
-            }
-            Files.delete(dir);
-        }
+            return sources;
+        });
     }
 
     /** Unzips the resource into {@code target}; returns each id's source as sent. */

@@ -3,6 +3,7 @@ package dev.compress.plugin.codec;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -250,20 +251,28 @@ public class DerivedSourceStoredFieldsFormatTests extends BaseStoredFieldsFormat
         expected.put(id, map(new BytesRef(json.toString())));
     }
 
+    /** Reads every live document forward, then again in a random order (the reader moves its vector iterators back). */
     private static void assertSources(DirectoryReader reader, Map<String, Map<String, Object>> expected)
             throws IOException {
         int seen = 0;
         for (LeafReaderContext leaf : reader.leaves()) {
             StoredFields stored = leaf.reader().storedFields();
+            List<Integer> live = new ArrayList<>();
             for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-                if (leaf.reader().getLiveDocs() != null
-                        && leaf.reader().getLiveDocs().get(doc) == false) {
-                    continue;
+                if (leaf.reader().getLiveDocs() == null
+                        || leaf.reader().getLiveDocs().get(doc)) {
+                    live.add(doc);
                 }
-                Document d = stored.document(doc);
-                assertEquals(d.get("id"), expected.get(d.get("id")), map(d.getBinaryValue(SOURCE)));
-                seen++;
             }
+            List<Integer> shuffled = new ArrayList<>(live);
+            Collections.shuffle(shuffled, random());
+            for (List<Integer> order : List.of(live, shuffled)) {
+                for (int doc : order) {
+                    Document d = stored.document(doc);
+                    assertEquals(d.get("id"), expected.get(d.get("id")), map(d.getBinaryValue(SOURCE)));
+                }
+            }
+            seen += live.size();
         }
         assertEquals(expected.size(), seen);
     }
