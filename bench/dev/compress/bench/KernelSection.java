@@ -123,7 +123,7 @@ final class KernelSection implements BenchSection {
         return table.note(
                 "streamSum is a plain sum over the same long[] array: the single-thread memory bandwidth (256 MiB block) "
                         + "or L2 bandwidth (256 KiB block) of this machine. *Words: our kernels on 64-bit words; *LuceneBytes: "
-                        + "Lucene's VectorUtil byte-array kernels, which the previous code called per candidate.");
+                        + "Lucene's VectorUtil byte-array kernels.");
     }
 
     private static ResultTable candidates(Collection<RunResult> results) {

@@ -48,7 +48,7 @@ import java.util.Map;
  * train --dataset scifact --model bge-small-en-v1.5 --method dive|pca|truncation --dims 64[,128]
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
- *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--centred-bits] [--centred-pca]
+ *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--batch-size B] [--centred-bits] [--centred-pca]
  *       [--max-minutes M (training time per model, default 8)] [--margin-scale score_gap|absolute]
  *       [--data DIR] [--corpus heap|mapped|by-size]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
@@ -432,6 +432,7 @@ public final class TrainCli {
         copyInt(opt, "epochs", p, method.equals(SmecTrainer.METHOD) ? "epochs_per_stage" : "epochs");
         copyInt(opt, "patience", p, "patience");
         copyInt(opt, "max-triplets", p, "max_triplets_per_epoch");
+        copyInt(opt, "batch-size", p, "batch_size");
         copyReal(opt, "lr", p, "learning_rate");
         copyReal(opt, "preserve", p, "preserve_weight");
         copyReal(opt, "alpha", p, "recovery_weight");
