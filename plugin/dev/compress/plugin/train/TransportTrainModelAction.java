@@ -204,9 +204,9 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     /**
      * Asks {@code candidates[i]} to run the job; the node takes a slot and writes the model document
      * itself ({@link TransportRunTrainingAction}). A node whose slots are all taken answers 429 and
-     * the next candidate is asked; when every one does, the answer is a 429. Any other failure fails the job's document, if
-     * the node wrote it (the write is conditional on this job's creation time, so a model that
-     * already existed is untouched), and is the answer.
+     * the next candidate is asked; when every one does, the answer is a 429. Any other failure fails
+     * the job's document, if the node wrote it (the write is conditional on this job's creation time,
+     * so a model that already existed is untouched), and is the answer.
      */
     private void startOn(
             List<DiscoveryNode> candidates,

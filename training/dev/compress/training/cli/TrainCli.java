@@ -223,14 +223,17 @@ public final class TrainCli {
                 System.out.printf(
                         Locale.ROOT,
                         "  shipped the %s (epoch %d): validation nDCG@10 start (PCA) %.4f, best epoch %d %.4f, frozen %.4f;"
-                                + " paired lower bound %+.4f%n",
+                                + " paired lower bound %+.4f%s%n",
                         selection.shippedStart() ? "start" : "trained weights",
                         selection.shippedEpoch(),
                         selection.startNdcg(),
                         selection.bestEpoch(),
                         selection.bestNdcg(),
                         frozenValidation,
-                        selection.lowerBound());
+                        selection.lowerBound(),
+                        selection.belowStartAt().isEmpty()
+                                ? ""
+                                : "; below the start at dims " + selection.belowStartAt());
             }
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("dims", outcome.artifact().metadata().outputDims());

@@ -125,7 +125,7 @@ public final class AdaptorTrainer implements Trainer {
                     sampler,
                     listener,
                     step,
-                    EpochLoop.Validation.ndcg(() ->
+                    EpochLoop.Validation.nestedNdcg(() ->
                             TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation())),
                     net::snapshot);
             ModelMetadata metadata = new ModelMetadata(

@@ -56,6 +56,19 @@ final class EpochLoop {
             return new Validation<>(measure, Scores::ndcg, (a, b) -> a.ndcg() > b.ndcg(), null, Selection::choose);
         }
 
+        /**
+         * A nested model's nDCG@10 at each served dimension: epochs are ranked by the mean over them, and
+         * {@link Selection#chooseNested} also refuses a best epoch below the start at any one of them.
+         */
+        static Validation<PrefixScores> nestedNdcg(Supplier<PrefixScores> measure) {
+            return new Validation<>(
+                    measure,
+                    p -> p.mean().ndcg(),
+                    (a, b) -> a.mean().ndcg() > b.mean().ndcg(),
+                    null,
+                    Selection::chooseNested);
+        }
+
         /** A validation loss recorded as {@code name}, lower is better; the best epoch ships. */
         static Validation<Double> loss(String name, DoubleSupplier measure) {
             return new Validation<>(measure::getAsDouble, v -> v, (a, b) -> a < b, name, (s, sv, b, bv) -> null);

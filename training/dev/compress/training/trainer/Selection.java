@@ -1,7 +1,9 @@
 package dev.compress.training.trainer;
 
 import dev.compress.training.eval.Scores;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,27 +14,58 @@ import java.util.Map;
  * estimate of that epoch, and judgments that carry no signal still yield a best epoch a little above the
  * start on validation; requiring the interval to clear zero keeps such a model from shipping.
  *
+ * <p>A nested model serves several dimensions, and epochs are ranked by the mean over them; a gain at one
+ * dimension could then hide a loss at another. So it ships its trained weights only if, besides, at every
+ * served dimension the best epoch's validation nDCG@10 is not below the start's ({@link #chooseNested}).
+ *
  * @param startEpoch        the epoch number of the start
  * @param startNdcg         validation nDCG@10 of the start
  * @param bestEpoch         the trained epoch with the best validation nDCG@10 (the start when none trained)
  * @param bestNdcg          its validation nDCG@10
  * @param lowerBound        lower end of the one-sided interval of the mean paired difference best - start
  * @param shippedEpoch      the epoch whose weights the model holds
+ * @param belowStartAt      the served dimensions where the best epoch's validation nDCG@10 is below the start's
+ *                          (a nested model), in increasing order; empty otherwise
  */
 public record Selection(
-        int startEpoch, double startNdcg, int bestEpoch, double bestNdcg, double lowerBound, int shippedEpoch) {
+        int startEpoch,
+        double startNdcg,
+        int bestEpoch,
+        double bestNdcg,
+        double lowerBound,
+        int shippedEpoch,
+        List<Integer> belowStartAt) {
 
     public static final String CONFIDENCE = "95%";
     /** One-sided 95% normal quantile. */
     private static final double Z = 1.645;
 
     static Selection choose(int startEpoch, Scores start, int bestEpoch, Scores best) {
+        return choose(startEpoch, start, bestEpoch, best, List.of());
+    }
+
+    /** As {@link #choose(int, Scores, int, Scores)} on the mean over dimensions, and not below the start at any. */
+    static Selection chooseNested(int startEpoch, PrefixScores start, int bestEpoch, PrefixScores best) {
+        List<Integer> below = new ArrayList<>();
+        if (bestEpoch != startEpoch) {
+            start.byDimension().forEach((dims, startScores) -> {
+                if (best.byDimension().get(dims).ndcg() < startScores.ndcg()) {
+                    below.add(dims);
+                }
+            });
+        }
+        return choose(startEpoch, start.mean(), bestEpoch, best.mean(), List.copyOf(below));
+    }
+
+    private static Selection choose(
+            int startEpoch, Scores start, int bestEpoch, Scores best, List<Integer> belowStartAt) {
         if (bestEpoch == startEpoch) {
-            return new Selection(startEpoch, start.ndcg(), startEpoch, start.ndcg(), 0, startEpoch);
+            return new Selection(startEpoch, start.ndcg(), startEpoch, start.ndcg(), 0, startEpoch, List.of());
         }
         double lower = lowerBound(best, start);
+        boolean ship = lower > 0 && belowStartAt.isEmpty();
         return new Selection(
-                startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, lower > 0 ? bestEpoch : startEpoch);
+                startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, ship ? bestEpoch : startEpoch, belowStartAt);
     }
 
     /** Lower end of the one-sided {@value #CONFIDENCE} interval of the mean paired difference candidate - base. */
@@ -57,6 +90,7 @@ public record Selection(
         m.put("best_epoch", bestEpoch);
         m.put("best_validation_ndcg@10", bestNdcg);
         m.put("paired_lower_bound", lowerBound);
+        m.put("below_start_at_dimensions", belowStartAt);
         return m;
     }
 }

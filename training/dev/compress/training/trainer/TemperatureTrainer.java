@@ -159,7 +159,7 @@ public final class TemperatureTrainer implements Trainer {
                     sampler,
                     listener,
                     step,
-                    EpochLoop.Validation.ndcg(() ->
+                    EpochLoop.Validation.nestedNdcg(() ->
                             TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation())),
                     net::snapshot);
             Map<String, Object> params = new LinkedHashMap<>(config.asMap());

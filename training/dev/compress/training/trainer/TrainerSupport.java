@@ -15,9 +15,12 @@ import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.sampling.TripletSampler;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /** Pieces every DJL trainer needs: the optimiser step, validation, batch gathering, timing. */
@@ -54,15 +57,18 @@ final class TrainerSupport {
         return RetrievalEvaluator.standard().evaluate(validation.encoded(q, c), Encoding.FLOAT);
     }
 
-    /** Validation nDCG@10 over prefixes of {@code f}'s output, each L2-normalised: per query, the mean over {@code dims}. */
-    static Scores validatePrefixes(NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
+    /** Validation nDCG@10 of each prefix of {@code f}'s output in {@code dims}, each L2-normalised, and per query their mean. */
+    static PrefixScores validatePrefixes(
+            NDManager base, UnaryOperator<NDArray> f, List<Integer> dims, EvalSet validation) {
         VectorSet q = BatchEncoding.encode(base, f, validation.queries());
         VectorRows c = BatchEncoding.encode(base, f, validation.corpus());
+        Map<Integer, Scores> byDimension = new TreeMap<>();
         double[] ndcg = null;
         double recall = 0;
         for (int d : dims) {
             Scores s = RetrievalEvaluator.standard()
                     .evaluate(validation.encoded(prefix(q, d), prefix(c, d)), Encoding.FLOAT);
+            byDimension.put(d, s);
             if (ndcg == null) {
                 ndcg = new double[s.perQueryNdcg().length];
             }
@@ -71,7 +77,8 @@ final class TrainerSupport {
             }
             recall += s.recall() / dims.size();
         }
-        return new Scores(java.util.Arrays.stream(ndcg).average().orElse(0), recall, ndcg);
+        Scores mean = new Scores(Arrays.stream(ndcg).average().orElse(0), recall, ndcg);
+        return new PrefixScores(mean, Collections.unmodifiableMap(byDimension));
     }
 
     static VectorSet prefix(VectorSet v, int d) {

@@ -10,6 +10,7 @@ import dev.compress.training.data.Qrels;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
 import dev.compress.training.sampling.QuerySplit;
@@ -139,5 +140,41 @@ public class SelectionTests {
                 0);
         assertEquals(0.0, (Double) params.get("validatedRatioLowerBound"), 0);
         assertEquals(QueryMaskConfig.DEFAULT_FOLDS, params.get("crossValidationFolds"));
+    }
+
+    /** Per-query nDCG@10 around {@code mean}, the same noise for every call with the same {@code seed}. */
+    private static Scores around(double mean, long seed) {
+        Random rnd = new Random(seed);
+        double[] ndcg = new double[200];
+        for (int i = 0; i < ndcg.length; i++) {
+            ndcg[i] = mean + 0.05 * rnd.nextGaussian();
+        }
+        return Scores.of(ndcg, new double[ndcg.length]);
+    }
+
+    private static PrefixScores nested(double at64, double at128) {
+        Scores s64 = around(at64, 1);
+        Scores s128 = around(at128, 2);
+        double[] mean = new double[s64.perQueryNdcg().length];
+        for (int i = 0; i < mean.length; i++) {
+            mean[i] = (s64.perQueryNdcg()[i] + s128.perQueryNdcg()[i]) / 2;
+        }
+        return new PrefixScores(Scores.of(mean, new double[mean.length]), Map.of(64, s64, 128, s128));
+    }
+
+    @Test
+    public void aNestedModelBelowTheStartAtOneDimensionShipsTheStart() {
+        PrefixScores start = nested(0.50, 0.60);
+        // a large gain at 128 lifts the mean well clear of chance, while 64 is a little below the start
+        Selection hidden = Selection.chooseNested(0, start, 7, nested(0.49, 0.80));
+        assertTrue("lower bound " + hidden.lowerBound(), hidden.lowerBound() > 0);
+        assertEquals(List.of(64), hidden.belowStartAt());
+        assertTrue(hidden.shippedStart());
+        assertEquals(List.of(64), hidden.asMap().get("below_start_at_dimensions"));
+
+        Selection both = Selection.chooseNested(0, start, 7, nested(0.52, 0.80));
+        assertEquals(List.of(), both.belowStartAt());
+        assertEquals(7, both.shippedEpoch());
+        assertEquals("trained", both.asMap().get("shipped"));
     }
 }
