@@ -114,8 +114,8 @@ final class QualitySection implements BenchSection {
                         "train_s",
                         "s_per_epoch"));
         ResultTable masks = new ResultTable(
-                "Query masks on the frozen vectors, at 30% of dimensions and at the share the learned predictor chose on"
-                        + " validation: nDCG@10 as a ratio of the full query",
+                "Query masks on the frozen vectors, at 30% of dimensions and at the share cross-validation chose on the"
+                        + " training queries: nDCG@10 as a ratio of the full query",
                 List.of("dataset", "model", "seed", "mask", "kept", "ratio_to_full", "paired_diff", "paired_stderr"));
         ResultTable learned = new ResultTable(
                 "Learned against PCA at the same dims: held-out nDCG@10 (float) as a ratio of the frozen float baseline",
@@ -195,8 +195,9 @@ final class QualitySection implements BenchSection {
                         + "and as sign bits whose top 100 are reranked with the float query. train_s: wall time of the CLI run "
                         + "(data preparation, training, evaluation); s_per_epoch: mean training time of one epoch, validation excluded.");
         masks.note(
-                "Each learned row's kept dimensions give its share: 115 is 30%; a second learned row is the share the predictor "
-                        + "chose on validation, the mask served when a query names no ratio (none when it chose the full query). "
+                "Each row's kept dimensions give its share: 115 is 30%; the second set of rows is at the share that 5-fold "
+                        + "cross-validation over the training queries chose (none when it chose the full query), and served:<mask> "
+                        + "repeats the row of the mask a query that names no ratio gets. "
                         + "oracle* takes its mask from the held-out judgments themselves: an upper bound, not a method.");
         return List.of(learned, methods, masks);
     }
