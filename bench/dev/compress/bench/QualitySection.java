@@ -74,8 +74,8 @@ final class QualitySection implements BenchSection {
                 for (long seed : seeds(mode)) {
                     cells.add(new Cell(dataset, model, "dive", seed, List.of("--dims", "64,128")));
                     cells.add(new Cell(dataset, model, "matryoshka_adaptor", seed, List.of("--dims", "64,128")));
+                    cells.add(new Cell(dataset, model, "temperature_mrl", seed, List.of("--dims", "64,128")));
                     if (mode.full()) {
-                        cells.add(new Cell(dataset, model, "temperature_mrl", seed, List.of("--dims", "64,128")));
                         cells.add(new Cell(dataset, model, "search_adaptor", seed, List.of("--dims", "64,128,384")));
                         cells.add(new Cell(dataset, model, "smec", seed, List.of("--dims", "64,128")));
                         cells.add(new Cell(dataset, model, MASK, seed, List.of("--ratios", "0.3")));
