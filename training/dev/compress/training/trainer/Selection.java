@@ -48,9 +48,9 @@ public record Selection(
     static Selection chooseNested(int startEpoch, PrefixScores start, int bestEpoch, PrefixScores best) {
         List<Integer> below = new ArrayList<>();
         if (bestEpoch != startEpoch) {
-            start.byDimension().forEach((dims, startScores) -> {
-                if (best.byDimension().get(dims).ndcg() < startScores.ndcg()) {
-                    below.add(dims);
+            start.byDimension().forEach((dim, startScores) -> {
+                if (best.byDimension().get(dim).ndcg() < startScores.ndcg()) {
+                    below.add(dim);
                 }
             });
         }

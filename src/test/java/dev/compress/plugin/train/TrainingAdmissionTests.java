@@ -1,19 +1,16 @@
 package dev.compress.plugin.train;
 
 import dev.compress.plugin.CompressPlugin;
-import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.opensearch.ExceptionsHelper;
-import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
@@ -139,15 +136,7 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
                 .getId();
         // what the search shows of a job whose final state it does not see yet: a model in training on the node,
         // which runs no job and has its slot free (created now, so no sweep fails it first)
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("doc_type", "model");
-        doc.put("model_id", "seen-training");
-        doc.put("state", "training");
-        doc.put("node_id", dataNode);
-        doc.put("created_at", System.currentTimeMillis());
-        PlainActionFuture<Void> created = PlainActionFuture.newFuture();
-        internalCluster().getInstance(ModelIndex.class).create("seen-training", doc, created);
-        created.actionGet();
+        TrainingSweepTests.createTraining("seen-training", dataNode, System.currentTimeMillis());
         assertEquals(
                 1, internalCluster().getDataNodeInstance(TrainingJobs.class).freeSlots());
 

@@ -47,7 +47,8 @@ public class TrainingSweepTests extends OpenSearchIntegTestCase {
                 .build();
     }
 
-    private static void createTraining(String id, String nodeId, long createdAt) {
+    /** A model document in {@code training} on {@code nodeId}, with no job behind it, in the current test's cluster. */
+    static void createTraining(String id, String nodeId, long createdAt) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("state", ModelState.TRAINING.jsonName());
         doc.put("node_id", nodeId);
