@@ -36,11 +36,16 @@ public final class TripletSampler {
         this.seed = seed;
     }
 
+    /** How many triplets each epoch holds. */
+    public int perEpoch() {
+        int n = data.positives().size();
+        return maxPerEpoch > 0 ? Math.min(n, maxPerEpoch) : n;
+    }
+
     public Triplets epoch(int epoch) {
         Random rnd = new Random(seed * 1_000_003L + epoch);
-        int n = data.positives().size();
-        int[] order = Shuffle.permutation(n, rnd);
-        int size = maxPerEpoch > 0 ? Math.min(n, maxPerEpoch) : n;
+        int[] order = Shuffle.permutation(data.positives().size(), rnd);
+        int size = perEpoch();
         int[] q = new int[size];
         int[] p = new int[size];
         int[] neg = new int[size];

@@ -49,7 +49,8 @@ import java.util.TreeSet;
  * separates pairs; (3) losses are normalised means rather than sums, so weights do not depend on batch
  * size; (4) Matryoshka-Adaptor's top-k similarity term is subsumed by the pairwise term over the batch
  * (the batch's hard negatives are the query's nearest documents); (5) the epoch kept is the one with the
- * best mean validation nDCG@10 over the served dims (early stopping with patience).
+ * best mean validation nDCG@10 over the served dims (early stopping with patience); (6) validation and the
+ * shipped model use a moving average of the weights ({@link WeightAverage}), not the last step's.
  */
 public final class AdaptorTrainer implements Trainer {
 
@@ -93,6 +94,8 @@ public final class AdaptorTrainer implements Trainer {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             TripletSampler sampler = new TripletSampler(
                     data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
+            WeightAverage average =
+                    new WeightAverage(net, WeightAverage.halfEpoch(sampler.perEpoch(), config.batchSize()));
             EpochLoop.Step<TripletSampler.Triplets> step = (t, start, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];
@@ -109,6 +112,7 @@ public final class AdaptorTrainer implements Trainer {
                         out = new double[] {l[0].getFloat(), l[1].getFloat(), l[2].getFloat(), l[3].getFloat()};
                     }
                     TrainerSupport.update(optimizer, net.trainable());
+                    average.update();
                     return out;
                 }
             };
@@ -126,8 +130,8 @@ public final class AdaptorTrainer implements Trainer {
                     listener,
                     step,
                     EpochLoop.Validation.nestedNdcg(() ->
-                            TrainerSupport.validatePrefixes(base, net::forward, config.dims(), data.validation())),
-                    net::snapshot);
+                            TrainerSupport.validatePrefixes(base, average::forward, config.dims(), data.validation())),
+                    average::snapshot);
             ModelMetadata metadata = new ModelMetadata(
                     method(),
                     d,

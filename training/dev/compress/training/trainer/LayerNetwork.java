@@ -108,6 +108,11 @@ final class LayerNetwork implements AutoCloseable {
         return trainable;
     }
 
+    /** Every tensor by name, frozen ones included, in layer order. */
+    Map<String, NDArray> parameters() {
+        return params;
+    }
+
     /** The start projection alone (P x): what the adapter computes before training; the recovery terms' target. */
     NDArray start(NDArray x) {
         return DjlLayers.linear(x, params.get(START + ".weight"), params.get(START + ".bias"));
