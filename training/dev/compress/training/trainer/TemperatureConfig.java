@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param variant       {@link Variant#TEMP_AGG}, {@link Variant#TEMP_AGG_MRL} or {@link Variant#TEMP_SPEC_MRL}
  * @param temperatures  the aggregated temperatures (paper: 0.03, 0.06, 0.1)
- * @param recoveryWeight weight of an optional L1 recovery term toward the frozen vectors (0 = the paper's loss)
+ * @param recoveryWeight weight of an optional L1 recovery term toward the start, the PCA-rotated vectors (0 = the paper's loss)
  */
 public record TemperatureConfig(
         List<Integer> dims,
