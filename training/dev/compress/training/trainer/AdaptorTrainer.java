@@ -3,18 +3,11 @@ package dev.compress.training.trainer;
 import static dev.compress.training.inference.DjlLayers.constant;
 
 import ai.djl.Device;
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
-import ai.djl.training.GradientCollector;
-import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.engine.DeviceChoice;
-import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
-import dev.compress.training.sampling.TripletSampler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +19,8 @@ import java.util.TreeSet;
  * Information Retrieval</a>, Yoon et al., ACL 2024).
  *
  * <p>Network: f(e) = P e + W2 relu(W1 e + b1) + b2 with P the corpus PCA rotation ({@link PcaStart}, fixed)
- * and W2, b2 = 0 at the start, so training starts where PCA is (epoch 0 = PCA at every served dimension).
+ * and W2, b2 = 0 at the start, so training starts where PCA is (epoch 0 = PCA at every served dimension);
+ * network, batches, weight average and selection are {@link ResidualAdapterTraining}'s.
  * The papers start at the identity, i.e. plain truncation, which ends below PCA on unseen queries. The
  * exported layer stack is fc1, relu, fc2, linear_skip; a d-dimensional output is the first d values of
  * f(e), L2-normalised.
@@ -71,7 +65,6 @@ public final class AdaptorTrainer implements Trainer {
     @Override
     public TrainedModel train(TrainingData data, TrainingListener listener) {
         Device device = DeviceChoice.parse(config.device()).resolve();
-        Engine engine = DjlRuntime.engine();
         int d = data.dim();
         for (int m : config.dims()) {
             if (m > d) {
@@ -81,80 +74,46 @@ public final class AdaptorTrainer implements Trainer {
         List<Integer> lossDims =
                 config.nested() ? new ArrayList<>(new TreeSet<>(concat(config.dims(), d))) : List.of(d);
         long started = System.nanoTime();
-        Map<Long, Float> gains = TrainerSupport.gains(data);
-        try (NDManager base = engine.newBaseManager(device);
-                LayerNetwork net = new LayerNetwork(
-                        base,
-                        device,
-                        LayerNetwork.residualAdapter(d, config.hidden(d)),
+        ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
+                data,
+                listener,
+                new ResidualAdapterTraining.Settings(
+                        config.dims(),
+                        config.hidden(d),
+                        config.learningRate(),
+                        config.weightDecay(),
+                        config.batchSize(),
+                        config.epochs(),
+                        config.patience(),
+                        config.hardNegativeFraction(),
+                        config.maxTripletsPerEpoch(),
                         config.seed(),
-                        LayerNetwork.residualZeroInit(),
-                        LayerNetwork.startTensors(PcaStart.fit(data.corpus())),
-                        LayerNetwork.startFrozen())) {
-            Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            TripletSampler sampler = new TripletSampler(
-                    data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
-            WeightAverage average =
-                    new WeightAverage(net, WeightAverage.halfEpoch(sampler.perEpoch(), config.batchSize()));
-            EpochLoop.Step<TripletSampler.Triplets> step = (t, start, n) -> {
-                try (NDManager m = base.newSubManager()) {
-                    float[] x = new float[3 * n * d];
-                    TrainerSupport.gather(data.queries(), t.query(), start, n, x, 0);
-                    TrainerSupport.gather(data.corpus(), t.positive(), start, n, x, n);
-                    TrainerSupport.gather(data.corpus(), t.negative(), start, n, x, 2 * n);
-                    NDArray input = m.create(x, new Shape(3L * n, d));
-                    NDArray y = TrainerSupport.batchRelevance(
-                            m, t, start, n, gains, data.corpus().size());
-                    double[] out;
-                    try (GradientCollector c = engine.newGradientCollector()) {
-                        NDArray[] l = loss(net.forward(input), input, net.start(input), y, n, lossDims);
-                        c.backward(l[0]);
-                        out = new double[] {l[0].getFloat(), l[1].getFloat(), l[2].getFloat(), l[3].getFloat()};
-                    }
-                    TrainerSupport.update(optimizer, net.trainable());
-                    average.update();
-                    return out;
-                }
-            };
-            EpochLoop.Plan plan = new EpochLoop.Plan(
-                    0,
-                    config.epochs(),
-                    config.patience(),
-                    config.batchSize(),
-                    config.epochs(),
-                    List.of("total", "rank", "pair", "recovery"),
-                    null);
-            EpochLoop.Result r = EpochLoop.run(
-                    plan,
-                    sampler,
-                    listener,
-                    step,
-                    EpochLoop.Validation.nestedNdcg(() ->
-                            TrainerSupport.validatePrefixes(base, average::forward, config.dims(), data.validation())),
-                    average::snapshot);
-            ModelMetadata metadata = new ModelMetadata(
-                    method(),
-                    d,
-                    config.dims(),
-                    ModelMetadata.OUTPUT_EMBEDDING,
-                    ModelMetadata.NORM_L2,
-                    1,
-                    net.layers(),
-                    Map.of(),
-                    config.asMap(),
-                    Map.of());
-            ModelArtifact artifact = new ModelArtifact(metadata, net.exportTensors(r.shipped()));
-            TrainingReport report = new TrainingReport(
-                    method(),
-                    device.toString(),
-                    config.asMap(),
-                    r.epochs(),
-                    r.shippedEpoch(),
-                    r.shippedNdcg(),
-                    TrainerSupport.seconds(started),
-                    r.selection());
-            return new TrainedModel(artifact, report);
-        }
+                        device),
+                List.of("total", "rank", "pair", "recovery"),
+                (adapted, input, start, relevance, n) -> loss(adapted, input, start, relevance, n, lossDims));
+        EpochLoop.Result r = o.result();
+        ModelMetadata metadata = new ModelMetadata(
+                method(),
+                d,
+                config.dims(),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                o.layers(),
+                Map.of(),
+                config.asMap(),
+                Map.of());
+        ModelArtifact artifact = new ModelArtifact(metadata, o.tensors());
+        TrainingReport report = new TrainingReport(
+                method(),
+                device.toString(),
+                config.asMap(),
+                r.epochs(),
+                r.shippedEpoch(),
+                r.shippedNdcg(),
+                TrainerSupport.seconds(started),
+                r.selection());
+        return new TrainedModel(artifact, report);
     }
 
     /** {total, rank, pair, recovery} for adapted rows {@code out} = f(input), input rows [q; p; n], {@code start} = P input. */

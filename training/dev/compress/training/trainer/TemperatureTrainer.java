@@ -3,17 +3,11 @@ package dev.compress.training.trainer;
 import static dev.compress.training.inference.DjlLayers.constant;
 
 import ai.djl.Device;
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
-import ai.djl.training.GradientCollector;
-import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.data.EvalSet;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
-import dev.compress.training.engine.DjlRuntime;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
@@ -23,7 +17,6 @@ import dev.compress.training.inference.Encoder;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
-import dev.compress.training.sampling.TripletSampler;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -34,7 +27,8 @@ import java.util.TreeSet;
 /**
  * Temperature-aggregated (Matryoshka) contrastive training (<a href="https://openreview.net/forum?id=szRmEM8Kx5">Effective Post-Training Embedding Compression via Temperature Control
  * in Contrastive Training</a>, Dinu et al., ICLR 2025) of a residual adapter
- * f(e) = e + MLP(e) (identity at the start) on frozen embeddings.
+ * f(e) = P e + MLP(e) on frozen embeddings, P the corpus PCA rotation, so that epoch 0 is PCA (the paper trains
+ * the embedding model itself; network, batches, weight average and selection: {@link ResidualAdapterTraining}).
  * <pre>
  *   InfoNCE(m, tau) = mean_i -log( exp(cos(f(q_i)[:m], f(p_i)[:m]) / tau)
  *                                  / sum_{j in pool} exp(cos(f(q_i)[:m], f(d_j)[:m]) / tau) )
@@ -49,11 +43,11 @@ import java.util.TreeSet;
  * <p>Choices where the paper is vague: TempSpecMRL's per-dim temperature goes from max(T) at the smallest
  * dim to min(T) at D, log-linearly in log(dim) between (a small prefix scores coarsely, so a softer
  * distribution; the full vector the sharpest); the epoch kept has the best mean validation nDCG@10 over
- * the served dims, measured on a moving average of the weights ({@link WeightAverage}), which is also what
- * ships. The report (training parameters) records, on the validation queries: nDCG@10 per
- * served dim as float and as sign bits (Hamming), the retention after truncation (dim m / D) and after
- * binarisation (bits / float at the same dim), and the intrinsic dimensionality (PCA components for 95%
- * of the variance) of the adapted and of the frozen corpus vectors.
+ * the served dims, measured on a moving average of the weights, which is also what ships. The report
+ * (training parameters) records, on the validation queries: nDCG@10 per served dim as float and as sign
+ * bits (Hamming), the retention after truncation (dim m / D) and after binarisation (bits / float at the
+ * same dim), and the intrinsic dimensionality (PCA components for 95% of the variance) of the adapted and
+ * of the frozen corpus vectors.
  */
 public final class TemperatureTrainer implements Trainer {
 
@@ -87,7 +81,6 @@ public final class TemperatureTrainer implements Trainer {
     @Override
     public TrainedModel train(TrainingData data, TrainingListener listener) {
         Device device = DeviceChoice.parse(config.device()).resolve();
-        Engine engine = DjlRuntime.engine();
         int d = data.dim();
         if (config.dims().get(config.dims().size() - 1) > d) {
             throw new IllegalArgumentException("dims exceed the input dimension " + d);
@@ -98,118 +91,90 @@ public final class TemperatureTrainer implements Trainer {
                 config.variant() == TemperatureConfig.Variant.TEMP_AGG ? List.of(d) : new ArrayList<>(nested);
         double[] specific = specificTemperatures(lossDims, config.temperatures());
         long started = System.nanoTime();
-        Map<Long, Float> gains = TrainerSupport.gains(data);
-        try (NDManager base = engine.newBaseManager(device);
-                LayerNetwork net = new LayerNetwork(
-                        base,
-                        device,
-                        LayerNetwork.residualAdapter(d, config.hidden(d)),
+        ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
+                data,
+                listener,
+                new ResidualAdapterTraining.Settings(
+                        config.dims(),
+                        config.hidden(d),
+                        config.learningRate(),
+                        config.weightDecay(),
+                        config.batchSize(),
+                        config.epochs(),
+                        config.patience(),
+                        config.hardNegativeFraction(),
+                        config.maxTripletsPerEpoch(),
                         config.seed(),
-                        LayerNetwork.residualZeroInit(),
-                        LayerNetwork.startTensors(PcaStart.fit(data.corpus())),
-                        LayerNetwork.startFrozen())) {
-            Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            TripletSampler sampler = new TripletSampler(
-                    data, config.hardNegativeFraction(), config.maxTripletsPerEpoch(), config.seed());
-            WeightAverage average =
-                    new WeightAverage(net, WeightAverage.halfEpoch(sampler.perEpoch(), config.batchSize()));
-            EpochLoop.Step<TripletSampler.Triplets> step = (t, start, n) -> {
-                try (NDManager m = base.newSubManager()) {
-                    float[] x = new float[3 * n * d];
-                    TrainerSupport.gather(data.queries(), t.query(), start, n, x, 0);
-                    TrainerSupport.gather(data.corpus(), t.positive(), start, n, x, n);
-                    TrainerSupport.gather(data.corpus(), t.negative(), start, n, x, 2 * n);
-                    NDArray input = m.create(x, new Shape(3L * n, d));
-                    NDArray falseNeg = AdaptorLosses.falseNegativeMask(TrainerSupport.batchRelevance(
-                            m, t, start, n, gains, data.corpus().size()));
-                    double[] out;
-                    try (GradientCollector c = engine.newGradientCollector()) {
-                        NDArray adapted = net.forward(input);
-                        NDArray nce = null;
-                        for (int i = 0; i < lossDims.size(); i++) {
-                            NDArray z = TrainerSupport.normalisedPrefix(adapted, lossDims.get(i));
-                            NDArray q = z.get("0:" + n);
-                            NDArray docs = z.get(n + ":" + 3 * n);
-                            List<Double> taus = config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL
-                                    ? List.of(specific[i])
-                                    : config.temperatures();
-                            for (double tau : taus) {
-                                NDArray l = AdaptorLosses.infoNce(q, docs, falseNeg, (float) tau);
-                                nce = nce == null ? l : nce.add(l);
-                            }
-                        }
-                        NDArray rec = AdaptorLosses.l1Recovery(adapted, net.start(input));
-                        NDArray total = config.recoveryWeight() > 0
-                                ? nce.add(rec.mul(constant(nce, (float) config.recoveryWeight())))
-                                : nce;
-                        c.backward(total);
-                        out = new double[] {total.getFloat(), nce.getFloat(), rec.getFloat()};
-                    }
-                    TrainerSupport.update(optimizer, net.trainable());
-                    average.update();
-                    return out;
-                }
-            };
-            EpochLoop.Plan plan = new EpochLoop.Plan(
-                    0,
-                    config.epochs(),
-                    config.patience(),
-                    config.batchSize(),
-                    config.epochs(),
-                    List.of("total", "infonce", "recovery"),
-                    null);
-            EpochLoop.Result r = EpochLoop.run(
-                    plan,
-                    sampler,
-                    listener,
-                    step,
-                    EpochLoop.Validation.nestedNdcg(() ->
-                            TrainerSupport.validatePrefixes(base, average::forward, config.dims(), data.validation())),
-                    average::snapshot);
-            Map<String, Object> params = new LinkedHashMap<>(config.asMap());
-            if (config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL) {
-                Map<String, Double> perDim = new LinkedHashMap<>();
-                for (int i = 0; i < lossDims.size(); i++) {
-                    perDim.put(Integer.toString(lossDims.get(i)), specific[i]);
-                }
-                params.put("temperaturePerDim", perDim);
+                        device),
+                List.of("total", "infonce", "recovery"),
+                (adapted, input, start, relevance, n) -> loss(adapted, start, relevance, n, lossDims, specific));
+        EpochLoop.Result r = o.result();
+        Map<String, Object> params = new LinkedHashMap<>(config.asMap());
+        if (config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL) {
+            Map<String, Double> perDim = new LinkedHashMap<>();
+            for (int i = 0; i < lossDims.size(); i++) {
+                perDim.put(Integer.toString(lossDims.get(i)), specific[i]);
             }
-            ModelMetadata full = new ModelMetadata(
-                    METHOD,
-                    d,
-                    new ArrayList<>(nested),
-                    ModelMetadata.OUTPUT_EMBEDDING,
-                    ModelMetadata.NORM_L2,
-                    1,
-                    net.layers(),
-                    Map.of(),
-                    params,
-                    Map.of());
-            ModelArtifact fullModel = new ModelArtifact(full, net.exportTensors(r.shipped()));
-            params.put("retention", retention(fullModel, data, d));
-            ModelMetadata metadata = new ModelMetadata(
-                    METHOD,
-                    d,
-                    config.dims(),
-                    ModelMetadata.OUTPUT_EMBEDDING,
-                    ModelMetadata.NORM_L2,
-                    1,
-                    net.layers(),
-                    Map.of(),
-                    params,
-                    Map.of());
-            ModelArtifact artifact = new ModelArtifact(metadata, fullModel.tensors());
-            TrainingReport report = new TrainingReport(
-                    METHOD,
-                    device.toString(),
-                    params,
-                    r.epochs(),
-                    r.shippedEpoch(),
-                    r.shippedNdcg(),
-                    TrainerSupport.seconds(started),
-                    r.selection());
-            return new TrainedModel(artifact, report);
+            params.put("temperaturePerDim", perDim);
         }
+        ModelMetadata full = new ModelMetadata(
+                METHOD,
+                d,
+                new ArrayList<>(nested),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                o.layers(),
+                Map.of(),
+                params,
+                Map.of());
+        ModelArtifact fullModel = new ModelArtifact(full, o.tensors());
+        params.put("retention", retention(fullModel, data, d));
+        ModelMetadata metadata = new ModelMetadata(
+                METHOD,
+                d,
+                config.dims(),
+                ModelMetadata.OUTPUT_EMBEDDING,
+                ModelMetadata.NORM_L2,
+                1,
+                o.layers(),
+                Map.of(),
+                params,
+                Map.of());
+        ModelArtifact artifact = new ModelArtifact(metadata, fullModel.tensors());
+        TrainingReport report = new TrainingReport(
+                METHOD,
+                device.toString(),
+                params,
+                r.epochs(),
+                r.shippedEpoch(),
+                r.shippedNdcg(),
+                TrainerSupport.seconds(started),
+                r.selection());
+        return new TrainedModel(artifact, report);
+    }
+
+    /** {total, infonce, recovery} of the variant's InfoNCE terms over the loss dims and the L1 pull toward the start. */
+    private NDArray[] loss(
+            NDArray adapted, NDArray start, NDArray relevance, int n, List<Integer> lossDims, double[] specific) {
+        NDArray falseNeg = AdaptorLosses.falseNegativeMask(relevance);
+        NDArray nce = null;
+        for (int i = 0; i < lossDims.size(); i++) {
+            NDArray z = TrainerSupport.normalisedPrefix(adapted, lossDims.get(i));
+            NDArray q = z.get("0:" + n);
+            NDArray docs = z.get(n + ":" + 3 * n);
+            List<Double> taus = config.variant() == TemperatureConfig.Variant.TEMP_SPEC_MRL
+                    ? List.of(specific[i])
+                    : config.temperatures();
+            for (double tau : taus) {
+                NDArray l = AdaptorLosses.infoNce(q, docs, falseNeg, (float) tau);
+                nce = nce == null ? l : nce.add(l);
+            }
+        }
+        NDArray rec = AdaptorLosses.l1Recovery(adapted, start);
+        NDArray total =
+                config.recoveryWeight() > 0 ? nce.add(rec.mul(constant(nce, (float) config.recoveryWeight()))) : nce;
+        return new NDArray[] {total, nce, rec};
     }
 
     /** Validation-set retention after truncation and binarisation, and intrinsic dimensionality. */
