@@ -1,5 +1,6 @@
 package dev.compress.training.trainer;
 
+import ai.djl.Device;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,22 @@ public record AdaptorConfig(
 
     public int hidden(int inputDim) {
         return hidden > 0 ? hidden : inputDim;
+    }
+
+    /** What {@link ResidualAdapterTraining} takes from this configuration, for inputs of {@code inputDim}. */
+    ResidualAdapterTraining.Settings training(int inputDim, Device device) {
+        return new ResidualAdapterTraining.Settings(
+                dims,
+                hidden(inputDim),
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public AdaptorConfig withEpochs(int e) {

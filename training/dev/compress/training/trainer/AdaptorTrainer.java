@@ -77,18 +77,7 @@ public final class AdaptorTrainer implements Trainer {
         ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
                 data,
                 listener,
-                new ResidualAdapterTraining.Settings(
-                        config.dims(),
-                        config.hidden(d),
-                        config.learningRate(),
-                        config.weightDecay(),
-                        config.batchSize(),
-                        config.epochs(),
-                        config.patience(),
-                        config.hardNegativeFraction(),
-                        config.maxTripletsPerEpoch(),
-                        config.seed(),
-                        device),
+                config.training(d, device),
                 List.of("total", "rank", "pair", "recovery"),
                 (adapted, input, start, relevance, n) -> loss(adapted, input, start, relevance, n, lossDims));
         EpochLoop.Result r = o.result();

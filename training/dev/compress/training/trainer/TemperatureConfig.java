@@ -1,5 +1,6 @@
 package dev.compress.training.trainer;
 
+import ai.djl.Device;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,6 +70,22 @@ public record TemperatureConfig(
 
     public int hidden(int inputDim) {
         return hidden > 0 ? hidden : inputDim;
+    }
+
+    /** What {@link ResidualAdapterTraining} takes from this configuration, for inputs of {@code inputDim}. */
+    ResidualAdapterTraining.Settings training(int inputDim, Device device) {
+        return new ResidualAdapterTraining.Settings(
+                dims,
+                hidden(inputDim),
+                learningRate,
+                weightDecay,
+                batchSize,
+                epochs,
+                patience,
+                hardNegativeFraction,
+                maxTripletsPerEpoch,
+                seed,
+                device);
     }
 
     public TemperatureConfig withVariant(Variant v) {

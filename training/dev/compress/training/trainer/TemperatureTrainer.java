@@ -94,18 +94,7 @@ public final class TemperatureTrainer implements Trainer {
         ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
                 data,
                 listener,
-                new ResidualAdapterTraining.Settings(
-                        config.dims(),
-                        config.hidden(d),
-                        config.learningRate(),
-                        config.weightDecay(),
-                        config.batchSize(),
-                        config.epochs(),
-                        config.patience(),
-                        config.hardNegativeFraction(),
-                        config.maxTripletsPerEpoch(),
-                        config.seed(),
-                        device),
+                config.training(d, device),
                 List.of("total", "infonce", "recovery"),
                 (adapted, input, start, relevance, n) -> loss(adapted, start, relevance, n, lossDims, specific));
         EpochLoop.Result r = o.result();
