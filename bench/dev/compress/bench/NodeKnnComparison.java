@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,13 @@ final class NodeKnnComparison {
 
     private static final int K = 10;
     private static final int BULK = 500;
+    /** The row of requests that search no vectors, timed beside the indexes. */
+    private static final String FLOOR = "REST floor: match_all, size 10";
+    /** Timed rounds of the interleaved pass at equal recall. */
+    private static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
+    /** Queries an index answers in a row in the interleaved pass before the next index's turn. */
+    private static final int BLOCK = 50;
+
     private static final String HNSW = "\"m\":16,\"ef_construction\":100";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Number> BEAMS = List.of(10, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024);
@@ -127,7 +135,7 @@ final class NodeKnnComparison {
                 List.of("index", "parameter", "recall@10", "qps_1_client", "p50_ms", "p99_ms"));
         ResultTable level = new ResultTable(
                 set.name() + ": through REST at recall@10 >= " + KnnSideBySideSection.RECALL_LEVEL
-                        + " (smallest parameter reaching it)",
+                        + " (smallest parameter reaching it), the indexes timed interleaved",
                 List.of(
                         "index",
                         "parameter",
@@ -164,6 +172,7 @@ final class NodeKnnComparison {
             rows.forEach(sweep::add);
             atLevel.put(kind.label(), reached);
         }
+        Map<String, Object> floor = timeInterleaved(kinds, set.queries(), truth, atLevel);
         Map<String, Object> knnFloat = atLevel.get(KNN_FLOAT);
         for (Kind kind : kinds) {
             Map<String, Object> row = atLevel.get(kind.label());
@@ -180,6 +189,14 @@ final class NodeKnnComparison {
             }
             level.add(out);
         }
+        floor.put("qps_ratio_to_knn_float32", RecallSweep.ratio(floor, knnFloat, "qps_1_client"));
+        level.add(floor);
+        level.note("Each index at the parameter its sweep reached the level with, timed again in one pass that sends"
+                + " the queries in blocks of " + BLOCK + " to each index in turn (the order rotating), " + ROUNDS
+                + " rounds after an untimed one: this machine's speed drifts by more than the indexes differ, and one"
+                + " index timed after another lets the drift decide the ratio. qps_1_client: requests over the time"
+                + " they took. " + FLOOR + ": requests that search no vectors, timed in the same pass: what every"
+                + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here.");
         indexing.note("index_s: every document through _bulk (bulks of " + BULK
                 + ", one client) and a refresh; merge_s: force-merge to one segment. Disk: the shard's store "
                 + "(_stats/store) over its documents; vector files: .vec/.vex/.vem and our .vbc/.vbm; stored fields: .fdt/.fdx/.fdm, "
@@ -206,6 +223,41 @@ final class NodeKnnComparison {
     private static String ours(int dims, String encoding) {
         return "{\"type\":\"compressed_vector\",\"dimension\":" + dims + ",\"encoding\":\"" + encoding
                 + "\",\"similarity\":\"cosine\",\"hnsw\":{" + HNSW + "}}";
+    }
+
+    /**
+     * Replaces each reached row of {@code atLevel} with its index timed at the same parameter in one
+     * interleaved pass of every index that reached the level ({@link RestTiming#interleaved}), with a
+     * {@code match_all} request on the first index in the same pass; returns that request's row.
+     */
+    private Map<String, Object> timeInterleaved(
+            List<Kind> kinds, float[][] queries, int[][] truth, Map<String, Map<String, Object>> atLevel)
+            throws IOException {
+        List<Kind> reached =
+                kinds.stream().filter(k -> atLevel.get(k.label()) != null).toList();
+        List<String> indexes = new ArrayList<>(reached.stream().map(Kind::index).toList());
+        indexes.add(kinds.get(0).index());
+        List<List<String>> bodies = new ArrayList<>(reached.stream()
+                .map(k -> bodies(k, queries, (Number) atLevel.get(k.label()).get("value")))
+                .toList());
+        bodies.add(Collections.nCopies(
+                queries.length, "{\"size\":" + K + ",\"_source\":false,\"query\":{\"match_all\":{}}}"));
+        List<Map<String, Object>> timed = RestTiming.interleaved(client, indexes, bodies, truth, ROUNDS, BLOCK);
+        for (int i = 0; i < reached.size(); i++) {
+            Map<String, Object> swept = atLevel.get(reached.get(i).label());
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("index", swept.get("index"));
+            row.put("parameter", swept.get("parameter"));
+            row.put("value", swept.get("value"));
+            row.putAll(timed.get(i));
+            System.out.println(row);
+            atLevel.put(reached.get(i).label(), row);
+        }
+        Map<String, Object> floor = new LinkedHashMap<>();
+        floor.put("index", FLOOR);
+        floor.putAll(timed.get(reached.size()));
+        floor.remove("recall@10");
+        return floor;
     }
 
     private static List<String> bodies(Kind kind, float[][] queries, Number p) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,52 @@ final class RestTiming {
         row.put("p50_ms", percentile(nanos, 0.5));
         row.put("p99_ms", percentile(nanos, 0.99));
         return row;
+    }
+
+    /**
+     * The same figures for several indexes timed in one interleaved pass: the queries in blocks of {@code
+     * block}, each block sent to every index in turn (the order rotating from block to block), repeated
+     * {@code rounds} times after one untimed pass. A machine whose speed drifts (other load, CPU steal)
+     * then slows every index alike, where timing one index after another lets the drift decide the ratio;
+     * within a block an index runs warm, as it does when it serves its own traffic.
+     *
+     * @param bodies {@code bodies.get(i).get(q)}: query q's search body for {@code indexes.get(i)}
+     * @return one row per index, in the order of {@code indexes}
+     */
+    static List<Map<String, Object>> interleaved(
+            NodeHttp client, List<String> indexes, List<List<String>> bodies, int[][] truth, int rounds, int block)
+            throws IOException {
+        int n = indexes.size();
+        int queries = truth.length;
+        long[][] nanos = new long[n][queries * rounds];
+        double[] recall = new double[n];
+        int turn = 0;
+        for (int round = -1; round < rounds; round++) {
+            for (int from = 0; from < queries; from += block, turn++) {
+                for (int j = 0; j < n; j++) {
+                    int i = (turn + j) % n;
+                    for (int q = from; q < Math.min(queries, from + block); q++) {
+                        long t = System.nanoTime();
+                        int[] ids = search(client, indexes.get(i), bodies.get(i).get(q));
+                        long elapsed = System.nanoTime() - t;
+                        if (round >= 0) {
+                            nanos[i][round * queries + q] = elapsed;
+                            recall[i] += BenchData.recall(truth[q], ids);
+                        }
+                    }
+                }
+            }
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("recall@10", recall[i] / (queries * (double) rounds));
+            row.put("qps_1_client", nanos[i].length / (Arrays.stream(nanos[i]).sum() / 1e9));
+            row.put("p50_ms", percentile(nanos[i], 0.5));
+            row.put("p99_ms", percentile(nanos[i], 0.99));
+            rows.add(row);
+        }
+        return rows;
     }
 
     /** The ids (corpus rows) of one search's hits, best first. */
