@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * What the sections that search a real node through REST share: one client sending one query after
- * another (each query once as a warm-up, then each once timed), the hits' ids read from the answer,
+ * another (each query once as a warm-up, then each once timed; or several indexes timed in one
+ * interleaved pass, {@link #interleaved}), the hits' ids read from the answer,
  * recall against exact search, queries per second and p50 / p99 latency. The {@code node} and
  * {@code knn} sections both use it, so their figures are taken the same way.
  */
