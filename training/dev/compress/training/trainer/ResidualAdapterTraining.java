@@ -84,9 +84,7 @@ final class ResidualAdapterTraining {
             EpochLoop.Step<TripletSampler.Triplets> step = (t, from, n) -> {
                 try (NDManager m = base.newSubManager()) {
                     float[] x = new float[3 * n * d];
-                    TrainerSupport.gather(data.queries(), t.query(), from, n, x, 0);
-                    TrainerSupport.gather(data.corpus(), t.positive(), from, n, x, n);
-                    TrainerSupport.gather(data.corpus(), t.negative(), from, n, x, 2 * n);
+                    TrainerSupport.gatherTriplets(data.queries(), data.corpus(), t, from, n, x);
                     NDArray input = m.create(x, new Shape(3L * n, d));
                     NDArray relevance = TrainerSupport.batchRelevance(
                             m, t, from, n, gains, data.corpus().size());

@@ -437,9 +437,7 @@ public final class SmecTrainer implements Trainer {
                     int mem = memory.size();
                     int cols = queries.dim();
                     float[] x = new float[(3 * n + mem) * cols];
-                    TrainerSupport.gather(queries, t.query(), start, n, x, 0);
-                    TrainerSupport.gather(corpus, t.positive(), start, n, x, n);
-                    TrainerSupport.gather(corpus, t.negative(), start, n, x, 2 * n);
+                    TrainerSupport.gatherTriplets(queries, corpus, t, start, n, x);
                     int r = 3 * n;
                     for (float[] v : memory) {
                         System.arraycopy(v, 0, x, r++ * cols, cols);

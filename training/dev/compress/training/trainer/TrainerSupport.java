@@ -110,11 +110,22 @@ final class TrainerSupport {
     }
 
     /** Rows of {@code from} stacked into {@code to} starting at row {@code toRow}. */
-    static void gather(VectorRows from, int[] rows, int offset, int n, float[] to, int toRow) {
+    private static void gather(VectorRows from, int[] rows, int offset, int n, float[] to, int toRow) {
         int d = from.dim();
         for (int i = 0; i < n; i++) {
             from.readBlock(rows[offset + i], 1, to, (toRow + i) * d);
         }
+    }
+
+    /**
+     * The rows [queries; positives; negatives] of triplets {@code start .. start + n - 1} into the first
+     * {@code 3 n} rows of {@code to}.
+     */
+    static void gatherTriplets(
+            VectorRows queries, VectorRows corpus, TripletSampler.Triplets t, int start, int n, float[] to) {
+        gather(queries, t.query(), start, n, to, 0);
+        gather(corpus, t.positive(), start, n, to, n);
+        gather(corpus, t.negative(), start, n, to, 2 * n);
     }
 
     /** Gain of every judged (query row, corpus row) pair of the training data. */
