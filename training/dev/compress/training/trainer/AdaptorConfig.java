@@ -1,6 +1,5 @@
 package dev.compress.training.trainer;
 
-import ai.djl.Device;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,8 @@ public record AdaptorConfig(
         double hardNegativeFraction,
         int maxTripletsPerEpoch,
         long seed,
-        String device) {
+        String device)
+        implements ResidualAdapterTraining.Settings {
 
     public AdaptorConfig {
         dims = dims.stream().sorted().toList();
@@ -57,22 +57,6 @@ public record AdaptorConfig(
 
     public int hidden(int inputDim) {
         return hidden > 0 ? hidden : inputDim;
-    }
-
-    /** What {@link ResidualAdapterTraining} takes from this configuration, for inputs of {@code inputDim}. */
-    ResidualAdapterTraining.Settings training(int inputDim, Device device) {
-        return new ResidualAdapterTraining.Settings(
-                dims,
-                hidden(inputDim),
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
     }
 
     public AdaptorConfig withEpochs(int e) {

@@ -77,7 +77,8 @@ public final class AdaptorTrainer implements Trainer {
         ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
                 data,
                 listener,
-                config.training(d, device),
+                config,
+                device,
                 List.of("total", "rank", "pair", "recovery"),
                 (adapted, input, start, relevance, n) -> loss(adapted, input, start, relevance, n, lossDims));
         EpochLoop.Result r = o.result();

@@ -43,19 +43,29 @@ final class ResidualAdapterTraining {
         NDArray[] of(NDArray adapted, NDArray input, NDArray start, NDArray relevance, int n);
     }
 
-    /** What the trainers' configurations fix about a run. */
-    record Settings(
-            List<Integer> dims,
-            int hidden,
-            double learningRate,
-            double weightDecay,
-            int batchSize,
-            int epochs,
-            int patience,
-            double hardNegativeFraction,
-            int maxTripletsPerEpoch,
-            long seed,
-            Device device) {}
+    /** What a trainer's configuration fixes about a run; {@link AdaptorConfig} and {@link TemperatureConfig} do. */
+    interface Settings {
+        List<Integer> dims();
+
+        /** Width of the adapter's hidden layer for inputs of {@code inputDim}. */
+        int hidden(int inputDim);
+
+        double learningRate();
+
+        double weightDecay();
+
+        int batchSize();
+
+        int epochs();
+
+        int patience();
+
+        double hardNegativeFraction();
+
+        int maxTripletsPerEpoch();
+
+        long seed();
+    }
 
     /** The loop's result and the shipped network: its layers and its tensors at the shipped weights. */
     record Outcome(EpochLoop.Result result, List<LayerSpec> layers, Map<String, Tensor> tensors) {}
@@ -63,15 +73,20 @@ final class ResidualAdapterTraining {
     private ResidualAdapterTraining() {}
 
     static Outcome run(
-            TrainingData data, TrainingListener listener, Settings settings, List<String> lossNames, BatchLoss loss) {
+            TrainingData data,
+            TrainingListener listener,
+            Settings settings,
+            Device device,
+            List<String> lossNames,
+            BatchLoss loss) {
         Engine engine = DjlRuntime.engine();
         int d = data.dim();
         Map<Long, Float> gains = TrainerSupport.gains(data);
-        try (NDManager base = engine.newBaseManager(settings.device());
+        try (NDManager base = engine.newBaseManager(device);
                 LayerNetwork net = new LayerNetwork(
                         base,
-                        settings.device(),
-                        LayerNetwork.residualAdapter(d, settings.hidden()),
+                        device,
+                        LayerNetwork.residualAdapter(d, settings.hidden(d)),
                         settings.seed(),
                         LayerNetwork.residualZeroInit(),
                         LayerNetwork.startTensors(PcaStart.fit(data.corpus())),

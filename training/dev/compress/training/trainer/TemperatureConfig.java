@@ -1,6 +1,5 @@
 package dev.compress.training.trainer;
 
-import ai.djl.Device;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +26,8 @@ public record TemperatureConfig(
         double hardNegativeFraction,
         int maxTripletsPerEpoch,
         long seed,
-        String device) {
+        String device)
+        implements ResidualAdapterTraining.Settings {
 
     public enum Variant {
         /** InfoNCE summed over the temperatures, at the full dimension. */
@@ -70,22 +70,6 @@ public record TemperatureConfig(
 
     public int hidden(int inputDim) {
         return hidden > 0 ? hidden : inputDim;
-    }
-
-    /** What {@link ResidualAdapterTraining} takes from this configuration, for inputs of {@code inputDim}. */
-    ResidualAdapterTraining.Settings training(int inputDim, Device device) {
-        return new ResidualAdapterTraining.Settings(
-                dims,
-                hidden(inputDim),
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
     }
 
     public TemperatureConfig withVariant(Variant v) {

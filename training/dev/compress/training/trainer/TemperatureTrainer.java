@@ -94,7 +94,8 @@ public final class TemperatureTrainer implements Trainer {
         ResidualAdapterTraining.Outcome o = ResidualAdapterTraining.run(
                 data,
                 listener,
-                config.training(d, device),
+                config,
+                device,
                 List.of("total", "infonce", "recovery"),
                 (adapted, input, start, relevance, n) -> loss(adapted, start, relevance, n, lossDims, specific));
         EpochLoop.Result r = o.result();
