@@ -1,6 +1,7 @@
 package dev.compress.bench;
 
 import dev.compress.harness.BenchData;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -18,7 +19,7 @@ import org.apache.lucene.util.IOUtils;
  * it; a run interrupted during the build starts that index again. Delete the directory after
  * changing an index format or the data generator: the marker cannot tell.
  */
-final class BuiltIndex implements AutoCloseable {
+final class BuiltIndex implements Closeable {
 
     private static final String KEEP_DIR = System.getProperty("bench.index.dir");
 

@@ -5,6 +5,7 @@ import dev.compress.codec.binary.BinaryCodeOptions;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.search.RescoringKnnQuery;
 import dev.compress.harness.BenchData;
+import java.io.Closeable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -15,12 +16,14 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
@@ -44,6 +47,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.tests.util.RamUsageTester;
 import org.apache.lucene.tests.util.TestUtil;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * Side-by-side benchmark of vector formats on the same vectors, k = 10, through the same query
@@ -67,6 +71,7 @@ final class FormatComparison {
     static final String FIELD = "v";
     static final int K = 10;
     private static final int WARMUP_ROUNDS = 3;
+    private static final int BLOCK = 50;
     private static final HnswParameters GRAPH = new HnswParameters(16, 100);
     private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
 
@@ -83,7 +88,16 @@ final class FormatComparison {
     record IndexSpec(String name, Supplier<KnnVectorsFormat> format) {}
 
     /** A way to search an index: {@code k x oversample} candidates, rescored with floats or not. */
-    record SearchSpec(String index, float oversample, boolean rescore) {}
+    record SearchSpec(String index, float oversample, boolean rescore) {
+
+        /** The search a sweep row measured. */
+        static SearchSpec of(Map<String, Object> row) {
+            return new SearchSpec(
+                    (String) row.get("index"),
+                    ((Number) row.get("oversample")).floatValue(),
+                    "yes".equals(row.get("rescore")));
+        }
+    }
 
     static final Map<String, IndexSpec> INDEXES = new LinkedHashMap<>();
 
@@ -140,78 +154,147 @@ final class FormatComparison {
 
     /** Builds every index that {@code searches} name and measures each search; one row per search. */
     static List<Map<String, Object>> run(BenchData set, List<SearchSpec> searches, int threads) throws IOException {
+        return run(set, searches, threads, rows -> List.of(), 0).rows();
+    }
+
+    /**
+     * The sweep's rows (one per search, each index timed after the previous one) and the rows of the searches
+     * {@code timeTogether} picks from them, timed again in one interleaved pass ({@link #interleaved}).
+     */
+    record Comparison(List<Map<String, Object>> rows, List<Map<String, Object>> interleaved) {}
+
+    /**
+     * {@link #run(BenchData, List, int)}, then the searches {@code timeTogether} picks from the sweep's rows timed
+     * again together: {@code rounds} interleaved rounds over indexes that all stay open.
+     */
+    static Comparison run(
+            BenchData set,
+            List<SearchSpec> searches,
+            int threads,
+            Function<List<Map<String, Object>>, List<SearchSpec>> timeTogether,
+            int rounds)
+            throws IOException {
         int[][] truth = set.exactTopK(K);
         List<Map<String, Object>> rows = new ArrayList<>();
         Double exactNdcg = set.judgments().isEmpty() ? null : set.meanNdcg(truth, K);
-        for (String index : searches.stream().map(SearchSpec::index).distinct().toList()) {
+        Map<String, OpenIndex> open = new LinkedHashMap<>();
+        try {
+            for (String index :
+                    searches.stream().map(SearchSpec::index).distinct().toList()) {
+                OpenIndex opened = OpenIndex.open(set, index);
+                open.put(index, opened);
+                for (SearchSpec search : searches) {
+                    if (search.index().equals(index)) {
+                        Map<String, Object> row = opened.describe(search);
+                        measure(set, truth, opened, search, threads, row);
+                        if (exactNdcg != null) {
+                            row.put("ndcg_ratio_to_exact", (Double) row.get("ndcg@10") / exactNdcg);
+                        }
+                        opened.addSizes(row);
+                        rows.add(row);
+                    }
+                }
+            }
+            List<Map<String, Object>> together = interleaved(set, truth, open, timeTogether.apply(rows), rounds);
+            if (exactNdcg != null) {
+                Map<String, Object> exact = new LinkedHashMap<>();
+                exact.put("data", set.name());
+                exact.put("docs", set.corpus().length);
+                exact.put("index", "exact float32 (brute force)");
+                exact.put("candidates", "all");
+                exact.put("recall@10", 1.0);
+                exact.put("ndcg@10", exactNdcg);
+                exact.put("ndcg_ratio_to_exact", 1.0);
+                rows.add(0, exact);
+            }
+            return new Comparison(rows, together);
+        } finally {
+            IOUtils.close(open.values());
+        }
+    }
+
+    /** A built index, open for searching, with what its rows report about its size. */
+    private record OpenIndex(
+            String data,
+            String name,
+            BuiltIndex built,
+            Directory dir,
+            DirectoryReader reader,
+            IndexSearcher searcher,
+            int[] idOf,
+            double[] seconds,
+            Map<String, Long> bytes,
+            long heap)
+            implements Closeable {
+
+        static OpenIndex open(BenchData set, String index) throws IOException {
             BuiltIndex built = BuiltIndex.of(set, index);
-            try (Directory dir = FSDirectory.open(built.path())) {
+            Directory dir = null;
+            try {
+                dir = FSDirectory.open(built.path());
                 double[] seconds = built.seconds();
                 if (seconds == null) {
                     seconds = build(dir, INDEXES.get(index).format().get(), set.corpus());
                     built.markBuilt(seconds);
                 }
-                Map<String, Long> bytes = bytesByExtension(built.path());
-                try (DirectoryReader reader = DirectoryReader.open(dir)) {
-                    int[] idOf = storedIds(reader);
-                    IndexSearcher searcher = new IndexSearcher(reader);
-                    searcher.setQueryCache(null);
-                    long heap = 0;
-                    for (LeafReaderContext leaf : reader.leaves()) {
-                        heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
-                    }
-                    for (SearchSpec search : searches) {
-                        if (search.index().equals(index)) {
-                            Map<String, Object> row = new LinkedHashMap<>();
-                            row.put("data", set.name());
-                            row.put("docs", set.corpus().length);
-                            row.put("index", index);
-                            row.put(
-                                    "candidates",
-                                    search.oversample() == 1
-                                            ? "k"
-                                            : String.format(java.util.Locale.ROOT, "%.0fx", search.oversample()));
-                            row.put("rescore", search.rescore() ? "yes" : "no");
-                            measure(set, truth, searcher, idOf, search, threads, row);
-                            if (exactNdcg != null) {
-                                row.put("ndcg_ratio_to_exact", (Double) row.get("ndcg@10") / exactNdcg);
-                            }
-                            int n = set.corpus().length;
-                            row.put("index_s", seconds[0]);
-                            row.put("merge_s", seconds[1]);
-                            row.put("ram_buffer_mb", RAM_BUFFER_MB);
-                            row.put(
-                                    "disk_bytes_per_vector",
-                                    bytes.values().stream()
-                                                    .mapToLong(Long::longValue)
-                                                    .sum()
-                                            / (double) n);
-                            row.put("disk_files_bytes_per_vector", perVector(bytes, n));
-                            long graphAndCodes = bytes.getOrDefault("vex", 0L)
-                                    + bytes.getOrDefault("vbc", 0L)
-                                    + bytes.getOrDefault("veq", 0L);
-                            row.put("graph_codes_bytes_per_vector", graphAndCodes / (double) n);
-                            row.put("heap_bytes_per_vector", heap / (double) n);
-                            rows.add(row);
-                        }
-                    }
+                DirectoryReader reader = DirectoryReader.open(dir);
+                IndexSearcher searcher = new IndexSearcher(reader);
+                searcher.setQueryCache(null);
+                long heap = 0;
+                for (LeafReaderContext leaf : reader.leaves()) {
+                    heap += RamUsageTester.ramUsed(((CodecReader) leaf.reader()).getVectorReader(), ON_HEAP_ONLY);
                 }
-            } finally {
-                built.close();
+                return new OpenIndex(
+                        set.name(),
+                        index,
+                        built,
+                        dir,
+                        reader,
+                        searcher,
+                        storedIds(reader),
+                        seconds,
+                        bytesByExtension(built.path()),
+                        heap);
+            } catch (IOException | RuntimeException e) {
+                IOUtils.closeWhileHandlingException(dir, built);
+                throw e;
             }
         }
-        if (exactNdcg != null) {
-            Map<String, Object> exact = new LinkedHashMap<>();
-            exact.put("data", set.name());
-            exact.put("docs", set.corpus().length);
-            exact.put("index", "exact float32 (brute force)");
-            exact.put("candidates", "all");
-            exact.put("recall@10", 1.0);
-            exact.put("ndcg@10", exactNdcg);
-            exact.put("ndcg_ratio_to_exact", 1.0);
-            rows.add(0, exact);
+
+        /** A new row naming the data, the index and the search. */
+        Map<String, Object> describe(SearchSpec search) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("data", data);
+            row.put("docs", reader.maxDoc());
+            row.put("index", name);
+            row.put(
+                    "candidates",
+                    search.oversample() == 1 ? "k" : String.format(Locale.ROOT, "%.0fx", search.oversample()));
+            row.put("rescore", search.rescore() ? "yes" : "no");
+            row.put("oversample", search.oversample());
+            return row;
         }
-        return rows;
+
+        /** Build and merge seconds, and bytes per vector on disk and on the heap. */
+        void addSizes(Map<String, Object> row) {
+            int n = reader.maxDoc();
+            row.put("index_s", seconds[0]);
+            row.put("merge_s", seconds[1]);
+            row.put("ram_buffer_mb", RAM_BUFFER_MB);
+            row.put(
+                    "disk_bytes_per_vector",
+                    bytes.values().stream().mapToLong(Long::longValue).sum() / (double) n);
+            row.put("disk_files_bytes_per_vector", perVector(bytes, n));
+            long graphAndCodes =
+                    bytes.getOrDefault("vex", 0L) + bytes.getOrDefault("vbc", 0L) + bytes.getOrDefault("veq", 0L);
+            row.put("graph_codes_bytes_per_vector", graphAndCodes / (double) n);
+            row.put("heap_bytes_per_vector", heap / (double) n);
+        }
+
+        @Override
+        public void close() throws IOException {
+            IOUtils.close(reader, dir, built);
+        }
     }
 
     /** Seconds to add every document (flushing as the buffer fills) and to force-merge to one segment. */
@@ -240,14 +323,10 @@ final class FormatComparison {
     }
 
     private static void measure(
-            BenchData set,
-            int[][] truth,
-            IndexSearcher searcher,
-            int[] idOf,
-            SearchSpec search,
-            int threads,
-            Map<String, Object> row)
+            BenchData set, int[][] truth, OpenIndex index, SearchSpec search, int threads, Map<String, Object> row)
             throws IOException {
+        IndexSearcher searcher = index.searcher();
+        int[] idOf = index.idOf();
         float[][] queries = set.queries();
         for (int round = 0; round < WARMUP_ROUNDS; round++) {
             for (float[] query : queries) {
@@ -277,15 +356,67 @@ final class FormatComparison {
         if (set.judgments().isEmpty() == false) {
             row.put("ndcg@10", set.meanNdcg(results, K));
         }
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
         row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
         // CPU time of the searching thread: what a query costs, nearly free of other processes' load
         row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
-        row.put("p50_ms", sorted[sorted.length / 2] / 1e6);
-        row.put("p99_ms", sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
+        row.put("p50_ms", RestTiming.percentile(nanos, 0.5));
+        row.put("p99_ms", RestTiming.percentile(nanos, 0.99));
         row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
         row.put("visited_per_query", visitedPerQuery(searcher, queries, search));
+    }
+
+    /**
+     * {@code searches} timed in one interleaved pass by one thread: the queries in blocks of {@value #BLOCK}, each
+     * block sent to every search in turn (the order rotating from block to block), {@code rounds} times after one
+     * untimed round. Timing one index after another lets the machine's drift between them decide their ratio;
+     * interleaved, a slower spell slows every search alike. One row per search, in their order.
+     */
+    private static List<Map<String, Object>> interleaved(
+            BenchData set, int[][] truth, Map<String, OpenIndex> open, List<SearchSpec> searches, int rounds)
+            throws IOException {
+        float[][] queries = set.queries();
+        int n = searches.size();
+        long[][] nanos = new long[n][queries.length * rounds];
+        long[] cpuNanos = new long[n];
+        double[] recall = new double[n];
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        int turn = 0;
+        for (int round = -1; round < rounds; round++) {
+            for (int from = 0; from < queries.length; from += BLOCK, turn++) {
+                for (int j = 0; j < n; j++) {
+                    int i = (turn + j) % n;
+                    OpenIndex index = open.get(searches.get(i).index());
+                    for (int q = from; q < Math.min(queries.length, from + BLOCK); q++) {
+                        RescoringKnnQuery query = query(queries[q], searches.get(i));
+                        long cpuStart = cpu.getCurrentThreadCpuTime();
+                        long start = System.nanoTime();
+                        TopDocs hits = index.searcher().search(query, K);
+                        long elapsed = System.nanoTime() - start;
+                        long cpuElapsed = cpu.getCurrentThreadCpuTime() - cpuStart;
+                        if (round >= 0) {
+                            nanos[i][round * queries.length + q] = elapsed;
+                            cpuNanos[i] += cpuElapsed;
+                            int[] ids = Arrays.stream(hits.scoreDocs)
+                                    .mapToInt(hit -> index.idOf()[hit.doc])
+                                    .toArray();
+                            recall[i] += BenchData.recall(truth[q], ids);
+                        }
+                    }
+                }
+            }
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int timed = nanos[i].length;
+            Map<String, Object> row = open.get(searches.get(i).index()).describe(searches.get(i));
+            row.put("recall@10", recall[i] / timed);
+            row.put("qps_1_thread", timed / (Arrays.stream(nanos[i]).sum() / 1e9));
+            row.put("cpu_us_per_query", cpuNanos[i] / 1e3 / timed);
+            row.put("p50_ms", RestTiming.percentile(nanos[i], 0.5));
+            row.put("p99_ms", RestTiming.percentile(nanos[i], 0.99));
+            rows.add(row);
+        }
+        return rows;
     }
 
     /** Graph nodes scored per query by the walk alone (no rescoring): the work a budget costs. */
@@ -372,7 +503,7 @@ final class FormatComparison {
             double per = e.getValue() / (double) n;
             if (per >= 0.05) {
                 out.append(out.length() == 0 ? "" : ", ")
-                        .append(String.format(java.util.Locale.ROOT, "%s %.1f", e.getKey(), per));
+                        .append(String.format(Locale.ROOT, "%s %.1f", e.getKey(), per));
             }
         }
         return out.toString();

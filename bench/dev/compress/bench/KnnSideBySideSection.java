@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Our plugin beside the k-NN plugin on one real node, on the same vectors and through the same
@@ -29,7 +30,8 @@ import java.util.Map;
  * Lucene {@code sq} encoder crash the node on their first search, so its 1-bit and 7-bit modes are
  * compared instead through the Lucene formats they wrap, in this JVM on the same vectors
  * ({@link FormatComparison}: Lucene's 1-bit OSQ and 7-bit scalar quantization against float32 and
- * ours), read at the same recall level.
+ * ours), read at the same recall level: each format's cheapest budget reaching it in the sweep, then
+ * those searches timed again in one interleaved pass, as the REST ones are.
  *
  * <p>Data: scifact with bge-small-en-v1.5 (5,183 x 384) and a synthetic 384-d set of {@code
  * -Dbench.knn.synthetic.docs} vectors (quick 100,000, full 1,000,000; 0 leaves it out), 500 queries.
@@ -179,7 +181,19 @@ final class KnnSideBySideSection implements BenchSection {
         for (float f : new float[] {3, 5, 8, 12, 16, 24}) {
             searches.add(new SearchSpec(OURS_BINARY, f, true));
         }
-        List<Map<String, Object>> rows = FormatComparison.run(set, searches, mode.threads());
+        List<String> compared = List.of(LUCENE_FLOAT, LUCENE_OSQ, LUCENE_SQ7, OURS_BINARY);
+        FormatComparison.Comparison comparison = FormatComparison.run(
+                set,
+                searches,
+                mode.threads(),
+                sweepRows -> compared.stream()
+                        .map(index ->
+                                RecallSweep.firstReaching(sweepRows, r -> index.equals(r.get("index")), RECALL_LEVEL))
+                        .filter(Objects::nonNull)
+                        .map(SearchSpec::of)
+                        .toList(),
+                NodeKnnComparison.ROUNDS);
+        List<Map<String, Object>> rows = comparison.rows();
         rows.removeIf(r -> r.containsKey("qps_1_thread") == false); // the exact (brute-force) line of judged sets
         ResultTable sweep = new ResultTable(
                 set.name() + ": Lucene's formats in-process (what k-NN's sq encoder wraps), k = 10",
@@ -213,10 +227,9 @@ final class KnnSideBySideSection implements BenchSection {
                         "p99_ms",
                         "ours_qps_ratio",
                         "ours_cpu_ratio"));
-        Map<String, Object> ours =
-                RecallSweep.firstReaching(rows, r -> OURS_BINARY.equals(r.get("index")), RECALL_LEVEL);
-        for (String index : List.of(LUCENE_FLOAT, LUCENE_OSQ, LUCENE_SQ7, OURS_BINARY)) {
-            Map<String, Object> row = RecallSweep.firstReaching(rows, r -> index.equals(r.get("index")), RECALL_LEVEL);
+        Map<String, Object> ours = timedTogether(comparison, OURS_BINARY);
+        for (String index : compared) {
+            Map<String, Object> row = timedTogether(comparison, index);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("index", index + (index.equals(LUCENE_OSQ) || index.equals(OURS_BINARY) ? ", rescored" : ""));
             if (row == null) {
@@ -238,9 +251,19 @@ final class KnnSideBySideSection implements BenchSection {
         level.note(String.format(
                 Locale.ROOT,
                 "ours_qps_ratio: our binary rescored's QPS over the row's; ours_cpu_ratio: the row's CPU time per query over ours. Both at each index's"
-                        + " smallest budget reaching recall %.2f, from this one run.",
-                RECALL_LEVEL));
+                        + " smallest budget reaching recall %.2f in the sweep, timed again together: blocks of 50 queries to each index"
+                        + " in turn, %d rounds, so that the machine's drift slows every index alike.",
+                RECALL_LEVEL,
+                NodeKnnComparison.ROUNDS));
         rows.forEach(r -> r.remove(FormatComparison.PER_QUERY_RECALL));
         return List.of(sweep, level);
+    }
+
+    /** The interleaved row of {@code index}'s equal-recall search; null when the sweep never reached the level. */
+    private static Map<String, Object> timedTogether(FormatComparison.Comparison comparison, String index) {
+        return comparison.interleaved().stream()
+                .filter(r -> index.equals(r.get("index")))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -35,7 +35,7 @@ final class NodeKnnComparison {
     /** The row of requests that search no vectors, timed beside the indexes. */
     private static final String FLOOR = "REST floor: match_all, size 10";
     /** Timed rounds of the interleaved pass at equal recall. */
-    private static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
+    static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
     /** Queries an index answers in a row in the interleaved pass before the next index's turn. */
     private static final int BLOCK = 50;
 
