@@ -71,7 +71,6 @@ final class FormatComparison {
     static final String FIELD = "v";
     static final int K = 10;
     private static final int WARMUP_ROUNDS = 3;
-    private static final int BLOCK = 50;
     private static final HnswParameters GRAPH = new HnswParameters(16, 100);
     private static final int RAM_BUFFER_MB = Integer.getInteger("bench.ram.buffer.mb", 64);
 
@@ -366,10 +365,7 @@ final class FormatComparison {
     }
 
     /**
-     * {@code searches} timed in one interleaved pass by one thread: the queries in blocks of {@value #BLOCK}, each
-     * block sent to every search in turn (the order rotating from block to block), {@code rounds} times after one
-     * untimed round. Timing one index after another lets the machine's drift between them decide their ratio;
-     * interleaved, a slower spell slows every search alike. One row per search, in their order.
+     * {@code searches} timed together by one thread in one {@link InterleavedPass}. One row per search, in their order.
      */
     private static List<Map<String, Object>> interleaved(
             BenchData set, int[][] truth, Map<String, OpenIndex> open, List<SearchSpec> searches, int rounds)
@@ -380,31 +376,23 @@ final class FormatComparison {
         long[] cpuNanos = new long[n];
         double[] recall = new double[n];
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        int turn = 0;
-        for (int round = -1; round < rounds; round++) {
-            for (int from = 0; from < queries.length; from += BLOCK, turn++) {
-                for (int j = 0; j < n; j++) {
-                    int i = (turn + j) % n;
-                    OpenIndex index = open.get(searches.get(i).index());
-                    for (int q = from; q < Math.min(queries.length, from + BLOCK); q++) {
-                        RescoringKnnQuery query = query(queries[q], searches.get(i));
-                        long cpuStart = cpu.getCurrentThreadCpuTime();
-                        long start = System.nanoTime();
-                        TopDocs hits = index.searcher().search(query, K);
-                        long elapsed = System.nanoTime() - start;
-                        long cpuElapsed = cpu.getCurrentThreadCpuTime() - cpuStart;
-                        if (round >= 0) {
-                            nanos[i][round * queries.length + q] = elapsed;
-                            cpuNanos[i] += cpuElapsed;
-                            int[] ids = Arrays.stream(hits.scoreDocs)
-                                    .mapToInt(hit -> index.idOf()[hit.doc])
-                                    .toArray();
-                            recall[i] += BenchData.recall(truth[q], ids);
-                        }
-                    }
-                }
+        InterleavedPass.run(n, queries.length, rounds, (i, q, round) -> {
+            OpenIndex index = open.get(searches.get(i).index());
+            RescoringKnnQuery query = query(queries[q], searches.get(i));
+            long cpuStart = cpu.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            TopDocs hits = index.searcher().search(query, K);
+            long elapsed = System.nanoTime() - start;
+            long cpuElapsed = cpu.getCurrentThreadCpuTime() - cpuStart;
+            if (round >= 0) {
+                nanos[i][round * queries.length + q] = elapsed;
+                cpuNanos[i] += cpuElapsed;
+                int[] ids = Arrays.stream(hits.scoreDocs)
+                        .mapToInt(hit -> index.idOf()[hit.doc])
+                        .toArray();
+                recall[i] += BenchData.recall(truth[q], ids);
             }
-        }
+        });
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int timed = nanos[i].length;

@@ -251,9 +251,10 @@ final class KnnSideBySideSection implements BenchSection {
         level.note(String.format(
                 Locale.ROOT,
                 "ours_qps_ratio: our binary rescored's QPS over the row's; ours_cpu_ratio: the row's CPU time per query over ours. Both at each index's"
-                        + " smallest budget reaching recall %.2f in the sweep, timed again together: blocks of 50 queries to each index"
+                        + " smallest budget reaching recall %.2f in the sweep, timed again together: blocks of %d queries to each index"
                         + " in turn, %d rounds, so that the machine's drift slows every index alike.",
                 RECALL_LEVEL,
+                InterleavedPass.BLOCK,
                 NodeKnnComparison.ROUNDS));
         rows.forEach(r -> r.remove(FormatComparison.PER_QUERY_RECALL));
         return List.of(sweep, level);

@@ -36,8 +36,6 @@ final class NodeKnnComparison {
     private static final String FLOOR = "REST floor: match_all, size 10";
     /** Timed rounds of the interleaved pass at equal recall. */
     static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
-    /** Queries an index answers in a row in the interleaved pass before the next index's turn. */
-    private static final int BLOCK = 50;
 
     private static final String HNSW = "\"m\":16,\"ef_construction\":100";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -192,7 +190,8 @@ final class NodeKnnComparison {
         floor.put("qps_ratio_to_knn_float32", RecallSweep.ratio(floor, knnFloat, "qps_1_client"));
         level.add(floor);
         level.note("Each index at the parameter its sweep reached the level with, timed again in one pass that sends"
-                + " the queries in blocks of " + BLOCK + " to each index in turn (the order rotating), " + ROUNDS
+                + " the queries in blocks of " + InterleavedPass.BLOCK + " to each index in turn (the order rotating), "
+                + ROUNDS
                 + " rounds after an untimed one: this machine's speed drifts by more than the indexes differ, and one"
                 + " index timed after another lets the drift decide the ratio. qps_1_client: requests over the time"
                 + " they took. " + FLOOR + ": requests that search no vectors, timed in the same pass: what every"
@@ -242,7 +241,7 @@ final class NodeKnnComparison {
                 .toList());
         bodies.add(Collections.nCopies(
                 queries.length, "{\"size\":" + K + ",\"_source\":false,\"query\":{\"match_all\":{}}}"));
-        List<Map<String, Object>> timed = RestTiming.interleaved(client, indexes, bodies, truth, ROUNDS, BLOCK);
+        List<Map<String, Object>> timed = RestTiming.interleaved(client, indexes, bodies, truth, ROUNDS);
         for (int i = 0; i < reached.size(); i++) {
             Map<String, Object> swept = atLevel.get(reached.get(i).label());
             Map<String, Object> row = new LinkedHashMap<>();

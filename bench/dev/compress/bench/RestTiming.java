@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * What the sections that search a real node through REST share: one client sending one query after
- * another (each query once as a warm-up, then each once timed; or several indexes timed in one
- * interleaved pass, {@link #interleaved}), the hits' ids read from the answer,
+ * another (each query once as a warm-up, then each once timed; or several indexes timed together in
+ * one {@link InterleavedPass}), the hits' ids read from the answer,
  * recall against exact search, queries per second and p50 / p99 latency. The {@code node} and
  * {@code knn} sections both use it, so their figures are taken the same way.
  */
@@ -35,66 +35,52 @@ final class RestTiming {
         }
         long[] nanos = new long[bodies.size()];
         double recall = 0;
-        long start = System.nanoTime();
         for (int q = 0; q < bodies.size(); q++) {
             long t = System.nanoTime();
             int[] ids = search(client, index, bodies.get(q));
             nanos[q] = System.nanoTime() - t;
             recall += BenchData.recall(truth[q], ids);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("recall@10", recall / bodies.size());
-        row.put("qps_1_client", bodies.size() / seconds);
-        row.put("p50_ms", percentile(nanos, 0.5));
-        row.put("p99_ms", percentile(nanos, 0.99));
-        return row;
+        return row(recall / bodies.size(), nanos);
     }
 
     /**
-     * The same figures for several indexes timed in one interleaved pass: the queries in blocks of {@code
-     * block}, each block sent to every index in turn (the order rotating from block to block), repeated
-     * {@code rounds} times after one untimed pass. A machine whose speed drifts (other load, CPU steal)
-     * then slows every index alike, where timing one index after another lets the drift decide the ratio;
-     * within a block an index runs warm, as it does when it serves its own traffic.
+     * The same figures for several indexes timed together in one {@link InterleavedPass}.
      *
      * @param bodies {@code bodies.get(i).get(q)}: query q's search body for {@code indexes.get(i)}
      * @return one row per index, in the order of {@code indexes}
      */
     static List<Map<String, Object>> interleaved(
-            NodeHttp client, List<String> indexes, List<List<String>> bodies, int[][] truth, int rounds, int block)
+            NodeHttp client, List<String> indexes, List<List<String>> bodies, int[][] truth, int rounds)
             throws IOException {
         int n = indexes.size();
         int queries = truth.length;
         long[][] nanos = new long[n][queries * rounds];
         double[] recall = new double[n];
-        int turn = 0;
-        for (int round = -1; round < rounds; round++) {
-            for (int from = 0; from < queries; from += block, turn++) {
-                for (int j = 0; j < n; j++) {
-                    int i = (turn + j) % n;
-                    for (int q = from; q < Math.min(queries, from + block); q++) {
-                        long t = System.nanoTime();
-                        int[] ids = search(client, indexes.get(i), bodies.get(i).get(q));
-                        long elapsed = System.nanoTime() - t;
-                        if (round >= 0) {
-                            nanos[i][round * queries + q] = elapsed;
-                            recall[i] += BenchData.recall(truth[q], ids);
-                        }
-                    }
-                }
+        InterleavedPass.run(n, queries, rounds, (i, q, round) -> {
+            long t = System.nanoTime();
+            int[] ids = search(client, indexes.get(i), bodies.get(i).get(q));
+            long elapsed = System.nanoTime() - t;
+            if (round >= 0) {
+                nanos[i][round * queries + q] = elapsed;
+                recall[i] += BenchData.recall(truth[q], ids);
             }
-        }
+        });
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("recall@10", recall[i] / (queries * (double) rounds));
-            row.put("qps_1_client", nanos[i].length / (Arrays.stream(nanos[i]).sum() / 1e9));
-            row.put("p50_ms", percentile(nanos[i], 0.5));
-            row.put("p99_ms", percentile(nanos[i], 0.99));
-            rows.add(row);
+            rows.add(row(recall[i] / (queries * (double) rounds), nanos[i]));
         }
         return rows;
+    }
+
+    /** A row of the mean recall and of the latencies' rate and percentiles. */
+    private static Map<String, Object> row(double recall, long[] nanos) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("recall@10", recall);
+        row.put("qps_1_client", nanos.length / (Arrays.stream(nanos).sum() / 1e9));
+        row.put("p50_ms", percentile(nanos, 0.5));
+        row.put("p99_ms", percentile(nanos, 0.99));
+        return row;
     }
 
     /** The ids (corpus rows) of one search's hits, best first. */
