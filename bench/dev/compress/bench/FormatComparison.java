@@ -325,7 +325,6 @@ final class FormatComparison {
             BenchData set, int[][] truth, OpenIndex index, SearchSpec search, int threads, Map<String, Object> row)
             throws IOException {
         IndexSearcher searcher = index.searcher();
-        int[] idOf = index.idOf();
         float[][] queries = set.queries();
         for (int round = 0; round < WARMUP_ROUNDS; round++) {
             for (float[] query : queries) {
@@ -337,14 +336,10 @@ final class FormatComparison {
         int[][] results = new int[queries.length][];
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         for (int q = 0; q < queries.length; q++) {
-            RescoringKnnQuery query = query(queries[q], search);
-            long cpuStart = cpu.getCurrentThreadCpuTime();
-            long start = System.nanoTime();
-            TopDocs hits = searcher.search(query, K);
-            nanos[q] = System.nanoTime() - start;
-            cpuNanos += cpu.getCurrentThreadCpuTime() - cpuStart;
-            results[q] =
-                    Arrays.stream(hits.scoreDocs).mapToInt(hit -> idOf[hit.doc]).toArray();
+            TimedSearch timed = TimedSearch.run(cpu, index, search, queries[q]);
+            nanos[q] = timed.nanos();
+            cpuNanos += timed.cpuNanos();
+            results[q] = timed.ids();
         }
         double[] recalls = new double[queries.length];
         for (int q = 0; q < queries.length; q++) {
@@ -355,11 +350,7 @@ final class FormatComparison {
         if (set.judgments().isEmpty() == false) {
             row.put("ndcg@10", set.meanNdcg(results, K));
         }
-        row.put("qps_1_thread", queries.length / (Arrays.stream(nanos).sum() / 1e9));
-        // CPU time of the searching thread: what a query costs, nearly free of other processes' load
-        row.put("cpu_us_per_query", cpuNanos / 1e3 / queries.length);
-        row.put("p50_ms", RestTiming.percentile(nanos, 0.5));
-        row.put("p99_ms", RestTiming.percentile(nanos, 0.99));
+        putTimings(row, nanos, cpuNanos);
         row.put("qps_" + threads + "_threads", concurrentQps(searcher, queries, search, threads));
         row.put("visited_per_query", visitedPerQuery(searcher, queries, search));
     }
@@ -378,33 +369,48 @@ final class FormatComparison {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         InterleavedPass.run(n, queries.length, rounds, (i, q, round) -> {
             OpenIndex index = open.get(searches.get(i).index());
-            RescoringKnnQuery query = query(queries[q], searches.get(i));
-            long cpuStart = cpu.getCurrentThreadCpuTime();
-            long start = System.nanoTime();
-            TopDocs hits = index.searcher().search(query, K);
-            long elapsed = System.nanoTime() - start;
-            long cpuElapsed = cpu.getCurrentThreadCpuTime() - cpuStart;
+            TimedSearch timed = TimedSearch.run(cpu, index, searches.get(i), queries[q]);
             if (round >= 0) {
-                nanos[i][round * queries.length + q] = elapsed;
-                cpuNanos[i] += cpuElapsed;
-                int[] ids = Arrays.stream(hits.scoreDocs)
-                        .mapToInt(hit -> index.idOf()[hit.doc])
-                        .toArray();
-                recall[i] += BenchData.recall(truth[q], ids);
+                nanos[i][round * queries.length + q] = timed.nanos();
+                cpuNanos[i] += timed.cpuNanos();
+                recall[i] += BenchData.recall(truth[q], timed.ids());
             }
         });
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            int timed = nanos[i].length;
             Map<String, Object> row = open.get(searches.get(i).index()).describe(searches.get(i));
-            row.put("recall@10", recall[i] / timed);
-            row.put("qps_1_thread", timed / (Arrays.stream(nanos[i]).sum() / 1e9));
-            row.put("cpu_us_per_query", cpuNanos[i] / 1e3 / timed);
-            row.put("p50_ms", RestTiming.percentile(nanos[i], 0.5));
-            row.put("p99_ms", RestTiming.percentile(nanos[i], 0.99));
+            row.put("recall@10", recall[i] / nanos[i].length);
+            putTimings(row, nanos[i], cpuNanos[i]);
             rows.add(row);
         }
         return rows;
+    }
+
+    /** One search by this thread: the hits' corpus ids, its wall-clock and its CPU nanoseconds. */
+    private record TimedSearch(int[] ids, long nanos, long cpuNanos) {
+
+        static TimedSearch run(ThreadMXBean cpu, OpenIndex index, SearchSpec search, float[] vector)
+                throws IOException {
+            RescoringKnnQuery query = query(vector, search);
+            long cpuStart = cpu.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            TopDocs hits = index.searcher().search(query, K);
+            long nanos = System.nanoTime() - start;
+            long cpuNanos = cpu.getCurrentThreadCpuTime() - cpuStart;
+            int[] ids = Arrays.stream(hits.scoreDocs)
+                    .mapToInt(hit -> index.idOf()[hit.doc])
+                    .toArray();
+            return new TimedSearch(ids, nanos, cpuNanos);
+        }
+    }
+
+    /** Rate, CPU time per query and latency percentiles of searches that took {@code nanos} one by one. */
+    private static void putTimings(Map<String, Object> row, long[] nanos, long cpuNanos) {
+        row.put("qps_1_thread", nanos.length / (Arrays.stream(nanos).sum() / 1e9));
+        // CPU time of the searching thread: what a query costs, nearly free of other processes' load
+        row.put("cpu_us_per_query", cpuNanos / 1e3 / nanos.length);
+        row.put("p50_ms", RestTiming.percentile(nanos, 0.5));
+        row.put("p99_ms", RestTiming.percentile(nanos, 0.99));
     }
 
     /** Graph nodes scored per query by the walk alone (no rescoring): the work a budget costs. */
