@@ -116,10 +116,18 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
     static final String META_EXTENSION = "vbm";
     /** The codes: the file to keep in memory (a node's warmup reads it, {@code index.store.preload} may map it). */
     public static final String DATA_EXTENSION = "vbc";
+    /** The float32 vectors, read for rescoring and derived source. */
+    public static final String FLOATS_EXTENSION = "vbf";
+
+    static final String FLOATS_CODEC_NAME = "CompressBinaryFlatFloats";
+
     /** Version 1 pads records to cache lines ({@link SignBinarizer#recordBytes}); 0 was never released. */
     static final int VERSION_START = 1;
 
-    public static final int VERSION_CURRENT = VERSION_START;
+    /** Version 2 keeps float32 vectors packed in {@code .vbf}; version 1 kept them in Lucene's {@code .vec}. */
+    static final int VERSION_PACKED_FLOATS = 2;
+
+    public static final int VERSION_CURRENT = VERSION_PACKED_FLOATS;
 
     /** Flag bit of a field's metadata: the float32 vectors are stored, for exact rescoring. */
     static final int FLAG_STORE_FLOATS = 1;

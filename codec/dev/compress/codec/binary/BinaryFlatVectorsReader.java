@@ -26,7 +26,8 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
 
 /**
  * Reads {@link BinaryFlatVectorsFormat}. Float fields read back as their stored float32 vectors
- * when the segment kept them, as decoded codes otherwise; in both cases {@code
+ * when the segment kept them (from {@code .vbf}, or from the raw flat format's {@code .vec} in
+ * segments of version 1), as decoded codes otherwise; in both cases {@code
  * FloatVectorValues#scorer} scores like the graph search and {@code FloatVectorValues#rescorer}
  * with the best fidelity available (exact floats, or the float-arithmetic estimate from codes).
  */
@@ -39,6 +40,8 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
     private final FieldInfos fieldInfos;
     private final Map<String, BinaryFieldEntry> fields = new HashMap<>();
     private final IndexInput data;
+    /** The packed floats; null for a segment of version 1. */
+    private final IndexInput floats;
 
     BinaryFlatVectorsReader(SegmentReadState state, FlatVectorsReader rawReader, BinaryFlatVectorsScorer scorer)
             throws IOException {
@@ -66,10 +69,35 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
                         "format versions mismatch: meta=" + version + ", data=" + dataVersion, data);
             }
             CodecUtil.retrieveChecksum(data);
+            this.floats = version >= BinaryFlatVectorsFormat.VERSION_PACKED_FLOATS ? openFloats(state, version) : null;
             success = true;
         } finally {
             if (success == false) {
                 IOUtils.closeWhileHandlingException(this);
+            }
+        }
+    }
+
+    private static IndexInput openFloats(SegmentReadState state, int version) throws IOException {
+        String name = IndexFileNames.segmentFileName(
+                state.segmentInfo.name, state.segmentSuffix, BinaryFlatVectorsFormat.FLOATS_EXTENSION);
+        IndexInput input = state.directory.openInput(
+                name, state.context.withHints(FileTypeHint.DATA, FileDataHint.KNN_VECTORS, DataAccessHint.RANDOM));
+        boolean success = false;
+        try {
+            CodecUtil.checkIndexHeader(
+                    input,
+                    BinaryFlatVectorsFormat.FLOATS_CODEC_NAME,
+                    version,
+                    version,
+                    state.segmentInfo.getId(),
+                    state.segmentSuffix);
+            CodecUtil.retrieveChecksum(input);
+            success = true;
+            return input;
+        } finally {
+            if (success == false) {
+                IOUtils.closeWhileHandlingException(input);
             }
         }
     }
@@ -95,7 +123,7 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
                     if (info == null) {
                         throw new CorruptIndexException("invalid field number: " + number, meta);
                     }
-                    fields.put(info.name, readEntry(meta, info));
+                    fields.put(info.name, readEntry(meta, info, version));
                 }
             } catch (Throwable t) {
                 priorE = t;
@@ -106,7 +134,7 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
         return version;
     }
 
-    private static BinaryFieldEntry readEntry(ChecksumIndexInput meta, FieldInfo info) throws IOException {
+    private static BinaryFieldEntry readEntry(ChecksumIndexInput meta, FieldInfo info, int version) throws IOException {
         int dims = meta.readVInt();
         if (dims != info.getVectorDimension() || info.getVectorEncoding() != VectorEncoding.FLOAT32) {
             throw new CorruptIndexException(
@@ -123,16 +151,21 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
         float[] centroid = readFloats(meta, dims);
         float[] scale = readFloats(meta, dims);
         OrdToDocDISIReaderConfiguration docs = OrdToDocDISIReaderConfiguration.fromStoredMeta(meta, size);
+        boolean storeFloats = (flags & BinaryFlatVectorsFormat.FLAG_STORE_FLOATS) != 0;
+        PackedFloatsEntry floats = storeFloats && version >= BinaryFlatVectorsFormat.VERSION_PACKED_FLOATS
+                ? PackedFloatsEntry.read(meta, dims, size)
+                : null;
         return new BinaryFieldEntry(
                 dims,
-                (flags & BinaryFlatVectorsFormat.FLAG_STORE_FLOATS) != 0,
+                storeFloats,
                 (flags & BinaryFlatVectorsFormat.FLAG_CENTRED) != 0,
                 codesOffset,
                 codesLength,
                 size,
                 centroid,
                 scale,
-                docs);
+                docs,
+                floats);
     }
 
     private static float[] readFloats(ChecksumIndexInput meta, int n) throws IOException {
@@ -159,7 +192,12 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
         if (codes == null) {
             return rawReader.getFloatVectorValues(field);
         }
-        if (fields.get(field).storeFloats()) {
+        BinaryFieldEntry entry = fields.get(field);
+        if (entry.floats() != null) {
+            return new StoredFloatVectorValues(
+                    new PackedFloatVectorValues(entry.floats(), floats, codes, codes.similarity()), codes, scorer);
+        }
+        if (entry.storeFloats()) {
             return new StoredFloatVectorValues(rawReader.getFloatVectorValues(field), codes, scorer);
         }
         return new DecodedFloatVectorValues(codes, scorer);
@@ -188,6 +226,9 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
     public void checkIntegrity() throws IOException {
         rawReader.checkIntegrity();
         CodecUtil.checksumEntireFile(data);
+        if (floats != null) {
+            CodecUtil.checksumEntireFile(floats);
+        }
     }
 
     @Override
@@ -197,6 +238,13 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
             return rawReader.getOffHeapByteSize(fieldInfo);
         }
         Map<String, Long> codes = Map.of(BinaryFlatVectorsFormat.DATA_EXTENSION, entry.codesLength());
+        if (entry.floats() != null) {
+            return Map.of(
+                    BinaryFlatVectorsFormat.DATA_EXTENSION,
+                    entry.codesLength(),
+                    BinaryFlatVectorsFormat.FLOATS_EXTENSION,
+                    entry.floats().length());
+        }
         if (entry.storeFloats() == false) {
             return codes;
         }
@@ -214,6 +262,6 @@ public final class BinaryFlatVectorsReader extends FlatVectorsReader {
 
     @Override
     public void close() throws IOException {
-        IOUtils.close(data, rawReader);
+        IOUtils.close(data, floats, rawReader);
     }
 }

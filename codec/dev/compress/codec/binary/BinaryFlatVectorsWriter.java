@@ -28,9 +28,10 @@ import org.apache.lucene.util.hnsw.RandomVectorScorerSupplier;
 import org.apache.lucene.util.hnsw.UpdateableRandomVectorScorer;
 
 /**
- * Writes {@link BinaryFlatVectorsFormat}: codes and metadata itself, float32 vectors (when kept)
- * and byte fields through the raw flat writer. Codes are taken from floats against the new
- * segment's centre, at flush from the indexing buffer and at merge from the stored float vectors;
+ * Writes {@link BinaryFlatVectorsFormat}: codes, float32 vectors (when kept, {@link
+ * PackedFloatsWriter}) and metadata itself, byte fields through the raw flat writer. Codes are
+ * taken from floats against the new segment's centre, at flush from the indexing buffer and at
+ * merge from the stored float vectors;
  * a merge of segments that kept only codes keeps the codes and moves their corrections to the new
  * centre ({@link MergedCodeSources}).
  */
@@ -45,10 +46,11 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     private final List<FloatField> floatFields = new ArrayList<>();
     private IndexOutput meta;
     private IndexOutput data;
+    private IndexOutput floats;
     private boolean finished;
 
     /** A float field being indexed and the writer that buffers its vectors. */
-    private record FloatField(FieldInfo info, FlatFieldVectorsWriter<float[]> vectors) {}
+    private record FloatField(FieldInfo info, BufferedFloatFieldWriter vectors) {}
 
     /** One pass over a field's vectors in ordinal order; run twice (centre, then codes). */
     @FunctionalInterface
@@ -84,6 +86,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
         try {
             meta = state.directory.createOutput(fileName(BinaryFlatVectorsFormat.META_EXTENSION), state.context);
             data = state.directory.createOutput(fileName(BinaryFlatVectorsFormat.DATA_EXTENSION), state.context);
+            floats = state.directory.createOutput(fileName(BinaryFlatVectorsFormat.FLOATS_EXTENSION), state.context);
             CodecUtil.writeIndexHeader(
                     meta,
                     BinaryFlatVectorsFormat.META_CODEC_NAME,
@@ -93,6 +96,12 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
             CodecUtil.writeIndexHeader(
                     data,
                     BinaryFlatVectorsFormat.DATA_CODEC_NAME,
+                    BinaryFlatVectorsFormat.VERSION_CURRENT,
+                    state.segmentInfo.getId(),
+                    state.segmentSuffix);
+            CodecUtil.writeIndexHeader(
+                    floats,
+                    BinaryFlatVectorsFormat.FLOATS_CODEC_NAME,
                     BinaryFlatVectorsFormat.VERSION_CURRENT,
                     state.segmentInfo.getId(),
                     state.segmentSuffix);
@@ -107,14 +116,11 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public FlatFieldVectorsWriter<?> addField(FieldInfo fieldInfo) throws IOException {
         if (fieldInfo.getVectorEncoding() != VectorEncoding.FLOAT32) {
             return rawWriter.addField(fieldInfo);
         }
-        FlatFieldVectorsWriter<float[]> vectors = options.storeFloats()
-                ? (FlatFieldVectorsWriter<float[]>) rawWriter.addField(fieldInfo)
-                : new BufferedFloatFieldWriter(fieldInfo);
+        BufferedFloatFieldWriter vectors = new BufferedFloatFieldWriter(fieldInfo);
         floatFields.add(new FloatField(fieldInfo, vectors));
         return vectors;
     }
@@ -145,8 +151,8 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     }
 
     /**
-     * Writes one field's codes and its metadata (and the merged graph's inputs when {@code
-     * graphInputs} is not null), and returns the centre and scale used.
+     * Writes one field's codes, its floats when they are kept, and its metadata (and the merged
+     * graph's inputs when {@code graphInputs} is not null), and returns the centre and scale used.
      */
     private CodeStats writeField(
             FieldInfo info, VectorPass pass, DocsWithFieldSet docs, int maxDoc, GraphInputs graphInputs)
@@ -156,17 +162,24 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
         VectorSimilarityFunction similarity = info.getVectorSimilarityFunction();
         float[] scratch = new float[dims];
         float[] centroid = new float[dims];
-        if (options.centred() && count > 0) {
+        ExponentWindows windows = options.storeFloats() ? new ExponentWindows(dims) : null;
+        if ((options.centred() || windows != null) && count > 0) {
             pass.run(v -> {
-                float[] p = SignBinarizer.prepare(v, similarity, scratch);
-                for (int i = 0; i < dims; i++) {
-                    centroid[i] += p[i];
+                if (windows != null) {
+                    windows.add(v);
+                }
+                if (options.centred()) {
+                    float[] p = SignBinarizer.prepare(v, similarity, scratch);
+                    for (int i = 0; i < dims; i++) {
+                        centroid[i] += p[i];
+                    }
                 }
             });
-            for (int i = 0; i < dims; i++) {
+            for (int i = 0; options.centred() && i < dims; i++) {
                 centroid[i] /= count;
             }
         }
+        PackedFloatsWriter floatsWriter = windows == null ? null : new PackedFloatsWriter(floats, dims, count, windows);
         float[] scale = new float[dims];
         byte[] code = new byte[SignBinarizer.codeBytes(dims)];
         float[] corrections = new float[SignBinarizer.CORRECTIONS];
@@ -178,6 +191,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
             SignBinarizer.binarize(p, centroid, code);
             SignBinarizer.corrections(p, centroid, corrections);
             writeRecord(data, code, corrections, padding);
+            if (floatsWriter != null) {
+                floatsWriter.add(v);
+            }
             if (graphInputs != null) {
                 writeRecord(graphInputs.codes(), code, corrections, padding);
                 if (graphInputs.queries() != null) {
@@ -193,7 +209,7 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
                 scale[i] /= count;
             }
         }
-        writeMeta(info, codesOffset, docs, maxDoc, centroid, scale);
+        writeMeta(info, codesOffset, docs, maxDoc, centroid, scale, floatsWriter);
         return new CodeStats(centroid, scale, count);
     }
 
@@ -224,19 +240,28 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
         for (int i = 0; count > 0 && i < dims; i++) {
             scale[i] /= count;
         }
-        writeMeta(info, codesOffset, docs, state.segmentInfo.maxDoc(), centroid, scale);
+        writeMeta(info, codesOffset, docs, state.segmentInfo.maxDoc(), centroid, scale, null);
         return new CodeStats(centroid, scale, count);
     }
 
-    /** The field's metadata, after its records (which start at {@code codesOffset}) are written. */
+    /**
+     * The field's metadata, after its records (which start at {@code codesOffset}) and its floats
+     * (when {@code floatsWriter} is not null) are written.
+     */
     private void writeMeta(
-            FieldInfo info, long codesOffset, DocsWithFieldSet docs, int maxDoc, float[] centroid, float[] scale)
+            FieldInfo info,
+            long codesOffset,
+            DocsWithFieldSet docs,
+            int maxDoc,
+            float[] centroid,
+            float[] scale,
+            PackedFloatsWriter floatsWriter)
             throws IOException {
         int count = docs.cardinality();
         long codesLength = data.getFilePointer() - codesOffset;
         meta.writeInt(info.number);
         meta.writeVInt(info.getVectorDimension());
-        int flags = (options.storeFloats() ? BinaryFlatVectorsFormat.FLAG_STORE_FLOATS : 0)
+        int flags = (floatsWriter != null ? BinaryFlatVectorsFormat.FLAG_STORE_FLOATS : 0)
                 | (options.centred() ? BinaryFlatVectorsFormat.FLAG_CENTRED : 0);
         meta.writeByte((byte) flags);
         meta.writeVLong(codesOffset);
@@ -249,6 +274,9 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
             meta.writeInt(Float.floatToIntBits(s));
         }
         OrdToDocDISIReaderConfiguration.writeStoredMeta(DIRECT_MONOTONIC_BLOCK_SHIFT, meta, data, count, maxDoc, docs);
+        if (floatsWriter != null) {
+            floatsWriter.finish(meta);
+        }
     }
 
     /** The zeros after a record's code and corrections. */
@@ -275,7 +303,6 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
             return;
         }
         if (options.storeFloats()) {
-            rawWriter.mergeOneField(fieldInfo, mergeState);
             writeField(
                     fieldInfo,
                     mergedPass(fieldInfo, mergeState),
@@ -292,9 +319,6 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
             throws IOException {
         if (fieldInfo.getVectorEncoding() != VectorEncoding.FLOAT32) {
             return rawWriter.mergeOneFieldToIndex(fieldInfo, mergeState);
-        }
-        if (options.storeFloats()) {
-            rawWriter.mergeOneField(fieldInfo, mergeState);
         }
         // With stored floats, each vector's 4-bit query form builds the graph. Without, that query
         // would come from the decoded code, which knows no more than the code itself: such graphs were
@@ -383,22 +407,21 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
         meta.writeInt(BinaryFlatVectorsFormat.END_OF_FIELDS);
         CodecUtil.writeFooter(meta);
         CodecUtil.writeFooter(data);
+        CodecUtil.writeFooter(floats);
     }
 
     @Override
     public long ramBytesUsed() {
         long total = SHALLOW_SIZE + rawWriter.ramBytesUsed();
-        if (options.storeFloats() == false) {
-            for (FloatField field : floatFields) {
-                total += field.vectors().ramBytesUsed();
-            }
+        for (FloatField field : floatFields) {
+            total += field.vectors().ramBytesUsed();
         }
         return total;
     }
 
     @Override
     public void close() throws IOException {
-        IOUtils.close(meta, data, rawWriter);
+        IOUtils.close(meta, data, floats, rawWriter);
     }
 
     /** The merged graph's scorers, over temporary files it deletes when the graph is built. */

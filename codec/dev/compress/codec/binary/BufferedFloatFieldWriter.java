@@ -9,8 +9,9 @@ import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.RamUsageEstimator;
 
 /**
- * Holds a float field's vectors in memory until flush when no floats are stored on disk: the
- * codes need the whole segment's mean, and the flush-time graph is built from these vectors.
+ * Holds a float field's vectors in memory until flush: the codes need the whole segment's mean,
+ * the stored floats their exponent windows ({@link ExponentWindows}), and the flush-time graph is
+ * built from these vectors.
  */
 final class BufferedFloatFieldWriter extends FlatFieldVectorsWriter<float[]> {
 

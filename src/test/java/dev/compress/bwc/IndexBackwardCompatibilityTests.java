@@ -59,7 +59,8 @@ public class IndexBackwardCompatibilityTests {
     static final String EXPECTATIONS = "expected.json";
 
     /** Every index resource, oldest first; one per version of our files that is still read. */
-    private static final List<String> INDEXES = List.of(BackwardCompatibilityResources.indexResource(1));
+    private static final List<String> INDEXES =
+            List.of(BackwardCompatibilityResources.indexResource(1), BackwardCompatibilityResources.indexResource(2));
 
     @Rule
     public TemporaryFolder temp = new TemporaryFolder();

@@ -1,9 +1,16 @@
 package dev.compress.codec;
 
 import dev.compress.codec.binary.BinaryCodeOptions;
+import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
+import java.io.IOException;
+import java.util.Map;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.VectorEncoding;
 import org.apache.lucene.tests.index.BaseKnnVectorsFormatTestCase;
 import org.apache.lucene.tests.util.TestUtil;
 
@@ -31,5 +38,24 @@ public class TestBinaryHnswVectorsFormat extends BaseKnnVectorsFormatTestCase {
     @Override
     protected boolean supportsFloatVectorFallback() {
         return false;
+    }
+
+    /**
+     * Lucene's check expects float32 vectors in {@code .vec}; a float field of ours keeps them in
+     * {@code .vbf} beside its codes in {@code .vbc}, and a byte field in Lucene's {@code .vec}.
+     */
+    @Override
+    protected void assertOffHeapByteSize(LeafReader reader, String fieldName) throws IOException {
+        FieldInfo info = reader.getFieldInfos().fieldInfo(fieldName);
+        Map<String, Long> sizes = ((CodecReader) reader).getVectorReader().getOffHeapByteSize(info);
+        if (info.getVectorEncoding() == VectorEncoding.FLOAT32) {
+            boolean any = reader.getFloatVectorValues(fieldName).size() > 0;
+            assertEquals(sizes.toString(), any, sizes.get(BinaryFlatVectorsFormat.FLOATS_EXTENSION) > 0);
+            assertEquals(sizes.toString(), any, sizes.get(BinaryFlatVectorsFormat.DATA_EXTENSION) > 0);
+            assertNull(sizes.toString(), sizes.get("vec"));
+        } else {
+            boolean any = reader.getByteVectorValues(fieldName).size() > 0;
+            assertEquals(sizes.toString(), any, sizes.get("vec") > 0);
+        }
     }
 }

@@ -10,11 +10,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.lucene.tests.util.LuceneTestCase;
 
-/** codec/ sources may use only the JDK, Lucene and codec/ itself. */
+/** codec/ sources may use only the JDK (with its Vector API), Lucene and codec/ itself. */
 public class TestCodecDependencies extends LuceneTestCase {
 
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
-    private static final List<String> ALLOWED = List.of("java.", "org.apache.lucene.", "dev.compress.codec.");
+    private static final List<String> ALLOWED =
+            List.of("java.", "jdk.incubator.vector.", "org.apache.lucene.", "dev.compress.codec.");
 
     public void testImportsStayInsideLuceneAndJdk() throws IOException {
         Path root = Path.of("codec");
