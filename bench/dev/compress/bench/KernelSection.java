@@ -3,6 +3,7 @@ package dev.compress.bench;
 import dev.compress.bench.jmh.AdapterInferenceJmh;
 import dev.compress.bench.jmh.CandidateScoringJmh;
 import dev.compress.bench.jmh.CodeScanJmh;
+import dev.compress.bench.jmh.RescoringJmh;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -39,6 +40,7 @@ final class KernelSection implements BenchSection {
         } else {
             options.include(CodeScanJmh.class.getName())
                     .include(CandidateScoringJmh.class.getName())
+                    .include(RescoringJmh.class.getName())
                     .include(AdapterInferenceJmh.class.getName());
         }
         options.forks(1)
@@ -56,7 +58,7 @@ final class KernelSection implements BenchSection {
                 .resultFormat(ResultFormatType.JSON)
                 .result(BenchPaths.output().resolve("kernels-jmh.json").toString());
         Collection<RunResult> results = new Runner(options.build()).run();
-        List<ResultTable> tables = List.of(scans(results), candidates(results), inference(results));
+        List<ResultTable> tables = List.of(scans(results), candidates(results), rescoring(results), inference(results));
         for (ResultTable table : tables) {
             table.note(
                     "Each figure is the best of the measured iterations (the least disturbed by other load); the JSON has JMH's means and errors.");
@@ -127,12 +129,28 @@ final class KernelSection implements BenchSection {
     }
 
     private static ResultTable candidates(Collection<RunResult> results) {
-        ResultTable table = new ResultTable(
-                "Scoring one graph candidate in situ (flat 100k x 384 index, mmap, random ordinals, one thread)",
-                List.of("format", "ns_per_candidate", "ratio_to_float32"));
+        return perCandidate(
+                results,
+                CandidateScoringJmh.class,
+                "Scoring one graph candidate in situ (flat 100k x 384 index, mmap, random ordinals, one thread)");
+    }
+
+    private static ResultTable rescoring(Collection<RunResult> results) {
+        ResultTable table = perCandidate(
+                results,
+                RescoringJmh.class,
+                "Rescoring one candidate with the stored floats (flat 100k x 384 index, mmap, 160 random documents in order, one thread)");
+        table.note("float32: Lucene's .vec, scored in place; ours-binary: the packed floats of .vbf, decoded with the "
+                + "Vector API (the benchmark's JVM has the module, as a node does), then scored.");
+        return table;
+    }
+
+    /** One row per format of {@code benchmark}: nanoseconds per candidate and the ratio to float32's. */
+    private static ResultTable perCandidate(Collection<RunResult> results, Class<?> benchmark, String title) {
+        ResultTable table = new ResultTable(title, List.of("format", "ns_per_candidate", "ratio_to_float32"));
         Map<String, Double> ns = new LinkedHashMap<>();
         for (RunResult r : results) {
-            if (of(r, CandidateScoringJmh.class)) {
+            if (of(r, benchmark)) {
                 ns.put(r.getParams().getParam("format"), best(r));
             }
         }

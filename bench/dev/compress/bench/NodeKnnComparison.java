@@ -198,9 +198,9 @@ final class NodeKnnComparison {
                 + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here.");
         indexing.note("index_s: every document through _bulk (bulks of " + BULK
                 + ", one client) and a refresh; merge_s: force-merge to one segment. Disk: the shard's store "
-                + "(_stats/store) over its documents; vector files: .vec/.vex/.vem and our .vbc/.vbm; stored fields: .fdt/.fdx/.fdm, "
+                + "(_stats/store) over its documents; vector files: .vec/.vex/.vem and our .vbc/.vbf/.vbm; stored fields: .fdt/.fdx/.fdm, "
                 + "where _source lives. search_ram: the files a graph walk reads for every candidate it scores (k-NN float32 and ours float: "
-                + ".vex graph + .vec floats; ours binary: .vex graph + .vbc codes, the floats read only for the k x oversample rescored), "
+                + ".vex graph + .vec floats; ours binary: .vex graph + .vbc codes, the packed floats of .vbf read only for the k x oversample rescored), "
                 + "which must sit in the page cache to search at in-RAM speed; the node's heap is not counted.");
         List<ResultTable> tables = new ArrayList<>(List.of(indexing, sweep, level));
         Map<String, Object> limited = new LinkedHashMap<>();

@@ -30,7 +30,7 @@ import org.apache.lucene.index.SegmentWriteState;
  *         <li><b>[int32]</b> field number (never {@value #END_OF_FIELDS})
  *         <li><b>[vint]</b> dimension {@code D} (the reader checks it against the field's)
  *         <li><b>[byte]</b> flags: {@link #FLAG_STORE_FLOATS} ({@value #FLAG_STORE_FLOATS}) when the
- *             float32 vectors were kept in the {@code .vec} file, {@link #FLAG_CENTRED}
+ *             float32 vectors were kept, {@link #FLAG_CENTRED}
  *             ({@value #FLAG_CENTRED}) when codes were taken against the segment mean; the other
  *             bits are 0
  *         <li><b>[vlong]</b> offset of the field's first record in {@code .vbc}, a multiple of 64
@@ -52,6 +52,15 @@ import org.apache.lucene.index.SegmentWriteState;
  *             <b>[vint]</b> its block shift ({@code 16}), the {@link
  *             org.apache.lucene.util.packed.DirectMonotonicWriter} block metadata, <b>[int64]</b>
  *             the table's length.
+ *         <li>Only with {@link #FLAG_STORE_FLOATS}, where the floats are in {@code .vbf}:
+ *             <b>[vlong]</b> offset of the field's first record there, a multiple of 64;
+ *             <b>[vlong]</b> length of its records (and their exceptions) in bytes; <b>[byte]</b>
+ *             1 when packed, 0 when plain float32 (then the length must be {@code count x 4D}).
+ *             Only when packed, then: <b>[byte x D]</b> each dimension's window top (at least 6;
+ *             see {@link FloatPacking}); <b>[vlong]</b> {@code .vbf} offset of the record offsets'
+ *             table; <b>[vint]</b> its block shift ({@code 16}); the {@link
+ *             org.apache.lucene.util.packed.DirectMonotonicWriter} block metadata of its {@code
+ *             count + 1} values; <b>[vlong]</b> the table's length.
  *       </ul>
  *   <li><b>[int32]</b> {@value #END_OF_FIELDS}: end of the fields
  *   <li>Footer ({@link org.apache.lucene.codecs.CodecUtil#writeFooter}): magic, algorithm id, CRC32
@@ -82,6 +91,26 @@ import org.apache.lucene.index.SegmentWriteState;
  *             </ul>
  *         <li>only for a sparse field: the {@code IndexedDISI} document set, then the
  *             direct-monotonic ordinal-to-document table, at the offsets {@code .vbm} gives
+ *       </ul>
+ *   <li>Footer.
+ * </ul>
+ *
+ * <h2>.vbf (floats) file</h2>
+ *
+ * <ul>
+ *   <li>Index header, codec name {@value #FLOATS_CODEC_NAME}, the same version as {@code .vbm}.
+ *   <li>For each field with {@link #FLAG_STORE_FLOATS}, in the order of {@code .vbm}:
+ *       <ul>
+ *         <li>zero bytes up to the next multiple of 64 bytes from the start of the file
+ *         <li>packed: {@code count} records in ordinal order, each {@link FloatPacking}'s record
+ *             of {@code 3D + ceil(D / 2)} bytes (three byte planes of bits 0 to 23, then the
+ *             sign-and-exponent nibbles), followed by its exceptions, <b>[int32]</b> component
+ *             and <b>[int32]</b> the float's bits each, in component order; then the
+ *             direct-monotonic table of {@code count + 1} offsets, relative to the first record:
+ *             record {@code o} starts at offset {@code o}, and its exceptions fill the bytes up to
+ *             offset {@code o + 1}
+ *         <li>plain: {@code count} records of <b>[float32 x D]</b>, chosen when the exceptions
+ *             would make packing no smaller
  *       </ul>
  *   <li>Footer.
  * </ul>

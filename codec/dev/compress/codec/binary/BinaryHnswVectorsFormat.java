@@ -30,12 +30,14 @@ import org.apache.lucene.index.SegmentWriteState;
  *       Lucene99HnswVectorsWriter} and {@link Lucene99HnswVectorsReader}, unchanged; their fields,
  *       in order, are listed in {@link Lucene99HnswVectorsFormat}'s documentation. The graph's
  *       node ordinals are the ordinals of the records in {@code .vbc}.
- *   <li>{@code .vbm} (code metadata) and {@code .vbc} (codes, one fixed-size record per vector,
- *       padded to cache lines): see {@link BinaryFlatVectorsFormat}, which lists every field,
- *       the flag bits, the end-of-fields marker and the record size.
+ *   <li>{@code .vbm} (metadata), {@code .vbc} (codes, one fixed-size record per vector, padded to
+ *       cache lines) and {@code .vbf} (the float32 vectors of fields with {@code storeFloats},
+ *       packed without loss): see {@link BinaryFlatVectorsFormat}, which lists every field, the
+ *       flag bits, the end-of-fields marker and the record sizes.
  *   <li>{@code .vemf} and {@code .vec}: {@link
- *       org.apache.lucene.codecs.lucene99.Lucene99FlatVectorsFormat}'s files, holding the float32
- *       vectors of fields with {@code storeFloats} and every byte-vector field.
+ *       org.apache.lucene.codecs.lucene99.Lucene99FlatVectorsFormat}'s files, holding every
+ *       byte-vector field (and, in segments of version 1, the float32 vectors of fields with
+ *       {@code storeFloats}).
  * </ul>
  *
  * <p>Registered through SPI as {@value #NAME}. {@code m} and {@code beamWidth} only shape the graph

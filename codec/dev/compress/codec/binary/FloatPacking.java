@@ -104,14 +104,19 @@ final class FloatPacking {
     static void decode(byte[] record, int[] floors, float[] out, int from, int to) {
         int dims = out.length;
         int half = half(dims);
-        for (int i = from; i < to; i++) {
-            int nibble = i < half ? record[3 * dims + i] : record[3 * dims + i - half] >> 4;
-            int bits = (record[i] & 0xFF)
-                    | (record[dims + i] & 0xFF) << 8
-                    | (record[2 * dims + i] & 0xFF) << 16
-                    | (nibble & 8) << 28
-                    | ((nibble & 7) + floors[i]) << 24;
-            out[i] = Float.intBitsToFloat(bits);
+        for (int i = from; i < Math.min(to, half); i++) {
+            out[i] = Float.intBitsToFloat(bits(record, floors, dims, i, record[3 * dims + i]));
         }
+        for (int i = Math.max(from, half); i < to; i++) {
+            out[i] = Float.intBitsToFloat(bits(record, floors, dims, i, record[3 * dims + i - half] >> 4));
+        }
+    }
+
+    private static int bits(byte[] record, int[] floors, int dims, int i, int nibble) {
+        return (record[i] & 0xFF)
+                | (record[dims + i] & 0xFF) << 8
+                | (record[2 * dims + i] & 0xFF) << 16
+                | (nibble & 8) << 28
+                | ((nibble & 7) + floors[i]) << 24;
     }
 }

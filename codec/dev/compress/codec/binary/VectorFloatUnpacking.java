@@ -29,44 +29,57 @@ final class VectorFloatUnpacking {
         }
     }
 
+    /**
+     * Decodes {@code lanes} components at a time where a whole vector of them takes its nibbles from
+     * one half of the nibble plane, the rest one at a time. The loop bodies are written out, with no
+     * vector passed to or returned from a method: a vector that crosses a call the compiler does not
+     * inline is boxed, which costs more than the decoding.
+     */
     static void decode(byte[] record, int[] floors, float[] out) {
         int dims = out.length;
         int half = FloatPacking.half(dims);
         int lanes = Species.INTS.length();
+        int mid = dims;
+        int high = 2 * dims;
         int nibbles = 3 * dims;
-        int low = 0;
-        for (; low + lanes <= half; low += lanes) {
-            decodeLanes(record, floors, out, low, widen(record, nibbles + low));
+        int i = 0;
+        for (; i + lanes <= half; i += lanes) {
+            IntVector n = (IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i)
+                    .convertShape(VectorOperators.B2I, Species.INTS, 0);
+            IntVector bits = ((IntVector) ByteVector.fromArray(Species.BYTES, record, i)
+                            .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, mid + i)
+                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                            .lanewise(VectorOperators.LSHL, 8))
+                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
+                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                            .lanewise(VectorOperators.LSHL, 16))
+                    .or(n.and(8).lanewise(VectorOperators.LSHL, 28))
+                    .or(n.and(7)
+                            .add(IntVector.fromArray(Species.INTS, floors, i))
+                            .lanewise(VectorOperators.LSHL, 24));
+            bits.reinterpretAsFloats().intoArray(out, i);
         }
-        FloatPacking.decode(record, floors, out, low, half);
-        int high = half;
-        for (; high + lanes <= dims; high += lanes) {
-            decodeLanes(
-                    record,
-                    floors,
-                    out,
-                    high,
-                    widen(record, nibbles + high - half).lanewise(VectorOperators.ASHR, 4));
+        FloatPacking.decode(record, floors, out, i, half);
+        i = half;
+        for (; i + lanes <= dims; i += lanes) {
+            IntVector n = ((IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i - half)
+                            .convertShape(VectorOperators.B2I, Species.INTS, 0))
+                    .lanewise(VectorOperators.ASHR, 4);
+            IntVector bits = ((IntVector) ByteVector.fromArray(Species.BYTES, record, i)
+                            .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, mid + i)
+                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                            .lanewise(VectorOperators.LSHL, 8))
+                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
+                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                            .lanewise(VectorOperators.LSHL, 16))
+                    .or(n.and(8).lanewise(VectorOperators.LSHL, 28))
+                    .or(n.and(7)
+                            .add(IntVector.fromArray(Species.INTS, floors, i))
+                            .lanewise(VectorOperators.LSHL, 24));
+            bits.reinterpretAsFloats().intoArray(out, i);
         }
-        FloatPacking.decode(record, floors, out, high, dims);
-    }
-
-    private static void decodeLanes(byte[] record, int[] floors, float[] out, int i, IntVector nibbles) {
-        int dims = out.length;
-        IntVector bits = widen(record, i)
-                .and(0xFF)
-                .or(widen(record, dims + i).and(0xFF).lanewise(VectorOperators.LSHL, 8))
-                .or(widen(record, 2 * dims + i).and(0xFF).lanewise(VectorOperators.LSHL, 16))
-                .or(nibbles.and(8).lanewise(VectorOperators.LSHL, 28))
-                .or(nibbles.and(7)
-                        .add(IntVector.fromArray(Species.INTS, floors, i))
-                        .lanewise(VectorOperators.LSHL, 24));
-        bits.reinterpretAsFloats().intoArray(out, i);
-    }
-
-    /** Bytes {@code at} to {@code at + lanes} of {@code record}, sign-extended to ints. */
-    private static IntVector widen(byte[] record, int at) {
-        return (IntVector)
-                ByteVector.fromArray(Species.BYTES, record, at).convertShape(VectorOperators.B2I, Species.INTS, 0);
+        FloatPacking.decode(record, floors, out, i, dims);
     }
 }
