@@ -1,5 +1,6 @@
 package dev.compress.demo;
 
+import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.SignBinarizer;
 import dev.compress.plugin.inference.VectorPrefix;
 import java.util.LinkedHashMap;
@@ -50,9 +51,14 @@ public record SearchConfiguration(
         return binary ? SignBinarizer.recordBytes(dims) : dims * Float.BYTES;
     }
 
-    /** Bytes per vector on disk; binary fields here keep their floats for rescoring. */
+    /**
+     * Bytes per vector on disk; binary fields here keep their floats for rescoring, packed (the rare
+     * component outside its dimension's usual exponents adds 8 bytes, not counted here).
+     */
     public int diskBytes() {
-        return binary ? SignBinarizer.recordBytes(dims) + dims * Float.BYTES : dims * Float.BYTES;
+        return binary
+                ? SignBinarizer.recordBytes(dims) + BinaryFlatVectorsFormat.packedFloatBytes(dims)
+                : dims * Float.BYTES;
     }
 
     /** The {@code compressed_knn} query for one query vector. */

@@ -167,6 +167,14 @@ public final class BinaryFlatVectorsFormat extends FlatVectorsFormat {
     /** Field number that ends the metadata's list of fields. */
     static final int END_OF_FIELDS = -1;
 
+    /**
+     * Bytes of one {@code dims}-dimensional vector's packed floats in {@code .vbf}, before the 8
+     * bytes of each of its exceptions (components outside their dimension's exponent window).
+     */
+    public static int packedFloatBytes(int dims) {
+        return FloatPacking.recordBytes(dims);
+    }
+
     private final BinaryCodeOptions options;
     private final BinaryFlatVectorsScorer scorer;
     private final FlatVectorsFormat rawFormat;
