@@ -52,7 +52,10 @@ final class BinaryFlatVectorsWriter extends FlatVectorsWriter {
     /** A float field being indexed and the writer that buffers its vectors. */
     private record FloatField(FieldInfo info, BufferedFloatFieldWriter vectors) {}
 
-    /** One pass over a field's vectors in ordinal order; run twice (centre, then codes). */
+    /**
+     * One pass over a field's vectors in ordinal order; run twice: the segment's statistics (the
+     * codes' centre, the floats' exponent windows), then codes and floats.
+     */
     @FunctionalInterface
     private interface VectorPass {
         void run(VectorSink sink) throws IOException;

@@ -21,8 +21,7 @@ import java.util.Arrays;
  * several components at a time ({@link VectorFloatUnpacking}):
  *
  * <ul>
- *   <li><b>[byte x D]</b> bits 0 to 7 of each component
- *   <li><b>[byte x D]</b> bits 8 to 15 of each component
+ *   <li><b>[int16 x D]</b> bits 0 to 15 of each component
  *   <li><b>[byte x D]</b> bits 16 to 23 of each component
  *   <li><b>[byte x ceil(D / 2)]</b> nibbles: byte {@code j} holds component {@code j} in its low
  *       4 bits and component {@code j + ceil(D / 2)} in its high 4 bits; a nibble is the sign bit
@@ -74,8 +73,8 @@ final class FloatPacking {
         Arrays.fill(record, nibbles, nibbles + half, (byte) 0);
         for (int i = 0; i < dims; i++) {
             int bits = Float.floatToRawIntBits(vector[i]);
-            record[i] = (byte) bits;
-            record[dims + i] = (byte) (bits >>> 8);
+            record[2 * i] = (byte) bits;
+            record[2 * i + 1] = (byte) (bits >>> 8);
             record[2 * dims + i] = (byte) (bits >>> 16);
             int offset = ((bits >>> 24) & 0x7F) - tops[i] + WINDOW;
             if (offset < 1 || offset > WINDOW) {
@@ -113,8 +112,8 @@ final class FloatPacking {
     }
 
     private static int bits(byte[] record, int[] floors, int dims, int i, int nibble) {
-        return (record[i] & 0xFF)
-                | (record[dims + i] & 0xFF) << 8
+        return (record[2 * i] & 0xFF)
+                | (record[2 * i + 1] & 0xFF) << 8
                 | (record[2 * dims + i] & 0xFF) << 16
                 | (nibble & 8) << 28
                 | ((nibble & 7) + floors[i]) << 24;

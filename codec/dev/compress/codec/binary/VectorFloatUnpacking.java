@@ -1,5 +1,6 @@
 package dev.compress.codec.binary;
 
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
@@ -9,13 +10,18 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link FloatPacking#decode} several components at a time with the Vector API, where the JVM has
  * it ({@code --add-modules jdk.incubator.vector}, which OpenSearch's jvm.options adds): every
  * rescored candidate of a binary field is decoded, so this runs once per candidate. Time per
- * vector against the one-at-a-time loop: {@code bench/run quick kernels}.
+ * rescored candidate against Lucene's float32: {@code bench/run quick kernels}.
  */
 final class VectorFloatUnpacking {
 
-    /** Whether the JVM has the module and registers of at least 256 bits, as x86-64 with AVX2 does. */
+    /**
+     * Whether the JVM has the module, registers of at least 256 bits (as x86-64 with AVX2 has) and
+     * the files' little-endian byte order.
+     */
     static final boolean AVAILABLE =
-            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && Species.native256();
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                    && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+                    && Species.native256();
 
     private VectorFloatUnpacking() {}
 
@@ -23,6 +29,8 @@ final class VectorFloatUnpacking {
     private static final class Species {
         static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
         static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_64;
+        /** The bytes of one int16 per int lane, read as bytes and reinterpreted as int16s. */
+        static final VectorSpecies<Byte> SHORTS_AS_BYTES = ByteVector.SPECIES_128;
 
         static boolean native256() {
             return IntVector.SPECIES_PREFERRED.vectorBitSize() >= INTS.vectorBitSize();
@@ -39,22 +47,19 @@ final class VectorFloatUnpacking {
         int dims = out.length;
         int half = FloatPacking.half(dims);
         int lanes = Species.INTS.length();
-        int mid = dims;
         int high = 2 * dims;
         int nibbles = 3 * dims;
         int i = 0;
         for (; i + lanes <= half; i += lanes) {
             IntVector n = (IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i)
                     .convertShape(VectorOperators.B2I, Species.INTS, 0);
-            IntVector bits = ((IntVector) ByteVector.fromArray(Species.BYTES, record, i)
-                            .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, mid + i)
-                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                            .lanewise(VectorOperators.LSHL, 8))
+            IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
+                            .reinterpretAsShorts()
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
                     .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
                                     .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
                             .lanewise(VectorOperators.LSHL, 16))
-                    .or(n.and(8).lanewise(VectorOperators.LSHL, 28))
+                    .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
                     .or(n.and(7)
                             .add(IntVector.fromArray(Species.INTS, floors, i))
                             .lanewise(VectorOperators.LSHL, 24));
@@ -66,15 +71,13 @@ final class VectorFloatUnpacking {
             IntVector n = ((IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i - half)
                             .convertShape(VectorOperators.B2I, Species.INTS, 0))
                     .lanewise(VectorOperators.ASHR, 4);
-            IntVector bits = ((IntVector) ByteVector.fromArray(Species.BYTES, record, i)
-                            .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, mid + i)
-                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                            .lanewise(VectorOperators.LSHL, 8))
+            IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
+                            .reinterpretAsShorts()
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
                     .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
                                     .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
                             .lanewise(VectorOperators.LSHL, 16))
-                    .or(n.and(8).lanewise(VectorOperators.LSHL, 28))
+                    .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
                     .or(n.and(7)
                             .add(IntVector.fromArray(Species.INTS, floors, i))
                             .lanewise(VectorOperators.LSHL, 24));
