@@ -1,9 +1,7 @@
 package dev.compress.codec.binary;
 
 import java.io.IOException;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.search.VectorScorer;
-import org.apache.lucene.util.Bits;
 
 /**
  * A binary field stored as codes only. Values are decoded codes ({@link SignBinarizer#decode}),
@@ -11,14 +9,13 @@ import org.apache.lucene.util.Bits;
  * MergedCodeSources}). {@link #scorer} scores with the 4-bit-query estimate the graph walk uses,
  * {@link #rescorer} with the float-arithmetic estimate ({@link SignCodeEstimator}).
  */
-final class DecodedFloatVectorValues extends FloatVectorValues {
+final class DecodedFloatVectorValues extends CodeOrderedFloatVectorValues {
 
-    private final BinarizedVectorValues codes;
     private final BinaryFlatVectorsScorer scorer;
     private final float[] decoded;
 
     DecodedFloatVectorValues(BinarizedVectorValues codes, BinaryFlatVectorsScorer scorer) {
-        this.codes = codes;
+        super(codes);
         this.scorer = scorer;
         this.decoded = new float[codes.dimension()];
     }
@@ -32,31 +29,6 @@ final class DecodedFloatVectorValues extends FloatVectorValues {
     public float[] vectorValue(int ord) throws IOException {
         SignBinarizer.decode(codes.vectorValue(ord), codes.centroid(), codes.scale(), decoded);
         return decoded;
-    }
-
-    @Override
-    public int dimension() {
-        return codes.dimension();
-    }
-
-    @Override
-    public int size() {
-        return codes.size();
-    }
-
-    @Override
-    public int ordToDoc(int ord) {
-        return codes.ordToDoc(ord);
-    }
-
-    @Override
-    public Bits getAcceptOrds(Bits acceptDocs) {
-        return codes.getAcceptOrds(acceptDocs);
-    }
-
-    @Override
-    public DocIndexIterator iterator() {
-        return codes.iterator();
     }
 
     @Override

@@ -1,12 +1,10 @@
 package dev.compress.codec.binary;
 
 import java.io.IOException;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.store.IndexInput;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.packed.DirectMonotonicReader;
 
 /**
@@ -14,13 +12,12 @@ import org.apache.lucene.util.packed.DirectMonotonicReader;
  * ({@link FloatPacking}); ordinals map to documents as the field's codes do. {@link #scorer} scores
  * exactly with the field's similarity.
  */
-final class PackedFloatVectorValues extends FloatVectorValues {
+final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
 
     private final PackedFloatsEntry entry;
     private final IndexInput file;
     private final IndexInput records;
     private final DirectMonotonicReader offsets;
-    private final BinarizedVectorValues codes;
     private final VectorSimilarityFunction similarity;
     private final int[] floors;
     private final byte[] record;
@@ -30,9 +27,9 @@ final class PackedFloatVectorValues extends FloatVectorValues {
     PackedFloatVectorValues(
             PackedFloatsEntry entry, IndexInput file, BinarizedVectorValues codes, VectorSimilarityFunction similarity)
             throws IOException {
+        super(codes);
         this.entry = entry;
         this.file = file;
-        this.codes = codes;
         this.similarity = similarity;
         int dims = codes.dimension();
         this.records = file.slice("packed-floats", entry.offset(), entry.length());
@@ -73,31 +70,6 @@ final class PackedFloatVectorValues extends FloatVectorValues {
         }
         decodedOrd = ord;
         return vector;
-    }
-
-    @Override
-    public int dimension() {
-        return vector.length;
-    }
-
-    @Override
-    public int size() {
-        return codes.size();
-    }
-
-    @Override
-    public int ordToDoc(int ord) {
-        return codes.ordToDoc(ord);
-    }
-
-    @Override
-    public Bits getAcceptOrds(Bits acceptDocs) {
-        return codes.getAcceptOrds(acceptDocs);
-    }
-
-    @Override
-    public DocIndexIterator iterator() {
-        return codes.iterator();
     }
 
     @Override

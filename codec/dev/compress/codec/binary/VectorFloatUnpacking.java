@@ -39,7 +39,7 @@ final class VectorFloatUnpacking {
 
     /**
      * Decodes {@code lanes} components at a time where a whole vector of them takes its nibbles from
-     * one half of the nibble plane, the rest one at a time. The loop bodies are written out, with no
+     * one half of the nibble plane, the rest one at a time. The loop body is written out, with no
      * vector passed to or returned from a method: a vector that crosses a call the compiler does not
      * inline is boxed, which costs more than the decoding.
      */
@@ -49,40 +49,29 @@ final class VectorFloatUnpacking {
         int lanes = Species.INTS.length();
         int high = 2 * dims;
         int nibbles = 3 * dims;
-        int i = 0;
-        for (; i + lanes <= half; i += lanes) {
-            IntVector n = (IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i)
-                    .convertShape(VectorOperators.B2I, Species.INTS, 0);
-            IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
-                            .reinterpretAsShorts()
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
-                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
-                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                            .lanewise(VectorOperators.LSHL, 16))
-                    .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
-                    .or(n.and(7)
-                            .add(IntVector.fromArray(Species.INTS, floors, i))
-                            .lanewise(VectorOperators.LSHL, 24));
-            bits.reinterpretAsFloats().intoArray(out, i);
+        // the first half of the components has its nibbles in the low 4 bits, the second in the high 4
+        for (int part = 0; part < 2; part++) {
+            int start = part == 0 ? 0 : half;
+            int end = part == 0 ? half : dims;
+            int shift = 4 * part;
+            int i = start;
+            for (; i + lanes <= end; i += lanes) {
+                IntVector n = ((IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i - start)
+                                .convertShape(VectorOperators.B2I, Species.INTS, 0))
+                        .lanewise(VectorOperators.ASHR, shift);
+                IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
+                                .reinterpretAsShorts()
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
+                        .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
+                                        .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16))
+                        .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
+                        .or(n.and(7)
+                                .add(IntVector.fromArray(Species.INTS, floors, i))
+                                .lanewise(VectorOperators.LSHL, 24));
+                bits.reinterpretAsFloats().intoArray(out, i);
+            }
+            FloatPacking.decode(record, floors, out, i, end);
         }
-        FloatPacking.decode(record, floors, out, i, half);
-        i = half;
-        for (; i + lanes <= dims; i += lanes) {
-            IntVector n = ((IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i - half)
-                            .convertShape(VectorOperators.B2I, Species.INTS, 0))
-                    .lanewise(VectorOperators.ASHR, 4);
-            IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
-                            .reinterpretAsShorts()
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
-                    .or(((IntVector) ByteVector.fromArray(Species.BYTES, record, high + i)
-                                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
-                            .lanewise(VectorOperators.LSHL, 16))
-                    .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
-                    .or(n.and(7)
-                            .add(IntVector.fromArray(Species.INTS, floors, i))
-                            .lanewise(VectorOperators.LSHL, 24));
-            bits.reinterpretAsFloats().intoArray(out, i);
-        }
-        FloatPacking.decode(record, floors, out, i, dims);
     }
 }
