@@ -72,6 +72,6 @@ final class StoredFloatVectorValues extends FloatVectorValues {
         if (size() == 0) {
             return null;
         }
-        return floats.copy().scorer(target);
+        return floats.scorer(target); // both float stores score on a copy of their own
     }
 }
