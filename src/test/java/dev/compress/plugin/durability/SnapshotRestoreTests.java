@@ -1,6 +1,7 @@
 package dev.compress.plugin.durability;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
 
 import dev.compress.codec.binary.BinaryHnswVectorsFormat;
 import dev.compress.codec.floats.FloatHnswVectorsFormat;
@@ -26,7 +27,6 @@ import java.util.Set;
 import org.opensearch.action.admin.cluster.snapshots.create.CreateSnapshotResponse;
 import org.opensearch.action.admin.cluster.snapshots.restore.RestoreSnapshotResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
-import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
@@ -89,8 +89,7 @@ public class SnapshotRestoreTests extends CompressClusterTestCase {
                     .setPipeline(PIPELINE)
                     .setSource(Map.of("raw", raw[i])));
         }
-        BulkResponse response = bulk.get();
-        assertFalse(response.buildFailureMessage(), response.hasFailures());
+        assertNoFailures(bulk.get());
         ensureGreen(INDEX);
     }
 

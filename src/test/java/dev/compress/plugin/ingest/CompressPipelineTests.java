@@ -1,6 +1,7 @@
 package dev.compress.plugin.ingest;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
 
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelState;
@@ -96,8 +97,7 @@ public class CompressPipelineTests extends CompressClusterTestCase {
                     .setSource(Map.of("raw", raw[i]))
                     .setPipeline("adapt"));
         }
-        BulkResponse response = bulk.get();
-        assertFalse(response.buildFailureMessage(), response.hasFailures());
+        assertNoFailures(bulk.get());
 
         float[][] expected16 = CpuEncoders.forServing(artifact, 16).encode(raw);
         float[][] expected8 = CpuEncoders.forServing(artifact, 8).encode(raw);

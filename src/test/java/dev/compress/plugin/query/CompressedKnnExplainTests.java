@@ -1,5 +1,7 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.query.mask.MaskSpec;
 import java.util.Arrays;
@@ -49,7 +51,7 @@ public class CompressedKnnExplainTests extends CompressClusterTestCase {
                     .setId(Integer.toString(i))
                     .setSource(Map.of("f_l2", docs[i], "b_ip", docs[i], "c_cos", docs[i])));
         }
-        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+        assertNoFailures(bulk.get());
     }
 
     private SearchHit[] explained(QueryBuilder query) {

@@ -1,5 +1,7 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,7 +68,7 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
             }
             bulk.add(client().prepareIndex("docs").setId(Integer.toString(p)).setSource(Map.of("chunks", nested)));
         }
-        assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+        assertNoFailures(bulk.get());
     }
 
     /** A parent's best chunk: its offset and score. */

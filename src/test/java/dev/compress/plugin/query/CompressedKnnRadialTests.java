@@ -1,5 +1,7 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.query.mask.MaskSpec;
 import java.util.ArrayList;
@@ -78,7 +80,7 @@ public class CompressedKnnRadialTests extends CompressClusterTestCase {
                         .setId(Integer.toString(i))
                         .setSource(source));
             }
-            assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+            assertNoFailures(bulk.get());
             client().admin().indices().prepareRefresh("radial").get();
         }
         for (int i = 0; i < 6; i++) {

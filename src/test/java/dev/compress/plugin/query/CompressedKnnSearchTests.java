@@ -1,5 +1,7 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,7 +68,7 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                         .setId(Integer.toString(i))
                         .setSource(Map.of("v", vectors[i], "color", color(i))));
             }
-            assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+            assertNoFailures(bulk.get());
             client().admin().indices().prepareRefresh(index).get();
         }
     }

@@ -1,5 +1,7 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -74,7 +76,7 @@ public class CompressedKnnSimilarityTests extends CompressClusterTestCase {
                 bulk.add(
                         client().prepareIndex("sims").setId(Integer.toString(i)).setSource(source));
             }
-            assertFalse(bulk.get().buildFailureMessage(), bulk.get().hasFailures());
+            assertNoFailures(bulk.get());
             client().admin().indices().prepareRefresh("sims").get();
         }
     }
