@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.VectorScorer;
+import org.apache.lucene.util.BitSetIterator;
+import org.apache.lucene.util.FixedBitSet;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -21,9 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The cost of rescoring one candidate exactly with the stored floats, as a rescored search does for
  * each of its candidates: a flat single-segment index of {@code docs} synthetic 384-d vectors on an
- * mmap'd directory ({@link FlatIndex}), the field's {@code rescorer} advanced to random documents
- * in increasing order. Lucene's float32 reads its {@code .vec} in place; our binary format decodes
- * its packed floats first.
+ * mmap'd directory ({@link FlatIndex}), random documents scored through the field's {@code
+ * rescorer} and its bulk interface, in increasing order, as a rescored search reads them. Lucene's
+ * float32 reads its {@code .vec} in place; our binary format decodes its packed floats first.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,7 +44,8 @@ public class RescoringJmh {
     private FlatIndex index;
     private FloatVectorValues values;
     private float[] query;
-    private int[] candidates;
+    private FixedBitSet candidates;
+    private final DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
 
     @Setup(Level.Trial)
     public void build() throws IOException {
@@ -49,7 +53,8 @@ public class RescoringJmh {
         values = index.leaf().getFloatVectorValues(FlatIndex.FIELD);
         query = index.data.queries()[0];
         Random random = new Random(7);
-        candidates = random.ints(0, docs).distinct().limit(CANDIDATES).sorted().toArray();
+        candidates = new FixedBitSet(docs);
+        random.ints(0, docs).distinct().limit(CANDIDATES).forEach(candidates::set);
     }
 
     @TearDown(Level.Trial)
@@ -60,15 +65,15 @@ public class RescoringJmh {
     @Benchmark
     @OperationsPerInvocation(CANDIDATES)
     public float rescoreCandidates() throws IOException {
-        VectorScorer scorer = values.rescorer(query);
-        DocIdSetIterator it = scorer.iterator();
-        float sum = 0;
-        for (int doc : candidates) {
-            if (it.docID() < doc) {
-                it.advance(doc);
+        VectorScorer.Bulk bulk = values.rescorer(query).bulk(new BitSetIterator(candidates, CANDIDATES));
+        float max = Float.NEGATIVE_INFINITY;
+        for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);
+                buffer.size > 0;
+                bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer)) {
+            for (int i = 0; i < buffer.size; i++) {
+                max = Math.max(max, buffer.features[i]);
             }
-            sum += scorer.score();
         }
-        return sum;
+        return max;
     }
 }

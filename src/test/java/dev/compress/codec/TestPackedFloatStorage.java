@@ -16,16 +16,22 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.util.LuceneTestCase;
 import org.apache.lucene.tests.util.TestUtil;
+import org.apache.lucene.util.BitSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.VectorUtil;
 
 /**
  * The float32 vectors a binary field keeps are read back bit for bit, after flush and after a
  * merge of segments with documents missing the field: packed in fewer bytes than float32 for
- * embedding-like vectors, as plain float32 where most exponents are too spread to pack.
+ * embedding-like vectors, as plain float32 where most exponents are too spread to pack; and the
+ * rescorer's bulk interface scores them exactly.
  */
 public class TestPackedFloatStorage extends LuceneTestCase {
 
@@ -101,6 +107,7 @@ public class TestPackedFloatStorage extends LuceneTestCase {
                         }
                         count++;
                     }
+                    assertBulkRescoresExactly(leaf, vectors, similarity);
                     bytes += ((CodecReader) leaf)
                             .getVectorReader()
                             .getOffHeapByteSize(leaf.getFieldInfos().fieldInfo(FIELD))
@@ -110,6 +117,66 @@ public class TestPackedFloatStorage extends LuceneTestCase {
             assertEquals(vectors.length - (vectors.length + 3) / 7, count);
             return (double) bytes / count;
         }
+    }
+
+    /**
+     * The rescorer's bulk interface, as a rescored search calls it: for a random subset of the
+     * documents and random live documents, it returns the live ones that have a vector, in order,
+     * each with the score of the similarity on the indexed floats, and their maximum.
+     */
+    private static void assertBulkRescoresExactly(
+            LeafReader leaf, float[][] vectors, VectorSimilarityFunction similarity) throws IOException {
+        Random random = random();
+        float[] query = vectors[random.nextInt(vectors.length)].clone();
+        query[0] += 0.5f;
+        FixedBitSet subset = new FixedBitSet(leaf.maxDoc());
+        FixedBitSet live = new FixedBitSet(leaf.maxDoc());
+        for (int doc = 0; doc < leaf.maxDoc(); doc++) {
+            if (random.nextInt(3) > 0) {
+                subset.set(doc);
+            }
+            if (random.nextInt(5) > 0) {
+                live.set(doc);
+            }
+        }
+        boolean withLive = random.nextBoolean();
+        VectorScorer.Bulk bulk =
+                leaf.getFloatVectorValues(FIELD).rescorer(query).bulk(new BitSetIterator(subset, 0));
+        DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        KnnVectorValues.DocIndexIterator withVector =
+                leaf.getFloatVectorValues(FIELD).iterator();
+        int expected = -1;
+        for (float max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, withLive ? live : null, buffer);
+                buffer.size > 0;
+                max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, withLive ? live : null, buffer)) {
+            float batchMax = Float.NEGATIVE_INFINITY;
+            for (int i = 0; i < buffer.size; i++) {
+                expected = nextExpected(expected, subset, withLive ? live : null, withVector);
+                assertEquals(expected, buffer.docs[i]);
+                int id = leaf.storedFields()
+                        .document(expected)
+                        .getField("id")
+                        .numericValue()
+                        .intValue();
+                assertEquals("document " + id, similarity.compare(query, vectors[id]), buffer.features[i], 0f);
+                batchMax = Math.max(batchMax, buffer.features[i]);
+            }
+            assertEquals(batchMax, max, 0f);
+        }
+        assertEquals(DocIdSetIterator.NO_MORE_DOCS, nextExpected(expected, subset, withLive ? live : null, withVector));
+    }
+
+    /** The next document after {@code doc} in {@code subset}, live and with a vector. */
+    private static int nextExpected(int doc, FixedBitSet subset, Bits live, KnnVectorValues.DocIndexIterator withVector)
+            throws IOException {
+        for (int next = withVector.docID() > doc ? withVector.docID() : withVector.advance(doc + 1);
+                next != DocIdSetIterator.NO_MORE_DOCS;
+                next = withVector.nextDoc()) {
+            if (subset.get(next) && (live == null || live.get(next))) {
+                return next;
+            }
+        }
+        return DocIdSetIterator.NO_MORE_DOCS;
     }
 
     public void testEmbeddingLikeVectorsArePackedBelowFloat32() throws IOException {
