@@ -38,10 +38,10 @@ final class VectorFloatUnpacking {
     }
 
     /**
-     * Decodes {@code lanes} components at a time where a whole vector of them takes its nibbles from
-     * one half of the nibble plane, the rest one at a time. The loop body is written out, with no
-     * vector passed to or returned from a method: a vector that crosses a call the compiler does not
-     * inline is boxed, which costs more than the decoding.
+     * Decodes {@code lanes} components of each half at a time, both from one load of their nibble
+     * bytes, the rest one at a time. The loop body is written out, with no vector passed to or
+     * returned from a method: a vector that crosses a call the compiler does not inline is boxed,
+     * which costs more than the decoding.
      */
     static void decode(byte[] record, int[] floors, float[] out) {
         int dims = out.length;
@@ -49,16 +49,12 @@ final class VectorFloatUnpacking {
         int lanes = Species.INTS.length();
         int high = 2 * dims;
         int nibbles = 3 * dims;
-        // the first half of the components has its nibbles in the low 4 bits, the second in the high 4
-        for (int part = 0; part < 2; part++) {
-            int start = part == 0 ? 0 : half;
-            int end = part == 0 ? half : dims;
-            int shift = 4 * part;
-            int i = start;
-            for (; i + lanes <= end; i += lanes) {
-                IntVector n = ((IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + i - start)
-                                .convertShape(VectorOperators.B2I, Species.INTS, 0))
-                        .lanewise(VectorOperators.ASHR, shift);
+        int j = 0;
+        for (; j + lanes <= dims - half; j += lanes) {
+            // component j's nibble is in the low 4 bits, component j + half's in the high 4
+            IntVector n = (IntVector) ByteVector.fromArray(Species.BYTES, record, nibbles + j)
+                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0);
+            for (int i = j; i < dims; i += half) {
                 IntVector bits = ((IntVector) ByteVector.fromArray(Species.SHORTS_AS_BYTES, record, 2 * i)
                                 .reinterpretAsShorts()
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, Species.INTS, 0))
@@ -70,8 +66,10 @@ final class VectorFloatUnpacking {
                                 .add(IntVector.fromArray(Species.INTS, floors, i))
                                 .lanewise(VectorOperators.LSHL, 24));
                 bits.reinterpretAsFloats().intoArray(out, i);
+                n = n.lanewise(VectorOperators.LSHR, 4);
             }
-            FloatPacking.decode(record, floors, out, i, end);
         }
+        FloatPacking.decode(record, floors, out, j, half);
+        FloatPacking.decode(record, floors, out, j + half, dims);
     }
 }
