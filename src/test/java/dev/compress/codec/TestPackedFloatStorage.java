@@ -139,19 +139,19 @@ public class TestPackedFloatStorage extends LuceneTestCase {
                 live.set(doc);
             }
         }
-        boolean withLive = random.nextBoolean();
+        Bits liveDocs = random.nextBoolean() ? live : null;
         VectorScorer.Bulk bulk =
                 leaf.getFloatVectorValues(FIELD).rescorer(query).bulk(new BitSetIterator(subset, 0));
         DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
         KnnVectorValues.DocIndexIterator withVector =
                 leaf.getFloatVectorValues(FIELD).iterator();
         int expected = -1;
-        for (float max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, withLive ? live : null, buffer);
+        for (float max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, liveDocs, buffer);
                 buffer.size > 0;
-                max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, withLive ? live : null, buffer)) {
+                max = bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, liveDocs, buffer)) {
             float batchMax = Float.NEGATIVE_INFINITY;
             for (int i = 0; i < buffer.size; i++) {
-                expected = nextExpected(expected, subset, withLive ? live : null, withVector);
+                expected = nextExpected(expected, subset, liveDocs, withVector);
                 assertEquals(expected, buffer.docs[i]);
                 int id = leaf.storedFields()
                         .document(expected)
@@ -163,7 +163,7 @@ public class TestPackedFloatStorage extends LuceneTestCase {
             }
             assertEquals(batchMax, max, 0f);
         }
-        assertEquals(DocIdSetIterator.NO_MORE_DOCS, nextExpected(expected, subset, withLive ? live : null, withVector));
+        assertEquals(DocIdSetIterator.NO_MORE_DOCS, nextExpected(expected, subset, liveDocs, withVector));
     }
 
     /** The next document after {@code doc} in {@code subset}, live and with a vector. */
