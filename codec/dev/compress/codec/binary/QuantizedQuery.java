@@ -1,7 +1,6 @@
 package dev.compress.codec.binary;
 
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.store.RandomAccessInput;
@@ -63,19 +62,26 @@ final class QuantizedQuery {
         this.step = max > min ? (max - min) / LEVELS : 0f;
         this.queryOffset = queryOffset;
         this.querySquaredNorm = querySquaredNorm;
-        long[][] planes = {plane0, plane1, plane2, plane3};
-        for (long[] plane : planes) {
-            Arrays.fill(plane, 0L);
-        }
+        float inverse = step == 0 ? 0 : 1 / step;
         long levels = 0;
-        for (int i = 0; i < dims; i++) {
-            int level = step == 0 ? 0 : Math.round((residual[i] - min) / step);
-            levels += level;
-            for (int bit = 0; bit < BITS; bit++) {
-                if ((level & (1 << bit)) != 0) {
-                    planes[bit][i >>> 6] |= 1L << i;
-                }
+        // branch-free: a level's bits go to the four planes by shifts, since levels are random and a branch
+        // per bit would be mispredicted about half the time
+        for (int w = 0, start = 0; w < plane0.length; w++, start += Long.SIZE) {
+            long p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+            int end = Math.min(dims, start + Long.SIZE);
+            for (int i = start; i < end; i++) {
+                long level = (long) ((residual[i] - min) * inverse + 0.5f);
+                levels += level;
+                int shift = i - start;
+                p0 |= (level & 1) << shift;
+                p1 |= ((level >>> 1) & 1) << shift;
+                p2 |= ((level >>> 2) & 1) << shift;
+                p3 |= ((level >>> 3) & 1) << shift;
             }
+            plane0[w] = p0;
+            plane1[w] = p1;
+            plane2[w] = p2;
+            plane3[w] = p3;
         }
         this.levelSum = levels;
     }
