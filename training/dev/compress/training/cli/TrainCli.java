@@ -49,7 +49,7 @@ import java.util.Map;
  *       [--epochs N] [--seed S] [--device auto|cpu|gpu] [--out model.bin] [--report report.json]
  *       [--train-split train] [--test-split test] [--val-fraction 0.1] [--hard-k 100]
  *       [--paper] [--preserve W] [--patience P] [--lr LR] [--max-triplets N] [--batch-size B] [--centred-bits] [--centred-pca]
- *       [--max-minutes M (training time per model, default 8)] [--margin-scale score_gap|absolute]
+ *       [--max-minutes M (training time per model, default 8)] [--margin M] [--margin-scale score_gap|absolute]
  *       [--data DIR] [--corpus heap|mapped|by-size]
  * train ... --method matryoshka_adaptor|search_adaptor --dims 64[,128] [--alpha A] [--beta B] [--max-triplets N]
  * train ... --method smec --dims 64 [--epochs N (per stage)] [--adapter-stage1-only]
@@ -430,7 +430,7 @@ public final class TrainCli {
     }
 
     /** The CLI's flags under the {@code _train} API's parameter names, so both build trainers alike. */
-    private static Map<String, Object> parameters(Map<String, String> opt, String method) {
+    static Map<String, Object> parameters(Map<String, String> opt, String method) {
         Map<String, Object> p = new HashMap<>();
         copyInt(opt, "epochs", p, method.equals(SmecTrainer.METHOD) ? "epochs_per_stage" : "epochs");
         copyInt(opt, "patience", p, "patience");
@@ -438,6 +438,7 @@ public final class TrainCli {
         copyInt(opt, "batch-size", p, "batch_size");
         copyReal(opt, "lr", p, "learning_rate");
         copyReal(opt, "preserve", p, "preserve_weight");
+        copyReal(opt, "margin", p, "margin");
         copyReal(opt, "alpha", p, "recovery_weight");
         copyReal(opt, "beta", p, "pair_weight");
         if (opt.containsKey("paper")) {
@@ -507,7 +508,7 @@ public final class TrainCli {
         return out.resolveSibling(stem + "-" + dims + ext);
     }
 
-    private static Map<String, String> parse(String[] args) {
+    static Map<String, String> parse(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--")) {

@@ -11,6 +11,7 @@ import dev.compress.training.model.ModelFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.Test;
 
 /** End to end through the CLI with the cheapest method: model file and JSON report are written and consistent. */
@@ -49,5 +50,16 @@ public class TrainCliTests {
             Files.delete(p);
         }
         Files.delete(dir);
+    }
+
+    /** Training flags reach the trainer under the {@code _train} API's parameter names. */
+    @Test
+    public void flagsMapToTrainParameters() {
+        Map<String, Object> p = TrainCli.parameters(
+                TrainCli.parse(new String[] {
+                    "--margin", "0.25", "--margin-scale", "score_gap", "--preserve", "0.5", "--epochs", "40"
+                }),
+                "dive");
+        assertEquals(Map.of("margin", 0.25, "margin_scale", "score_gap", "preserve_weight", 0.5, "epochs", 40), p);
     }
 }
