@@ -367,14 +367,16 @@ public final class TrainCli {
                 Locale.ROOT,
                 "selected tau %s; grid %s%nvalidated mask %s at ratio %.1f (served when a query names none; paired"
                         + " lower bound against the full query over %s training queries, %s-fold cross-validated:"
-                        + " %+.4f)%n",
+                        + " %+.4f; the choice out of fold: %+.4f, lower bound %+.4f)%n",
                 trainedParams.get("selectedTau"),
                 trainedParams.get("tauGrid"),
                 trainedParams.get(QueryMaskTrainer.VALIDATED_MASK),
                 outcome.heldOut().validatedRatio(),
                 trainedParams.get("crossValidationQueries"),
                 trainedParams.get("crossValidationFolds"),
-                ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue());
+                ((Number) trainedParams.get("validatedRatioLowerBound")).doubleValue(),
+                ((Number) trainedParams.get("selectionOutOfFoldGain")).doubleValue(),
+                ((Number) trainedParams.get("selectionOutOfFoldLowerBound")).doubleValue());
         List<MaskEvaluation.Row> rows = new ArrayList<>(outcome.heldOut().maskRows());
         // diagnostic upper bound, not a method: the oracle mask from the held-out queries' own judgments
         float[][] oracle = QueryMaskTrainer.oracleImportance(

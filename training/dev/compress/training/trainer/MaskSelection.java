@@ -1,6 +1,7 @@
 package dev.compress.training.trainer;
 
 import dev.compress.training.eval.Scores;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -9,23 +10,32 @@ import java.util.List;
  * the best mean paired difference candidate - whole query whose one-sided {@value Selection#CONFIDENCE} lower
  * bound ({@link Selection#lowerBound}) is above zero; when none clears it, the whole query.
  *
- * <p>No correction for the number of candidates (some sixty) is applied. The winner's curse that served a
- * losing mask came from choosing on one validation slice of a few hundred queries; cross-validation scores
- * every candidate on all the judged training queries, several times as many, which narrows each interval by
- * the square root of that factor. A stricter level was checked on the training split alone (choosing among
- * the judgment-free masks on half of the training queries, measuring on the other half, over many random
- * halvings): a Bonferroni level served the whole query in most draws and gave up most of the gain where the
- * PRF masks help (nfcorpus), while the plain level's losing choices were rare and small. Preferring the
- * highest ratio within one standard error of the best was no better on average. Serving the whole query
- * when a mask truly helps is a loss too, so the plain level is kept.
+ * <p>The best of some sixty candidates is an optimistic estimate of itself, so the rule is checked once more
+ * as a whole, over the cross-validation folds: for each fold, the rule chooses on the other folds' queries
+ * alone, and the fold's own queries are scored with that choice. Those out-of-fold scores measure what the
+ * rule gains on queries it did not choose on, winner's curse included; unless their lower bound against the
+ * whole query is above zero too, the whole query is served. (The learned candidates' scores on the other folds
+ * come from predictors that trained on the fold's queries among others; only which mask wins depends on them.)
+ *
+ * <p>No correction for the number of candidates is applied on top. A Bonferroni level was checked on the
+ * training split alone (choosing among the judgment-free masks on half of the training queries, measuring on
+ * the other half, over many random halvings): it served the whole query in most draws and gave up most of the
+ * gain where the PRF masks help on the training queries (nfcorpus), while the plain level's losing choices
+ * were rare and small.
  */
 public final class MaskSelection {
 
     /**
-     * The served candidate (null: the whole query), its mean paired difference to the whole query, and the lower
-     * bound that admitted it (0 when none was admitted).
+     * The served candidate (null: the whole query), its mean paired difference to the whole query, the lower
+     * bound that admitted it (0 when none was admitted), and the rule's own out-of-fold mean gain over the whole
+     * query with its lower bound (both 0 when the rule chose the whole query on every fold).
      */
-    public record Choice(MaskCrossValidation.Candidate served, double meanDifference, double lowerBound) {
+    public record Choice(
+            MaskCrossValidation.Candidate served,
+            double meanDifference,
+            double lowerBound,
+            double outOfFoldGain,
+            double outOfFoldLowerBound) {
 
         public boolean wholeQuery() {
             return served == null;
@@ -34,17 +44,57 @@ public final class MaskSelection {
 
     private MaskSelection() {}
 
-    public static Choice choose(List<MaskCrossValidation.Candidate> candidates, Scores full) {
-        Choice best = new Choice(null, 0, 0);
-        for (MaskCrossValidation.Candidate c : candidates) {
-            double mean = c.scores().pairedDifference(full)[0];
-            if (mean > best.meanDifference()) {
-                double lower = Selection.lowerBound(c.scores(), full);
-                if (lower > 0) {
-                    best = new Choice(c, mean, lower);
+    /** The rule above, checked out of fold over {@code folds} (which partition the queries of {@code full}). */
+    public static Choice choose(List<MaskCrossValidation.Candidate> candidates, Scores full, Folds folds) {
+        List<Scores> all =
+                candidates.stream().map(MaskCrossValidation.Candidate::scores).toList();
+        double[] outOfFold = full.perQueryNdcg().clone();
+        for (int f = 0; f < folds.k(); f++) {
+            int[] training = folds.training(f);
+            int chosen = best(all.stream().map(s -> rows(s, training)).toList(), rows(full, training));
+            if (chosen >= 0) {
+                double[] scores = all.get(chosen).perQueryNdcg();
+                for (int i : folds.heldOut(f)) {
+                    outOfFold[i] = scores[i];
                 }
             }
         }
+        Scores rule = new Scores(Arrays.stream(outOfFold).average().orElse(0), full.recall(), outOfFold);
+        double gain = rule.pairedDifference(full)[0];
+        double gainLower = Selection.lowerBound(rule, full);
+        int best = best(all, full);
+        if (best < 0 || gainLower <= 0) {
+            return new Choice(null, 0, 0, gain, gainLower);
+        }
+        Scores served = all.get(best);
+        return new Choice(
+                candidates.get(best),
+                served.pairedDifference(full)[0],
+                Selection.lowerBound(served, full),
+                gain,
+                gainLower);
+    }
+
+    /** The index of the scores with the best mean paired difference whose lower bound is above zero; -1 when none. */
+    private static int best(List<Scores> candidates, Scores full) {
+        int best = -1;
+        double bestMean = 0;
+        for (int c = 0; c < candidates.size(); c++) {
+            double mean = candidates.get(c).pairedDifference(full)[0];
+            if (mean > bestMean && Selection.lowerBound(candidates.get(c), full) > 0) {
+                best = c;
+                bestMean = mean;
+            }
+        }
         return best;
+    }
+
+    /** The per-query scores of {@code rows} only; recall stays the whole set's mean, which the rule does not read. */
+    private static Scores rows(Scores s, int[] rows) {
+        double[] v = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            v[i] = s.perQueryNdcg()[rows[i]];
+        }
+        return new Scores(Arrays.stream(v).average().orElse(0), s.recall(), v);
     }
 }

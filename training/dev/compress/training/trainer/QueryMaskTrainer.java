@@ -58,7 +58,8 @@ import java.util.Set;
  * queries ({@link MaskCrossValidation}: the predictor of every tau scored out of fold at every ratio, the norm,
  * DIME-PRF and Eclipse-PRF masks on every training query) rather than on the validation slice, where one of
  * some sixty candidates could win by chance; {@link MaskSelection} serves the best whose masked nDCG@10 beats
- * the full query with a paired lower bound above zero, otherwise ratio 1 (no mask). The predictor that ships
+ * the full query with a paired lower bound above zero, if that rule also wins on folds it did not choose on,
+ * otherwise ratio 1 (no mask). The predictor that ships
  * is trained on all training queries, with the tau of a winning learned mask, else the tau whose out-of-fold
  * mask is best at {@link QueryMaskConfig#ratio()};
  * (3) the validation targets are built the same way from
@@ -267,7 +268,7 @@ public final class QueryMaskTrainer implements Trainer {
         }
         List<MaskCrossValidation.Candidate> unsupervised = cv.judgmentFree(UNSUPERVISED_MASKS, servable);
         candidates.addAll(unsupervised);
-        MaskSelection.Choice choice = MaskSelection.choose(candidates, cv.full());
+        MaskSelection.Choice choice = MaskSelection.choose(candidates, cv.full(), cv.folds());
         TauRun chosen = shippedTau(runs, learnedByTau, choice);
         Map<String, Object> grid = new LinkedHashMap<>();
         for (TauRun run : runs) {
@@ -298,6 +299,8 @@ public final class QueryMaskTrainer implements Trainer {
                 choice.wholeQuery() ? "learned" : choice.served().mask());
         params.put("validatedRatioLowerBound", choice.lowerBound());
         params.put("validatedRatioMeanDifference", choice.meanDifference());
+        params.put("selectionOutOfFoldGain", choice.outOfFoldGain());
+        params.put("selectionOutOfFoldLowerBound", choice.outOfFoldLowerBound());
         params.put("validationMaskedNdcgByRatio", chosen.byRatioNdcg());
         params.put("crossValidationFolds", cv.folds().k());
         params.put("crossValidationQueries", cv.set().queries().size());

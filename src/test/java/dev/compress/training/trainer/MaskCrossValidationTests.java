@@ -107,7 +107,7 @@ public class MaskCrossValidationTests {
         MaskCrossValidation cv = new MaskCrossValidation(data, 5, 3, RetrievalEvaluator.standard());
         List<MaskCrossValidation.Candidate> losing =
                 cv.judgmentFree(QueryMaskTrainer.UNSUPERVISED_MASKS, List.of(0.1, 0.2, 0.3));
-        MaskSelection.Choice none = MaskSelection.choose(losing, cv.full());
+        MaskSelection.Choice none = MaskSelection.choose(losing, cv.full(), cv.folds());
         assertTrue("served " + none.served(), none.wholeQuery());
         assertEquals(0, none.lowerBound(), 0);
 
@@ -133,7 +133,7 @@ public class MaskCrossValidationTests {
                 .get(0);
         List<MaskCrossValidation.Candidate> withOracle = new java.util.ArrayList<>(losing);
         withOracle.add(best);
-        MaskSelection.Choice chosen = MaskSelection.choose(withOracle, cv.full());
+        MaskSelection.Choice chosen = MaskSelection.choose(withOracle, cv.full(), cv.folds());
         assertNotEquals(null, chosen.served());
         assertEquals(best, chosen.served());
         assertTrue(chosen.lowerBound() > 0);

@@ -99,6 +99,8 @@ public class QueryMaskTrainerTests {
                 double chosen = table.get(Double.toString(validated));
                 assertTrue("served " + chosen + " vs full " + fullCv, chosen > fullCv);
                 assertTrue("lower bound " + lowerBound, lowerBound > 0);
+                double outOfFold = ((Number) params.get("selectionOutOfFoldLowerBound")).doubleValue();
+                assertTrue("out-of-fold lower bound " + outOfFold, outOfFold > 0);
             } else {
                 assertEquals(0, lowerBound, 0);
             }
