@@ -70,8 +70,12 @@ public record Selection(
 
     /** Lower end of the one-sided {@value #CONFIDENCE} interval of the mean paired difference candidate - base. */
     static double lowerBound(Scores candidate, Scores base) {
-        double[] diff = candidate.pairedDifference(base);
-        return diff[0] - Z * diff[1];
+        return lowerBound(candidate.pairedDifference(base));
+    }
+
+    /** The same, from a mean paired difference and its standard error ({@link Scores#pairedDifference}). */
+    static double lowerBound(double[] pairedDifference) {
+        return pairedDifference[0] - Z * pairedDifference[1];
     }
 
     public boolean shippedStart() {

@@ -27,7 +27,7 @@ public class MaskSelectionTests {
         return Scores.of(ndcg, new double[QUERIES]);
     }
 
-    /** The whole query plus {@code gain.apply(query)} and a little noise, as one mask at {@code ratio}. */
+    /** The whole query plus {@code gain} of each query and a little noise, as one mask at {@code ratio}. */
     private MaskCrossValidation.Candidate candidate(
             double ratio, java.util.function.IntToDoubleFunction gain, long seed) {
         Random r = new Random(seed);
