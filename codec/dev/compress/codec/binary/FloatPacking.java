@@ -111,6 +111,75 @@ final class FloatPacking {
         }
     }
 
+    /**
+     * The coarse value of a component from the top 16 bits of its float (sign, exponent and the top
+     * 7 of 23 mantissa bits: the byte plane and the nibble), set to the middle of the interval its
+     * dropped bits span; 0 for an exception (nibble offset 0), whose exact bits follow the record.
+     * A component x within its window is within {@link #COARSE_ERROR} {@code * |coarse| +}
+     * {@link #COARSE_ABSOLUTE_ERROR} of it.
+     */
+    static float coarse(int highByte, int nibble, int floor) {
+        int offset = nibble & 7;
+        return offset == 0
+                ? 0f
+                : Float.intBitsToFloat(
+                        (highByte & 0xFF) << 16 | (nibble & 8) << 28 | (offset + floor) << 24 | COARSE_MIDPOINT);
+    }
+
+    /** Bit 15: half a unit of the coarse value's last mantissa bit. */
+    static final int COARSE_MIDPOINT = 0x8000;
+
+    /**
+     * Bound on a component's error relative to its coarse value: the dropped 16 bits span less than
+     * 2^-7 of the value's binade, and the coarse value sits in their middle.
+     */
+    static final double COARSE_ERROR = 0x1p-8;
+
+    /**
+     * The error of a coarse zero or subnormal, whose exponent field is 0: a window can hold them
+     * (a dimension whose values are all zero), and their dropped bits span 2^-133 whatever the value.
+     */
+    static final double COARSE_ABSOLUTE_ERROR = 0x1p-134;
+
+    /**
+     * {@link #coarseSums(byte[], int[], float[], float[], int, int)} over every component, into
+     * {@code sums} from zero, through the Vector API when the JVM has it; the caller adds the
+     * exceptions.
+     */
+    static void coarseSums(byte[] coarse, int[] floors, float[] query, float[] sums) {
+        if (VectorFloatUnpacking.AVAILABLE) {
+            VectorFloatUnpacking.coarseSums(coarse, floors, query, sums);
+        } else {
+            Arrays.fill(sums, 0f);
+            coarseSums(coarse, floors, query, sums, 0, query.length);
+        }
+    }
+
+    /**
+     * Adds components {@code from} to {@code to} (exclusive) of a coarse record to {@code sums}:
+     * [0] the dot product with {@code query}, [1] the sum of |query_i * coarse_i|, [2] the squared
+     * norm. {@code coarse} is a record from its byte plane on ({@link #recordBytes} {@code - 2D}
+     * bytes: the byte plane, then the nibbles); exceptions count as 0.
+     */
+    static void coarseSums(byte[] coarse, int[] floors, float[] query, float[] sums, int from, int to) {
+        int dims = query.length;
+        int half = half(dims);
+        float dot = sums[0];
+        float abs = sums[1];
+        float norm = sums[2];
+        for (int i = from; i < to; i++) {
+            int nibble = i < half ? coarse[dims + i] : coarse[dims + i - half] >> 4;
+            float value = coarse(coarse[i], nibble, floors[i]);
+            float product = query[i] * value;
+            dot += product;
+            abs += Math.abs(product);
+            norm += value * value;
+        }
+        sums[0] = dot;
+        sums[1] = abs;
+        sums[2] = norm;
+    }
+
     private static int bits(byte[] record, int[] floors, int dims, int i, int nibble) {
         return (record[2 * i] & 0xFF)
                 | (record[2 * i + 1] & 0xFF) << 8

@@ -1,11 +1,13 @@
 package dev.compress.codec.binary;
 
+import dev.compress.codec.TopCandidatesRescorer;
 import java.io.IOException;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.store.RandomAccessInput;
 import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.Bits;
@@ -21,6 +23,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     private final PackedFloatsEntry entry;
     private final IndexInput file;
     private final IndexInput records;
+    private final RandomAccessInput lines;
     private final DirectMonotonicReader offsets;
     private final VectorSimilarityFunction similarity;
     private final int[] floors;
@@ -38,6 +41,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         this.similarity = similarity;
         int dims = codes.dimension();
         this.records = file.slice("packed-floats", entry.offset(), entry.length());
+        this.lines = file.randomAccessSlice(entry.offset(), entry.length());
         this.vector = new float[dims];
         this.recordBytes = FloatPacking.recordBytes(dims);
         if (entry.packed()) {
@@ -73,11 +77,74 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         return vector;
     }
 
+    /** Whether the records are packed ({@link FloatPacking}) rather than plain float32. */
+    boolean packed() {
+        return entry.packed();
+    }
+
+    VectorSimilarityFunction similarity() {
+        return similarity;
+    }
+
+    /** Where the packed record of {@code ord} and its exceptions start; they end where {@code ord + 1}'s start. */
+    long recordStart(long ord) {
+        return offsets.get(ord);
+    }
+
+    /** The field's exact score of {@code target} against a record read by {@link #readPacked}. */
+    float exactScore(byte[] packed, int exceptions, float[] target) {
+        decode(packed, exceptions, vector);
+        decodedOrd = -1;
+        return similarity.compare(target, vector);
+    }
+
     /** Reads the {@code length} bytes of a record and its exceptions that start at {@code start}. */
-    private int readPacked(long start, int length, byte[] into) throws IOException {
+    int readPacked(long start, int length, byte[] into) throws IOException {
         records.seek(start);
         records.readBytes(into, 0, length);
         return (length - recordBytes) / FloatPacking.EXCEPTION_BYTES;
+    }
+
+    /**
+     * Loads one byte of every cache line of bytes {@code from} to {@code to} (exclusive) and returns
+     * their sum: a loop of independent loads, which the CPU keeps in flight together, so that the
+     * reads that follow find the lines in cache rather than waiting on each miss in turn.
+     */
+    int touch(long from, long to) throws IOException {
+        int sum = 0;
+        for (long at = from; at < to; at += SignBinarizer.CACHE_LINE) {
+            sum += lines.readByte(at);
+        }
+        return sum;
+    }
+
+    /** Where the byte plane of the record that starts at {@code start} starts: what {@link #readCoarse} reads from. */
+    long coarseStart(long start) {
+        return start + 2L * vector.length;
+    }
+
+    /**
+     * Reads the part of a record from its byte plane on, with its exceptions ({@code length} bytes of
+     * record and exceptions start at {@code start}), for {@link #coarseSums}.
+     */
+    int readCoarse(long start, int length, byte[] into) throws IOException {
+        long from = coarseStart(start);
+        records.seek(from);
+        records.readBytes(into, 0, (int) (start + length - from));
+        return (length - recordBytes) / FloatPacking.EXCEPTION_BYTES;
+    }
+
+    /** The coarse sums of a record read by {@link #readCoarse}, its exceptions added exactly. */
+    void coarseSums(byte[] coarse, int exceptions, float[] query, float[] sums) {
+        FloatPacking.coarseSums(coarse, floors, query, sums);
+        for (int i = 0, at = recordBytes - 2 * vector.length; i < exceptions; i++, at += FloatPacking.EXCEPTION_BYTES) {
+            int component = (int) BitUtil.VH_LE_INT.get(coarse, at);
+            float value = Float.intBitsToFloat((int) BitUtil.VH_LE_INT.get(coarse, at + Integer.BYTES));
+            float product = query[component] * value;
+            sums[0] += product;
+            sums[1] += Math.abs(product);
+            sums[2] += value * value;
+        }
     }
 
     /** Decodes a record read by {@link #readPacked} and puts its exceptions back. */
@@ -99,26 +166,46 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         if (size() == 0) {
             return null;
         }
-        PackedFloatVectorValues values = copy();
-        DocIndexIterator iterator = values.iterator();
-        return new VectorScorer() {
-            @Override
-            public float score() throws IOException {
-                return similarity.compare(target, values.vectorValue(iterator.index()));
-            }
+        return new ExactScorer(copy(), target);
+    }
 
-            @Override
-            public DocIdSetIterator iterator() {
-                return iterator;
-            }
+    /**
+     * Scores documents exactly with the field's similarity; where the floats are packed it also finds
+     * the best of a set of candidates in two passes ({@link TwoPassRescorer}).
+     */
+    private static final class ExactScorer implements VectorScorer, TopCandidatesRescorer {
 
-            @Override
-            public VectorScorer.Bulk bulk(DocIdSetIterator matchingDocs) throws IOException {
-                return entry.packed()
-                        ? new PackedBulkScorer(values, target, matchingDocs)
-                        : VectorScorer.super.bulk(matchingDocs);
-            }
-        };
+        private final PackedFloatVectorValues values;
+        private final float[] target;
+        private final DocIndexIterator iterator;
+
+        ExactScorer(PackedFloatVectorValues values, float[] target) {
+            this.values = values;
+            this.target = target;
+            this.iterator = values.iterator();
+        }
+
+        @Override
+        public float score() throws IOException {
+            return values.similarity.compare(target, values.vectorValue(iterator.index()));
+        }
+
+        @Override
+        public DocIdSetIterator iterator() {
+            return iterator;
+        }
+
+        @Override
+        public VectorScorer.Bulk bulk(DocIdSetIterator matchingDocs) throws IOException {
+            return values.entry.packed()
+                    ? new PackedBulkScorer(values, target, matchingDocs)
+                    : VectorScorer.super.bulk(matchingDocs);
+        }
+
+        @Override
+        public void rescoreBest(int[] docs, int count, int n, DocAndFloatFeatureBuffer out) throws IOException {
+            new TwoPassRescorer(values, target).rescoreBest(docs, count, n, out);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.compress.codec.binary;
 
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -28,6 +29,7 @@ final class VectorFloatUnpacking {
     /** Holds the species apart, so that loading {@link VectorFloatUnpacking} never needs the module. */
     private static final class Species {
         static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
+        static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_256;
         static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_64;
         /** The bytes of one int16 per int lane, read as bytes and reinterpreted as int16s. */
         static final VectorSpecies<Byte> SHORTS_AS_BYTES = ByteVector.SPECIES_128;
@@ -71,5 +73,46 @@ final class VectorFloatUnpacking {
         }
         FloatPacking.decode(record, floors, out, j, half);
         FloatPacking.decode(record, floors, out, j + half, dims);
+    }
+
+    /**
+     * {@link FloatPacking#coarseSums} over a whole coarse record, {@code lanes} components of each
+     * half at a time, written out in one body for the reason {@link #decode} is.
+     */
+    static void coarseSums(byte[] coarse, int[] floors, float[] query, float[] sums) {
+        int dims = query.length;
+        int half = FloatPacking.half(dims);
+        int lanes = Species.INTS.length();
+        FloatVector dot = FloatVector.zero(Species.FLOATS);
+        FloatVector abs = FloatVector.zero(Species.FLOATS);
+        FloatVector norm = FloatVector.zero(Species.FLOATS);
+        int j = 0;
+        for (; j + lanes <= dims - half; j += lanes) {
+            IntVector n = (IntVector) ByteVector.fromArray(Species.BYTES, coarse, dims + j)
+                    .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0);
+            for (int i = j; i < dims; i += half) {
+                IntVector offset = n.and(7);
+                FloatVector value = ((IntVector) ByteVector.fromArray(Species.BYTES, coarse, i)
+                                .convertShape(VectorOperators.ZERO_EXTEND_B2I, Species.INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16)
+                        .or(n.lanewise(VectorOperators.LSHL, 28).and(0x80000000))
+                        .or(offset.add(IntVector.fromArray(Species.INTS, floors, i))
+                                .lanewise(VectorOperators.LSHL, 24))
+                        .or(FloatPacking.COARSE_MIDPOINT)
+                        .blend(0, offset.eq(0))
+                        .reinterpretAsFloats();
+                FloatVector product =
+                        FloatVector.fromArray(Species.FLOATS, query, i).mul(value);
+                dot = dot.add(product);
+                abs = abs.add(product.abs());
+                norm = value.fma(value, norm);
+                n = n.lanewise(VectorOperators.LSHR, 4);
+            }
+        }
+        sums[0] = dot.reduceLanes(VectorOperators.ADD);
+        sums[1] = abs.reduceLanes(VectorOperators.ADD);
+        sums[2] = norm.reduceLanes(VectorOperators.ADD);
+        FloatPacking.coarseSums(coarse, floors, query, sums, j, half);
+        FloatPacking.coarseSums(coarse, floors, query, sums, j + half, dims);
     }
 }

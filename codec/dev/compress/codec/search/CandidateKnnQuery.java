@@ -1,6 +1,8 @@
 package dev.compress.codec.search;
 
+import dev.compress.codec.TopCandidatesRescorer;
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocAndFloatFeatureBuffer;
@@ -94,22 +96,38 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
     }
 
     /**
-     * The candidates (global doc ids) with full-fidelity scores, read in doc order through the
-     * rescorer's bulk interface: Lucene's float scorers then score several vectors per pass, so
-     * their memory misses overlap.
+     * The candidates (global doc ids) with full-fidelity scores: all of them, read in doc order
+     * through the rescorer's bulk interface (Lucene's float scorers then score several vectors per
+     * pass, so their memory misses overlap), or, where the rescorer can find the best without
+     * scoring every candidate exactly ({@link TopCandidatesRescorer}), a subset that holds the
+     * segment's best {@code finalK}.
      */
     private ScoreDoc[] rescored(LeafReaderContext context, ScoreDoc[] candidates) throws IOException {
         if (candidates.length == 0) {
             return candidates;
         }
         FloatVectorValues values = context.reader().getFloatVectorValues(field);
-        DocIdSetBuilder docs = new DocIdSetBuilder(context.reader().maxDoc());
-        DocIdSetBuilder.BulkAdder adder = docs.grow(candidates.length);
-        for (ScoreDoc candidate : candidates) {
-            adder.add(candidate.doc - context.docBase);
+        int[] docs = new int[candidates.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = candidates[i].doc - context.docBase;
         }
-        VectorScorer.Bulk bulk = values.rescorer(target).bulk(docs.build().iterator());
+        Arrays.sort(docs);
+        VectorScorer rescorer = values.rescorer(target);
         DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        if (rescorer instanceof TopCandidatesRescorer top) {
+            top.rescoreBest(docs, docs.length, finalK, buffer);
+            ScoreDoc[] best = new ScoreDoc[buffer.size];
+            for (int i = 0; i < buffer.size; i++) {
+                best[i] = new ScoreDoc(context.docBase + buffer.docs[i], buffer.features[i]);
+            }
+            return best;
+        }
+        DocIdSetBuilder set = new DocIdSetBuilder(context.reader().maxDoc());
+        DocIdSetBuilder.BulkAdder adder = set.grow(docs.length);
+        for (int doc : docs) {
+            adder.add(doc);
+        }
+        VectorScorer.Bulk bulk = rescorer.bulk(set.build().iterator());
         ScoreDoc[] rescored = new ScoreDoc[candidates.length];
         int count = 0;
         for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);

@@ -84,6 +84,70 @@ public class TestFloatPacking extends LuceneTestCase {
         }
     }
 
+    /**
+     * The first pass of a two-pass rescoring reads each component's top 16 bits: every component
+     * inside its window comes back within {@link FloatPacking#COARSE_ERROR} of itself, relative to
+     * the coarse value (plus {@link FloatPacking#COARSE_ABSOLUTE_ERROR} for zeros and subnormals a
+     * window holds), and an exception as 0; the Vector API and one at a time give the same sums.
+     */
+    public void testCoarseValuesStayWithinTheirBound() {
+        Random random = random();
+        for (int round = 0; round < 100; round++) {
+            int dims = 1 + random.nextInt(round < 20 ? 5 : 800);
+            float[] v = new float[dims];
+            float[] query = new float[dims];
+            ExponentWindows windows = new ExponentWindows(dims);
+            for (int i = 0; i < dims; i++) {
+                v[i] = random.nextInt(10) == 0 ? randomValue(random) : (float) (0.05 * random.nextGaussian());
+                if (Float.isFinite(v[i]) == false) {
+                    v[i] = 1f;
+                }
+                query[i] = (float) random.nextGaussian();
+            }
+            windows.add(v);
+            byte[] tops = windows.tops();
+            int[] floors = new int[dims];
+            for (int i = 0; i < dims; i++) {
+                floors[i] = tops[i] - FloatPacking.WINDOW;
+            }
+            byte[] record = new byte[FloatPacking.recordBytes(dims)];
+            FloatPacking.encode(v, tops, record, (c, bits) -> {});
+            byte[] coarse = java.util.Arrays.copyOfRange(record, 2 * dims, record.length);
+            int half = FloatPacking.half(dims);
+            double dot = 0;
+            double norm = 0;
+            for (int i = 0; i < dims; i++) {
+                int nibble = i < half ? coarse[dims + i] : coarse[dims + i - half] >> 4;
+                float value = FloatPacking.coarse(coarse[i], nibble, floors[i]);
+                int e7 = FloatPacking.e7(v[i]);
+                if (e7 > tops[i] || e7 <= tops[i] - FloatPacking.WINDOW) {
+                    assertEquals("exception " + i, 0f, value, 0f);
+                } else {
+                    assertTrue(
+                            "component " + i + ": " + v[i] + " against coarse " + value,
+                            Math.abs((double) v[i] - value)
+                                    <= FloatPacking.COARSE_ERROR * Math.abs(value)
+                                            + FloatPacking.COARSE_ABSOLUTE_ERROR);
+                }
+                dot += (double) query[i] * value;
+                norm += (double) value * value;
+            }
+            float[] sums = new float[3];
+            FloatPacking.coarseSums(coarse, floors, query, sums);
+            float[] oneByOne = new float[3];
+            FloatPacking.coarseSums(coarse, floors, query, oneByOne, 0, dims);
+            if (norm > 1e36) {
+                continue; // float sums near or beyond float's range: nothing to compare
+            }
+            double scale = norm + 1e-30;
+            assertEquals(dot, sums[0], 1e-4 * Math.sqrt(scale) * dims);
+            assertEquals(dot, oneByOne[0], 1e-4 * Math.sqrt(scale) * dims);
+            assertEquals(norm, sums[2], 1e-5 * scale);
+            assertEquals(norm, oneByOne[2], 1e-5 * scale);
+            assertEquals(oneByOne[1], sums[1], 1e-5 * Math.abs(oneByOne[1]) + 1e-30);
+        }
+    }
+
     public void testWindowHoldsTheCommonExponents() {
         int dims = 3;
         ExponentWindows windows = new ExponentWindows(dims);
