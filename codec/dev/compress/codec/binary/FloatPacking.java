@@ -28,6 +28,10 @@ import java.util.Arrays;
  *       (bit 3) over the exponent offset (bits 0 to 2)
  * </ul>
  *
+ * <p>The byte plane and the nibbles, the last {@code 1.5 D} bytes of a record, hold the top 16 bits
+ * of every component (sign, exponent and 7 mantissa bits), which is what the first pass of a
+ * rescoring reads ({@link #coarse}, {@link TwoPassRescorer}).
+ *
  * <p>A 384-d vector takes 1,344 bytes and its exceptions against float32's 1,536; what the
  * exceptions add on real embeddings is the disk figure of {@code bench/run quick knn}.
  */
