@@ -57,6 +57,8 @@ import java.util.Map;
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N] [--folds K]
  * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
  *            [--step 0.02] [--out table.md] [--report table.json]      (Table 1 of the query-aware dimension selection paper: {@link MaskTableCommand})
+ * cv --dataset scifact --model bge-small-en-v1.5 --method temperature_mrl --dims 64,128 --grid lr=3e-4,1e-3,3e-3
+ *    [--folds 5] [--seed S] [--report cv.json] [train flags]      (K-fold cross-validation over the training queries: {@link CrossValidateCommand})
  * </pre>
  * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
  * serving every {@code --dims}; query_mask prints the mask table of the query-aware dimension selection paper (full, cutoff, norm, DIME-PRF,
@@ -78,11 +80,12 @@ public final class TrainCli {
     private TrainCli() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || !(args[0].equals("train") || args[0].equals("mask-table"))) {
+        if (args.length == 0 || !List.of("train", "mask-table", "cv").contains(args[0])) {
             System.err.println(
                     "usage: train --dataset NAME --model NAME --method " + METHODS.replace(", ", "|")
                             + " --dims D[,D...] (query_mask: --ratios R[,R...]) [options]\n"
-                            + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]");
+                            + "       mask-table [--datasets scifact,nfcorpus] [--models M,...] [--seeds 0,1,2] [--ratio 0.3] [--step 0.02]\n"
+                            + "       cv --dataset NAME --model NAME --method M --dims D[,D...] --grid FLAG=V1,V2[,...] [--folds 5] [options]");
             System.exit(2);
         }
         Map<String, String> opt = parse(Arrays.copyOfRange(args, 1, args.length));
@@ -94,6 +97,10 @@ public final class TrainCli {
                 Integer.getInteger("ai.djl.pytorch.num_interop_threads", 1)));
         if (args[0].equals("mask-table")) {
             MaskTableCommand.run(opt);
+            return;
+        }
+        if (args[0].equals("cv")) {
+            CrossValidateCommand.run(opt);
             return;
         }
         String dataset = require(opt, "dataset");
@@ -526,7 +533,7 @@ public final class TrainCli {
         return m;
     }
 
-    private static String require(Map<String, String> opt, String key) {
+    static String require(Map<String, String> opt, String key) {
         String v = opt.get(key);
         if (v == null) {
             throw new IllegalArgumentException("missing --" + key);
