@@ -32,6 +32,9 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     private final float[] vector;
     private int decodedOrd = -1;
 
+    /** The bytes {@link #touch} loaded, kept in a field so that the compiler cannot drop the loads as unused. */
+    private int touched;
+
     PackedFloatVectorValues(
             PackedFloatsEntry entry, IndexInput file, BinarizedVectorValues codes, VectorSimilarityFunction similarity)
             throws IOException {
@@ -106,16 +109,16 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     }
 
     /**
-     * Loads one byte of every cache line of bytes {@code from} to {@code to} (exclusive) and returns
-     * their sum: a loop of independent loads, which the CPU keeps in flight together, so that the
-     * reads that follow find the lines in cache rather than waiting on each miss in turn.
+     * Loads one byte of every cache line of bytes {@code from} to {@code to} (exclusive): a loop of
+     * independent loads, which the CPU keeps in flight together, so that the reads that follow find
+     * the lines in cache rather than waiting on each miss in turn.
      */
-    int touch(long from, long to) throws IOException {
+    void touch(long from, long to) throws IOException {
         int sum = 0;
         for (long at = from; at < to; at += SignBinarizer.CACHE_LINE) {
             sum += lines.readByte(at);
         }
-        return sum;
+        touched += sum;
     }
 
     /** Where the byte plane of the record that starts at {@code start} starts: what {@link #readCoarse} reads from. */

@@ -28,9 +28,6 @@ final class TwoPassRescorer {
     private final byte[][] buffers = new byte[READ_AHEAD][0];
     private final int[] exceptions = new int[READ_AHEAD];
 
-    /** The bytes {@link PackedFloatVectorValues#touch} loaded, kept so that the loads are not dropped as dead. */
-    int touched;
-
     TwoPassRescorer(PackedFloatVectorValues values, float[] target) {
         this.values = values;
         this.target = target;
@@ -66,7 +63,7 @@ final class TwoPassRescorer {
         for (int from = 0; from < keptCount; from += READ_AHEAD) {
             int batch = Math.min(READ_AHEAD, keptCount - from);
             for (int i = 0; i < batch; i++) {
-                touched += values.touch(starts[kept[from + i]], values.coarseStart(starts[kept[from + i]]));
+                values.touch(starts[kept[from + i]], values.coarseStart(starts[kept[from + i]]));
             }
             for (int i = 0; i < batch; i++) {
                 int candidate = kept[from + i];
@@ -91,7 +88,7 @@ final class TwoPassRescorer {
         for (int from = 0; from < count; from += READ_AHEAD) {
             int batch = Math.min(READ_AHEAD, count - from);
             for (int i = 0; i < batch; i++) {
-                touched += values.touch(values.coarseStart(starts[from + i]), starts[from + i] + lengths[from + i]);
+                values.touch(values.coarseStart(starts[from + i]), starts[from + i] + lengths[from + i]);
             }
             for (int i = 0; i < batch; i++) {
                 buffers[i] = ArrayUtil.growNoCopy(buffers[i], lengths[from + i]);
