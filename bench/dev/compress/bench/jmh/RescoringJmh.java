@@ -22,11 +22,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The cost of rescoring one candidate exactly with the stored floats, as a rescored search does for
- * each of its candidates: a flat single-segment index of {@code docs} synthetic 384-d vectors on an
- * mmap'd directory ({@link FlatIndex}), random documents scored through the field's {@code
- * rescorer} and its bulk interface, in increasing order, as a rescored search reads them. Lucene's
- * float32 reads its {@code .vec} in place; our binary format decodes its packed floats first.
+ * The cost of scoring one candidate exactly with the stored floats: a flat single-segment index of
+ * {@code docs} synthetic 384-d vectors on an mmap'd directory ({@link FlatIndex}), random documents
+ * scored through the field's {@code rescorer} and its bulk interface, in increasing order. Lucene's
+ * float32 reads its {@code .vec} in place; our binary format decodes its packed floats first, which
+ * a rescored search does only for the candidates its first pass cannot rule out of the top k.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -2,6 +2,7 @@ package dev.compress.codec.binary;
 
 import dev.compress.codec.TopCandidatesRescorer;
 import java.io.IOException;
+import java.util.stream.IntStream;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -31,6 +32,12 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     private byte[] record;
     private final float[] vector;
     private int decodedOrd = -1;
+
+    /** Records {@link #exactScores} reads before it decodes the first of them. */
+    static final int READ_AHEAD = 8;
+
+    private final byte[][] batch = new byte[READ_AHEAD][0];
+    private final int[] batchExceptions = new int[READ_AHEAD];
 
     /** The bytes {@link #touch} loaded, kept in a field so that the compiler cannot drop the loads as unused. */
     private int touched;
@@ -94,15 +101,37 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         return offsets.get(ord);
     }
 
-    /** The field's exact score of {@code target} against a record read by {@link #readPacked}. */
-    float exactScore(byte[] packed, int exceptions, float[] target) {
-        decode(packed, exceptions, vector);
+    /**
+     * Scores {@code target} exactly against records {@code which[0..count)}, indexes into {@code
+     * starts} (where a record and its exceptions start) and {@code lengths} (their bytes), into
+     * {@code scores[0..count)}. The records are random reads in a file much larger than the CPU
+     * caches: each batch of {@value #READ_AHEAD} is touched and read before the first of them is
+     * decoded, so that their memory misses overlap, as Lucene's float scorers overlap theirs by
+     * scoring several vectors per pass.
+     */
+    void exactScores(float[] target, long[] starts, int[] lengths, int[] which, int count, float[] scores)
+            throws IOException {
+        for (int from = 0; from < count; from += READ_AHEAD) {
+            int size = Math.min(READ_AHEAD, count - from);
+            for (int i = 0; i < size; i++) {
+                int r = which[from + i];
+                touch(starts[r], starts[r] + lengths[r]);
+            }
+            for (int i = 0; i < size; i++) {
+                int r = which[from + i];
+                batch[i] = ArrayUtil.growNoCopy(batch[i], lengths[r]);
+                batchExceptions[i] = readPacked(starts[r], lengths[r], batch[i]);
+            }
+            for (int i = 0; i < size; i++) {
+                decode(batch[i], batchExceptions[i], vector);
+                scores[from + i] = similarity.compare(target, vector);
+            }
+        }
         decodedOrd = -1;
-        return similarity.compare(target, vector);
     }
 
     /** Reads the {@code length} bytes of a record and its exceptions that start at {@code start}. */
-    int readPacked(long start, int length, byte[] into) throws IOException {
+    private int readPacked(long start, int length, byte[] into) throws IOException {
         records.seek(start);
         records.readBytes(into, 0, length);
         return (length - recordBytes) / FloatPacking.EXCEPTION_BYTES;
@@ -211,15 +240,12 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         }
     }
 
-    /**
-     * Scores batches of documents, reading the records of {@value #READ_AHEAD} candidates before
-     * decoding the first of them: the records are random reads in a file much larger than the CPU
-     * caches, and reading several before using any lets their memory misses overlap, as Lucene's
-     * float scorers do by scoring several vectors per pass. Scores are those of {@link #scorer}.
-     */
+    /** Scores batches of documents exactly through {@link #exactScores}; scores are those of {@link #scorer}. */
     private static final class PackedBulkScorer implements VectorScorer.Bulk {
 
-        private static final int READ_AHEAD = 8;
+        /** 0, 1, 2, ...: every record of a batch, in order. */
+        private static final int[] ALL =
+                IntStream.range(0, VectorScorer.DEFAULT_BULK_BATCH_SIZE).toArray();
 
         private final PackedFloatVectorValues values;
         private final float[] target;
@@ -228,15 +254,12 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         private final int[] ords = new int[VectorScorer.DEFAULT_BULK_BATCH_SIZE];
         private final long[] starts = new long[VectorScorer.DEFAULT_BULK_BATCH_SIZE];
         private final int[] lengths = new int[VectorScorer.DEFAULT_BULK_BATCH_SIZE];
-        private final byte[][] packed;
-        private final int[] exceptions = new int[READ_AHEAD];
 
         PackedBulkScorer(PackedFloatVectorValues values, float[] target, DocIdSetIterator matchingDocs) {
             this.values = values;
             this.target = target;
             this.matchingDocs = matchingDocs;
             this.vectors = values.iterator();
-            this.packed = new byte[READ_AHEAD][values.recordBytes];
         }
 
         @Override
@@ -259,24 +282,14 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
             buffer.size = size;
             // the offsets first, for all: each is a random read of its own
             for (int i = 0; i < size; i++) {
-                starts[i] = values.offsets.get(ords[i]);
-                lengths[i] = (int) (values.offsets.get(ords[i] + 1L) - starts[i]);
+                starts[i] = values.recordStart(ords[i]);
+                lengths[i] = (int) (values.recordStart(ords[i] + 1L) - starts[i]);
             }
+            values.exactScores(target, starts, lengths, ALL, size, buffer.features);
             float max = Float.NEGATIVE_INFINITY;
-            for (int from = 0; from < size; from += READ_AHEAD) {
-                int count = Math.min(READ_AHEAD, size - from);
-                for (int i = 0; i < count; i++) {
-                    packed[i] = ArrayUtil.growNoCopy(packed[i], lengths[from + i]);
-                    exceptions[i] = values.readPacked(starts[from + i], lengths[from + i], packed[i]);
-                }
-                for (int i = 0; i < count; i++) {
-                    values.decode(packed[i], exceptions[i], values.vector);
-                    float score = values.similarity.compare(target, values.vector);
-                    buffer.features[from + i] = score;
-                    max = Math.max(max, score);
-                }
+            for (int i = 0; i < size; i++) {
+                max = Math.max(max, buffer.features[i]);
             }
-            values.decodedOrd = -1;
             return max;
         }
     }

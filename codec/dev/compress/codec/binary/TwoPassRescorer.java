@@ -21,7 +21,7 @@ import org.apache.lucene.util.ArrayUtil;
 final class TwoPassRescorer {
 
     /** Records read before the first of them is used, so that their memory misses overlap. */
-    private static final int READ_AHEAD = 8;
+    private static final int READ_AHEAD = PackedFloatVectorValues.READ_AHEAD;
 
     private final PackedFloatVectorValues values;
     private final float[] target;
@@ -60,19 +60,10 @@ final class TwoPassRescorer {
             }
             keptCount = count;
         }
-        for (int from = 0; from < keptCount; from += READ_AHEAD) {
-            int batch = Math.min(READ_AHEAD, keptCount - from);
-            for (int i = 0; i < batch; i++) {
-                values.touch(starts[kept[from + i]], values.coarseStart(starts[kept[from + i]]));
-            }
-            for (int i = 0; i < batch; i++) {
-                int candidate = kept[from + i];
-                buffers[i] = ArrayUtil.growNoCopy(buffers[i], lengths[candidate]);
-                exceptions[i] = values.readPacked(starts[candidate], lengths[candidate], buffers[i]);
-            }
-            for (int i = 0; i < batch; i++) {
-                add(out, docs[kept[from + i]], values.exactScore(buffers[i], exceptions[i], target));
-            }
+        float[] scores = new float[keptCount];
+        values.exactScores(target, starts, lengths, kept, keptCount, scores);
+        for (int i = 0; i < keptCount; i++) {
+            add(out, docs[kept[i]], scores[i]);
         }
     }
 

@@ -9,16 +9,15 @@ import dev.compress.training.data.Qrels;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.RetrievalEvaluator;
+import dev.compress.training.eval.Scores;
 import dev.compress.training.job.TrainingRun;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
-import dev.compress.training.trainer.DiveTrainer;
 import dev.compress.training.trainer.Folds;
 import dev.compress.training.trainer.PcaTrainer;
 import dev.compress.training.trainer.QueryMaskTrainer;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.Trainer;
-import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingBudget;
 import dev.compress.training.trainer.TrainingListener;
 import dev.compress.training.trainer.TruncationTrainer;
@@ -76,9 +75,9 @@ final class CrossValidateCommand {
             m.put("dims", dims);
             m.put("ratio_to_frozen", mean(learned.get(dims)) / mean(frozen));
             m.put("pca_ratio_to_frozen", mean(pca.get(dims)) / mean(frozen));
-            double[] diff = difference(learned.get(dims), pca.get(dims));
-            m.put("paired_diff_to_pca", mean(diff));
-            m.put("paired_diff_stderr", stderr(diff));
+            double[] diff = Scores.pairedDifference(learned.get(dims), pca.get(dims));
+            m.put("paired_diff_to_pca", diff[0]);
+            m.put("paired_diff_stderr", diff[1]);
             return m;
         }
     }
@@ -104,24 +103,20 @@ final class CrossValidateCommand {
         String flag = grid[0];
         List<String> values =
                 Arrays.stream(grid[1].split(",")).map(String::trim).toList();
+        long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
         List<Map<String, Object>> parameters = new ArrayList<>();
         for (String value : values) {
             Map<String, String> withValue = new HashMap<>(opt);
             withValue.put(flag, value);
             parameters.add(TrainCli.parameters(withValue, method));
-            trainers(
-                    method,
-                    dims,
-                    parameters.getLast(),
-                    0,
-                    opt); // a value the method refuses fails here, not after hours
+            // a value the method refuses fails here, not after hours of training
+            TrainCli.trainers(method, dims, parameters.getLast(), seed, opt.getOrDefault("device", "auto"));
         }
         if (new HashSet<>(parameters).size() < values.size()) {
             throw new IllegalArgumentException("--grid [" + flag + "] is not a training flag of " + method
                     + ", or its values repeat: the runs would not differ");
         }
         int k = Integer.parseInt(opt.getOrDefault("folds", "5"));
-        long seed = Long.parseLong(opt.getOrDefault("seed", "0"));
         double validationFraction = Double.parseDouble(opt.getOrDefault("val-fraction", "0.1"));
         int hardNegatives = Integer.parseInt(
                 opt.getOrDefault("hard-k", Integer.toString(Trainer.DEFAULT_HARD_NEGATIVES_PER_QUERY)));
@@ -163,7 +158,8 @@ final class CrossValidateCommand {
                         QuerySplit.ofDatasetSplits(rest, train.restrictTo(heldOut), validationFraction, seed);
                 TrainingData data = TrainingData.build(ds, rest, split, hardNegatives);
                 EvalSet test = ds.evalSet(train.restrictTo(heldOut));
-                for (Trainer trainer : trainers(method, dims, parameters.get(v), seed, opt)) {
+                for (Trainer trainer :
+                        TrainCli.trainers(method, dims, parameters.get(v), seed, opt.getOrDefault("device", "auto"))) {
                     TrainingRun.Outcome outcome = TrainingRun.run(
                             data,
                             test,
@@ -234,13 +230,13 @@ final class CrossValidateCommand {
                         (double) m.get("paired_diff_to_pca"),
                         (double) m.get("paired_diff_stderr"));
             }
-            double[] vsChosen = difference(r.gainOverPca(), chosen.gainOverPca());
+            double[] vsChosen = Scores.pairedDifference(r.gainOverPca(), chosen.gainOverPca());
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("value", r.value());
             row.put("dims", perDims);
             row.put("gain_over_pca", mean(r.gainOverPca()));
-            row.put("paired_diff_to_chosen", mean(vsChosen));
-            row.put("paired_diff_to_chosen_stderr", stderr(vsChosen));
+            row.put("paired_diff_to_chosen", vsChosen[0]);
+            row.put("paired_diff_to_chosen_stderr", vsChosen[1]);
             rows.add(row);
         }
         System.out.printf(Locale.ROOT, "%ncross-validated choice: %s=%s%n", flag, chosen.value());
@@ -272,17 +268,6 @@ final class CrossValidateCommand {
         }
     }
 
-    /** DIVE trains one model per dimension; the others serve every dimension from one model. */
-    private static List<Trainer> trainers(
-            String method, List<Integer> dims, Map<String, Object> parameters, long seed, Map<String, String> opt) {
-        String device = opt.getOrDefault("device", "auto");
-        return method.equals(DiveTrainer.METHOD)
-                ? dims.stream()
-                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
-                        .toList()
-                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
-    }
-
     private static Set<String> ids(List<String> judged, int[] items) {
         Set<String> out = new HashSet<>();
         for (int i : items) {
@@ -291,24 +276,7 @@ final class CrossValidateCommand {
         return out;
     }
 
-    private static double[] difference(double[] a, double[] b) {
-        double[] d = new double[a.length];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = a[i] - b[i];
-        }
-        return d;
-    }
-
     private static double mean(double[] x) {
         return Arrays.stream(x).average().orElse(Double.NaN);
-    }
-
-    private static double stderr(double[] x) {
-        double m = mean(x);
-        double ss = 0;
-        for (double v : x) {
-            ss += (v - m) * (v - m);
-        }
-        return x.length < 2 ? Double.NaN : Math.sqrt(ss / (x.length - 1) / x.length);
     }
 }

@@ -213,12 +213,7 @@ public final class TrainCli {
             throws Exception {
         Map<String, Object> parameters = parameters(opt, method);
         String device = opt.getOrDefault("device", "auto");
-        // DIVE trains one output size per model; the others serve every requested size from one model
-        List<Trainer> trainers = method.equals(DiveTrainer.METHOD)
-                ? dims.stream()
-                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
-                        .toList()
-                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
+        List<Trainer> trainers = trainers(method, dims, parameters, seed, device);
         List<TrainingRun.Outcome> outcomes = new ArrayList<>();
         List<Map<String, Object>> trainings = new ArrayList<>();
         for (Trainer trainer : trainers) {
@@ -297,6 +292,16 @@ public final class TrainCli {
                 "learnedVsPca",
                 vsPca.stream().map(HeldOutEvaluation.PcaComparison::json).toList());
         report.put("training", trainings);
+    }
+
+    /** DIVE trains one output size per model; the others serve every requested size from one model. */
+    static List<Trainer> trainers(
+            String method, List<Integer> dims, Map<String, Object> parameters, long seed, String device) {
+        return method.equals(DiveTrainer.METHOD)
+                ? dims.stream()
+                        .map(d -> TrainerFactory.create(method, List.of(d), parameters, seed, device))
+                        .toList()
+                : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
     }
 
     private static void printEpoch(dev.compress.training.trainer.EpochStats stats, int total) {

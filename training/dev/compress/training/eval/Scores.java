@@ -20,10 +20,15 @@ public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
         if (other.perQueryNdcg.length != perQueryNdcg.length) {
             throw new IllegalArgumentException("different query sets");
         }
-        int n = perQueryNdcg.length;
+        return pairedDifference(perQueryNdcg, other.perQueryNdcg);
+    }
+
+    /** The mean of {@code a[i] - b[i]} over the queries and its standard error. */
+    public static double[] pairedDifference(double[] a, double[] b) {
+        int n = a.length;
         double[] d = new double[n];
         for (int i = 0; i < n; i++) {
-            d[i] = perQueryNdcg[i] - other.perQueryNdcg[i];
+            d[i] = a[i] - b[i];
         }
         double mean = Arrays.stream(d).average().orElse(0);
         double var = Arrays.stream(d).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, n - 1);
