@@ -126,10 +126,7 @@ final class CrossValidateCommand {
         Path dataDir = opt.containsKey("data") ? Path.of(opt.get("data")) : DataDirectory.resolve();
         EmbeddedDataset ds = EmbeddedDataset.load(dataDir, dataset, model, EmbeddedDataset.CorpusStorage.BY_SIZE);
         Qrels train = ds.beir().qrels(opt.getOrDefault("train-split", "train"));
-        List<String> judged = train.queryIds().stream()
-                .filter(q -> !train.relevant(q).isEmpty())
-                .sorted()
-                .toList();
+        List<String> judged = QuerySplit.judged(train).stream().sorted().toList();
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < judged.size(); i++) {
             index.put(judged.get(i), i);

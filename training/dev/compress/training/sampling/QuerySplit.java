@@ -45,7 +45,8 @@ public record QuerySplit(List<String> train, List<String> validation, List<Strin
         return new QuerySplit(trainVal[0], trainVal[1], rest[1]);
     }
 
-    private static List<String> judged(Qrels qrels) {
+    /** The queries with at least one relevant document, in the judgments' order. */
+    public static List<String> judged(Qrels qrels) {
         return qrels.queryIds().stream()
                 .filter(q -> !qrels.relevant(q).isEmpty())
                 .toList();
