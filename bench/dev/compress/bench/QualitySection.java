@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Retrieval quality of every method on held-out queries, as ratios of the frozen float baseline of
@@ -25,7 +29,9 @@ import java.util.Map;
  * <p>Quick mode: truncation and PCA everywhere, DIVE (64 and 128) and Matryoshka-Adaptor on both data
  * sets with bge-small, seed 0, and the mask table on both data sets with bge. Full mode: every trainer, both
  * embedding models, seeds 0, 1 and 2. {@code -Dbench.quality.methods=truncation,pca} runs only the
- * named methods' cells; {@code -Dbench.quality.seeds=0,1} sets the seeds.
+ * named methods' cells; {@code -Dbench.quality.seeds=0,1} sets the seeds; {@code -Dbench.quality.jobs=2} runs two
+ * cells at once; {@code -Dbench.quality.resume=true} keeps the cells an earlier run with the same {@code
+ * BENCH_OUT} finished.
  */
 final class QualitySection implements BenchSection {
 
@@ -33,6 +39,8 @@ final class QualitySection implements BenchSection {
     private static final List<String> MODELS = List.of("bge-small-en-v1.5", "all-MiniLM-L6-v2");
     private static final String MASK = "query_mask";
     private static final List<String> CLOSED_FORM = List.of("truncation", "pca");
+    private static final String JOBS_PROPERTY = "bench.quality.jobs";
+    private static final String RESUME_PROPERTY = "bench.quality.resume";
 
     /** One CLI run: its arguments after {@code train --dataset --model --method --seed}. */
     private record Cell(String dataset, String model, String method, long seed, List<String> args) {
@@ -139,14 +147,14 @@ final class QualitySection implements BenchSection {
         Map<String, List<Double>> learnedSeconds = new LinkedHashMap<>();
         ObjectMapper json = new ObjectMapper();
         String methodsOnly = System.getProperty("bench.quality.methods");
-        for (Cell cell : cells(mode)) {
-            if (methodsOnly != null && List.of(methodsOnly.split(",")).contains(cell.method()) == false) {
-                continue;
-            }
+        List<Cell> cells = cells(mode).stream()
+                .filter(c ->
+                        methodsOnly == null || List.of(methodsOnly.split(",")).contains(c.method()))
+                .toList();
+        Map<Cell, Double> wallSeconds = runAll(cells, dir);
+        for (Cell cell : cells) {
             Path report = dir.resolve(cell.file() + ".json");
-            long start = System.nanoTime();
-            train(cell, report, dir.resolve(cell.file() + ".log"));
-            double seconds = (System.nanoTime() - start) / 1e9;
+            double seconds = wallSeconds.get(cell);
             Map<?, ?> root = json.readValue(report.toFile(), Map.class);
             if (cell.method().equals(MASK)) {
                 for (Object o : (List<?>) root.get("maskTable")) {
@@ -351,18 +359,62 @@ final class QualitySection implements BenchSection {
         }
     }
 
-    private static void train(Cell cell, Path report, Path log) throws IOException, InterruptedException {
+    /**
+     * Runs every cell, {@value #JOBS_PROPERTY} at a time, and returns each one's wall time. With {@value
+     * #RESUME_PROPERTY}, a cell whose report and wall time a previous run left in {@code dir} is not run again, so
+     * that a full run of several hours can be stopped and taken up later.
+     */
+    private static Map<Cell, Double> runAll(List<Cell> cells, Path dir) throws Exception {
+        int jobs = Integer.getInteger(JOBS_PROPERTY, 1);
+        boolean resume = Boolean.getBoolean(RESUME_PROPERTY);
+        Map<Cell, Future<Double>> running = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(jobs);
+        try {
+            for (Cell cell : cells) {
+                running.put(cell, pool.submit(() -> {
+                    Path report = dir.resolve(cell.file() + ".json");
+                    Path seconds = dir.resolve(cell.file() + ".seconds");
+                    if (resume && Files.exists(report) && Files.exists(seconds)) {
+                        System.out.println("quality: " + cell.file() + " kept from an earlier run");
+                        return Double.parseDouble(Files.readString(seconds).trim());
+                    }
+                    long start = System.nanoTime();
+                    train(cell, report, dir.resolve(cell.file() + ".log"), jobs);
+                    double wall = (System.nanoTime() - start) / 1e9;
+                    Files.writeString(seconds, Double.toString(wall));
+                    return wall;
+                }));
+            }
+            Map<Cell, Double> wall = new LinkedHashMap<>();
+            for (Map.Entry<Cell, Future<Double>> e : running.entrySet()) {
+                try {
+                    wall.put(e.getKey(), e.getValue().get());
+                } catch (ExecutionException failed) {
+                    throw failed.getCause() instanceof Exception cause ? cause : failed;
+                }
+            }
+            return wall;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * One cell's CLI run, {@code jobs} of them at once: libtorch's threads default to the cores shared out among
+     * them, so that the cells do not compete for the same cores (and each cell's wall time is that of its share).
+     */
+    private static void train(Cell cell, Path report, Path log, int jobs) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(
                 "-Xmx3g",
                 "-Dai.djl.offline=true",
                 "-DDJL_CACHE_DIR=" + System.getProperty("DJL_CACHE_DIR", "target/djl-cache"),
-                // libtorch's thread count (default: every core); one leaves a core to a benchmark run beside this one
+                // libtorch's thread count (default: the cores shared out among the cells running at once)
                 "-Dai.djl.pytorch.num_threads="
                         + Integer.getInteger(
                                 "ai.djl.pytorch.num_threads",
-                                Runtime.getRuntime().availableProcessors()),
+                                Math.max(1, Runtime.getRuntime().availableProcessors() / jobs)),
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.compress.training.cli.TrainCli",
