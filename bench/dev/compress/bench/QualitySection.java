@@ -360,9 +360,9 @@ final class QualitySection implements BenchSection {
     }
 
     /**
-     * Runs every cell, {@value #JOBS_PROPERTY} at a time, and returns each one's wall time. With {@value
-     * #RESUME_PROPERTY}, a cell whose report and wall time a previous run left in {@code dir} is not run again, so
-     * that a full run of several hours can be stopped and taken up later.
+     * Runs the cells, as many at a time as {@value #JOBS_PROPERTY} says (default 1), and returns each one's wall
+     * time. With {@value #RESUME_PROPERTY}, a cell whose report and wall time a previous run left in {@code dir}
+     * is not run again, so that a full run of several hours can be stopped and taken up later.
      */
     private static Map<Cell, Double> runAll(List<Cell> cells, Path dir) throws Exception {
         int jobs = Integer.getInteger(JOBS_PROPERTY, 1);
@@ -435,7 +435,14 @@ final class QualitySection implements BenchSection {
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("OMP_WAIT_POLICY", "PASSIVE");
         System.out.println("quality: " + cell.file() + " " + String.join(" ", cell.args()));
-        int exit = builder.start().waitFor();
+        Process process = builder.start();
+        int exit;
+        try {
+            exit = process.waitFor();
+        } finally {
+            // a failed cell stops the run, and the cells running beside it are interrupted: their CLIs end too
+            process.destroyForcibly();
+        }
         if (exit != 0) {
             throw new IOException("TrainCli failed (exit " + exit + ") for " + cell.file() + "; see " + log);
         }
