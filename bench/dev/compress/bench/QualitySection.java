@@ -242,12 +242,10 @@ final class QualitySection implements BenchSection {
             }
             for (Object t : (List<?>) root.get("training")) {
                 Map<?, ?> training = (Map<?, ?>) t;
-                Map<?, ?> selection = (Map<?, ?>) ((Map<?, ?>) training.get("report")).get("selection");
+                boolean trained = shippedTrained((Map<?, ?>) training.get("report"));
                 for (Object d : (List<?>) training.get("dims")) {
                     int[] count = shipped.computeIfAbsent(((Number) d).intValue(), x -> new int[2]);
-                    if (selection != null
-                            && ((Number) selection.get("shippedEpoch")).intValue()
-                                    != ((Number) selection.get("startEpoch")).intValue()) {
+                    if (trained) {
                         count[0]++;
                     }
                     count[1]++;
@@ -277,6 +275,25 @@ final class QualitySection implements BenchSection {
                     seconds.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
             table.add(row);
         }
+    }
+
+    /**
+     * Whether a training report's model holds trained weights rather than its PCA start. SMEC trains stage by
+     * stage, each stage deciding between its trained weights and its own start (the previous stages' output), and
+     * its report's selection is the last stage's: its model is the PCA start only when no stage shipped trained
+     * weights.
+     */
+    private static boolean shippedTrained(Map<?, ?> report) {
+        if (report.get("parameters") instanceof Map<?, ?> parameters
+                && parameters.get("stageReports") instanceof List<?> stages) {
+            return stages.stream()
+                    .anyMatch(stage -> ((Map<?, ?>) stage).get("selection") instanceof Map<?, ?> selection
+                            && "trained".equals(selection.get("shipped")));
+        }
+        Map<?, ?> selection = (Map<?, ?>) report.get("selection");
+        return selection != null
+                && ((Number) selection.get("shippedEpoch")).intValue()
+                        != ((Number) selection.get("startEpoch")).intValue();
     }
 
     private static double mean(List<double[]> runs, int column) {
