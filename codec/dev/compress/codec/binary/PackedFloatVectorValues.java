@@ -33,8 +33,8 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     private final float[] vector;
     private int decodedOrd = -1;
 
-    /** Records {@link #exactScores} reads before it decodes the first of them. */
-    static final int READ_AHEAD = 8;
+    /** Records {@link #exactScores} and {@link #coarseBounds} read before they use the first of them. */
+    private static final int READ_AHEAD = 8;
 
     private final byte[][] batch = new byte[READ_AHEAD][0];
     private final int[] batchExceptions = new int[READ_AHEAD];
@@ -130,6 +130,38 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
         decodedOrd = -1;
     }
 
+    /**
+     * Bounds, with {@code bounds}, the scores of {@code target} against records {@code 0..count)} of
+     * {@code starts} and {@code lengths} (as in {@link #exactScores}) into {@code lower[i]} and {@code
+     * upper[i]}, from each record's top 16 bits per component and its exceptions ({@link #coarseSums}),
+     * read in batches as {@link #exactScores} reads whole records.
+     */
+    void coarseBounds(
+            float[] target,
+            long[] starts,
+            int[] lengths,
+            int count,
+            CoarseScoreBounds bounds,
+            double[] lower,
+            double[] upper)
+            throws IOException {
+        float[] sums = new float[3];
+        for (int from = 0; from < count; from += READ_AHEAD) {
+            int size = Math.min(READ_AHEAD, count - from);
+            for (int i = 0; i < size; i++) {
+                touch(coarseStart(starts[from + i]), starts[from + i] + lengths[from + i]);
+            }
+            for (int i = 0; i < size; i++) {
+                batch[i] = ArrayUtil.growNoCopy(batch[i], lengths[from + i]);
+                batchExceptions[i] = readCoarse(starts[from + i], lengths[from + i], batch[i]);
+            }
+            for (int i = 0; i < size; i++) {
+                coarseSums(batch[i], batchExceptions[i], target, sums);
+                bounds.bound(sums, lower, upper, from + i);
+            }
+        }
+    }
+
     /** Reads the {@code length} bytes of a record and its exceptions that start at {@code start}. */
     private int readPacked(long start, int length, byte[] into) throws IOException {
         records.seek(start);
@@ -142,7 +174,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
      * independent loads, which the CPU keeps in flight together, so that the reads that follow find
      * the lines in cache rather than waiting on each miss in turn.
      */
-    void touch(long from, long to) throws IOException {
+    private void touch(long from, long to) throws IOException {
         int sum = 0;
         for (long at = from; at < to; at += SignBinarizer.CACHE_LINE) {
             sum += lines.readByte(at);
@@ -151,7 +183,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     }
 
     /** Where the byte plane of the record that starts at {@code start} starts: what {@link #readCoarse} reads from. */
-    long coarseStart(long start) {
+    private long coarseStart(long start) {
         return start + 2L * vector.length;
     }
 
@@ -159,7 +191,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
      * Reads the part of a record from its byte plane on, with its exceptions ({@code length} bytes of
      * record and exceptions start at {@code start}), for {@link #coarseSums}.
      */
-    int readCoarse(long start, int length, byte[] into) throws IOException {
+    private int readCoarse(long start, int length, byte[] into) throws IOException {
         long from = coarseStart(start);
         records.seek(from);
         records.readBytes(into, 0, (int) (start + length - from));
@@ -167,7 +199,7 @@ final class PackedFloatVectorValues extends CodeOrderedFloatVectorValues {
     }
 
     /** The coarse sums of a record read by {@link #readCoarse}, its exceptions added exactly. */
-    void coarseSums(byte[] coarse, int exceptions, float[] query, float[] sums) {
+    private void coarseSums(byte[] coarse, int exceptions, float[] query, float[] sums) {
         FloatPacking.coarseSums(coarse, floors, query, sums);
         for (int i = 0, at = recordBytes - 2 * vector.length; i < exceptions; i++, at += FloatPacking.EXCEPTION_BYTES) {
             int component = (int) BitUtil.VH_LE_INT.get(coarse, at);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.index.KnnVectorValues.DocIndexIterator;
 import org.apache.lucene.search.DocAndFloatFeatureBuffer;
-import org.apache.lucene.util.ArrayUtil;
 
 /**
  * {@link TopCandidatesRescorer} for a binary field's packed floats, in two passes. The first reads
@@ -20,13 +19,8 @@ import org.apache.lucene.util.ArrayUtil;
  */
 final class TwoPassRescorer {
 
-    /** Records read before the first of them is used, so that their memory misses overlap. */
-    private static final int READ_AHEAD = PackedFloatVectorValues.READ_AHEAD;
-
     private final PackedFloatVectorValues values;
     private final float[] target;
-    private final byte[][] buffers = new byte[READ_AHEAD][0];
-    private final int[] exceptions = new int[READ_AHEAD];
 
     TwoPassRescorer(PackedFloatVectorValues values, float[] target) {
         this.values = values;
@@ -72,24 +66,10 @@ final class TwoPassRescorer {
      * upper bound reaches the n-th highest lower bound, in order, and returns how many.
      */
     private int shortlist(long[] starts, int[] lengths, int count, int n, int[] kept) throws IOException {
-        CoarseScoreBounds bounds = new CoarseScoreBounds(values.similarity(), target);
         double[] lower = new double[count];
         double[] upper = new double[count];
-        float[] sums = new float[3];
-        for (int from = 0; from < count; from += READ_AHEAD) {
-            int batch = Math.min(READ_AHEAD, count - from);
-            for (int i = 0; i < batch; i++) {
-                values.touch(values.coarseStart(starts[from + i]), starts[from + i] + lengths[from + i]);
-            }
-            for (int i = 0; i < batch; i++) {
-                buffers[i] = ArrayUtil.growNoCopy(buffers[i], lengths[from + i]);
-                exceptions[i] = values.readCoarse(starts[from + i], lengths[from + i], buffers[i]);
-            }
-            for (int i = 0; i < batch; i++) {
-                values.coarseSums(buffers[i], exceptions[i], target, sums);
-                bounds.bound(sums, lower, upper, from + i);
-            }
-        }
+        values.coarseBounds(
+                target, starts, lengths, count, new CoarseScoreBounds(values.similarity(), target), lower, upper);
         double[] sorted = Arrays.copyOf(lower, count);
         Arrays.sort(sorted);
         double threshold = sorted[count - n];
