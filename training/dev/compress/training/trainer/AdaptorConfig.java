@@ -78,25 +78,6 @@ public record AdaptorConfig(
                 device);
     }
 
-    public AdaptorConfig withSeed(long s) {
-        return new AdaptorConfig(
-                dims,
-                nested,
-                hidden,
-                rankScale,
-                recoveryWeight,
-                pairWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                s,
-                device);
-    }
-
     public AdaptorConfig withDevice(String d) {
         return new AdaptorConfig(
                 dims,
@@ -114,63 +95,6 @@ public record AdaptorConfig(
                 maxTripletsPerEpoch,
                 seed,
                 d);
-    }
-
-    public AdaptorConfig withLearningRate(double lr) {
-        return new AdaptorConfig(
-                dims,
-                nested,
-                hidden,
-                rankScale,
-                recoveryWeight,
-                pairWeight,
-                lr,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
-    public AdaptorConfig withPatience(int p) {
-        return new AdaptorConfig(
-                dims,
-                nested,
-                hidden,
-                rankScale,
-                recoveryWeight,
-                pairWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                p,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
-    public AdaptorConfig withWeights(double recovery, double pair) {
-        return new AdaptorConfig(
-                dims,
-                nested,
-                hidden,
-                rankScale,
-                recovery,
-                pair,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
     }
 
     public AdaptorConfig withMaxTripletsPerEpoch(int max) {

@@ -6,7 +6,6 @@ import ai.djl.ndarray.NDManager;
 import dev.compress.training.inference.DjlLayers;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.Tensor;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,10 +140,6 @@ final class LayerNetwork implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    List<LayerSpec> copyOfLayers() {
-        return new ArrayList<>(layers);
     }
 
     @Override

@@ -79,28 +79,6 @@ public record SmecConfig(
                 device);
     }
 
-    public SmecConfig withSeed(long s) {
-        return new SmecConfig(
-                dims,
-                hidden,
-                alpha,
-                rankScale,
-                gumbelTemperature,
-                learningRate,
-                selectionLearningRate,
-                weightDecay,
-                batchSize,
-                epochsPerStage,
-                patience,
-                memorySize,
-                neighbours,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                adapterInEveryStage,
-                s,
-                device);
-    }
-
     public SmecConfig withDevice(String d) {
         return new SmecConfig(
                 dims,
@@ -121,94 +99,6 @@ public record SmecConfig(
                 adapterInEveryStage,
                 seed,
                 d);
-    }
-
-    public SmecConfig withLearningRate(double lr) {
-        return new SmecConfig(
-                dims,
-                hidden,
-                alpha,
-                rankScale,
-                gumbelTemperature,
-                lr,
-                selectionLearningRate,
-                weightDecay,
-                batchSize,
-                epochsPerStage,
-                patience,
-                memorySize,
-                neighbours,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                adapterInEveryStage,
-                seed,
-                device);
-    }
-
-    public SmecConfig withPatience(int p) {
-        return new SmecConfig(
-                dims,
-                hidden,
-                alpha,
-                rankScale,
-                gumbelTemperature,
-                learningRate,
-                selectionLearningRate,
-                weightDecay,
-                batchSize,
-                epochsPerStage,
-                p,
-                memorySize,
-                neighbours,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                adapterInEveryStage,
-                seed,
-                device);
-    }
-
-    public SmecConfig withMaxTripletsPerEpoch(int max) {
-        return new SmecConfig(
-                dims,
-                hidden,
-                alpha,
-                rankScale,
-                gumbelTemperature,
-                learningRate,
-                selectionLearningRate,
-                weightDecay,
-                batchSize,
-                epochsPerStage,
-                patience,
-                memorySize,
-                neighbours,
-                hardNegativeFraction,
-                max,
-                adapterInEveryStage,
-                seed,
-                device);
-    }
-
-    public SmecConfig withAdapterInEveryStage(boolean b) {
-        return new SmecConfig(
-                dims,
-                hidden,
-                alpha,
-                rankScale,
-                gumbelTemperature,
-                learningRate,
-                selectionLearningRate,
-                weightDecay,
-                batchSize,
-                epochsPerStage,
-                patience,
-                memorySize,
-                neighbours,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                b,
-                seed,
-                device);
     }
 
     public Map<String, Object> asMap() {

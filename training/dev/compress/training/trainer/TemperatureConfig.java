@@ -72,24 +72,6 @@ public record TemperatureConfig(
         return hidden > 0 ? hidden : inputDim;
     }
 
-    public TemperatureConfig withVariant(Variant v) {
-        return new TemperatureConfig(
-                dims,
-                v,
-                temperatures,
-                hidden,
-                recoveryWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
     public TemperatureConfig withEpochs(int e) {
         return new TemperatureConfig(
                 dims,
@@ -105,78 +87,6 @@ public record TemperatureConfig(
                 hardNegativeFraction,
                 maxTripletsPerEpoch,
                 seed,
-                device);
-    }
-
-    public TemperatureConfig withLearningRate(double lr) {
-        return new TemperatureConfig(
-                dims,
-                variant,
-                temperatures,
-                hidden,
-                recoveryWeight,
-                lr,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
-    public TemperatureConfig withPatience(int p) {
-        return new TemperatureConfig(
-                dims,
-                variant,
-                temperatures,
-                hidden,
-                recoveryWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                p,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
-    public TemperatureConfig withRecovery(double w) {
-        return new TemperatureConfig(
-                dims,
-                variant,
-                temperatures,
-                hidden,
-                w,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                seed,
-                device);
-    }
-
-    public TemperatureConfig withSeed(long s) {
-        return new TemperatureConfig(
-                dims,
-                variant,
-                temperatures,
-                hidden,
-                recoveryWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                maxTripletsPerEpoch,
-                s,
                 device);
     }
 
@@ -196,24 +106,6 @@ public record TemperatureConfig(
                 maxTripletsPerEpoch,
                 seed,
                 d);
-    }
-
-    public TemperatureConfig withMaxTripletsPerEpoch(int max) {
-        return new TemperatureConfig(
-                dims,
-                variant,
-                temperatures,
-                hidden,
-                recoveryWeight,
-                learningRate,
-                weightDecay,
-                batchSize,
-                epochs,
-                patience,
-                hardNegativeFraction,
-                max,
-                seed,
-                device);
     }
 
     public Map<String, Object> asMap() {
