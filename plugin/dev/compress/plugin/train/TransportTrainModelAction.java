@@ -95,7 +95,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                                                 + "] has no usable judgments: no rating rounds to 1 or more"
                                         : "[judgments.index] [" + spec.judgmentsIndex()
                                                 + "] has no usable judgments: no document has ["
-                                                + spec.judgmentsRatingField() + "] > 0"));
+                                                + spec.judgmentsRatingField() + "] >= " + Grades.LOWEST_RELEVANT));
                         return;
                     }
                     checkCorpusSize(

@@ -138,6 +138,12 @@ public final class TrainerFactory {
     }
 
     private static SmecConfig smecConfig(TrainingParameters p, SmecConfig base, long seed, String device) {
+        int memorySize = p.integer("memory_size", base.memorySize(), 1, 1_000_000);
+        int neighbours = p.integer("neighbours", base.neighbours(), 1, 1000);
+        if (memorySize < neighbours) {
+            throw new IllegalArgumentException("[parameters.memory_size] must be at least [parameters.neighbours] ("
+                    + neighbours + "), got [" + memorySize + "]");
+        }
         return new SmecConfig(
                 base.dims(),
                 base.hidden(),
@@ -150,8 +156,8 @@ public final class TrainerFactory {
                 p.integer("batch_size", base.batchSize(), 2, 8192),
                 p.integer("epochs_per_stage", base.epochsPerStage(), 1, MAX_EPOCHS),
                 p.integer("patience", base.patience(), 0, MAX_EPOCHS),
-                p.integer("memory_size", base.memorySize(), 1, 1_000_000),
-                p.integer("neighbours", base.neighbours(), 1, 1000),
+                memorySize,
+                neighbours,
                 p.real("hard_negative_fraction", base.hardNegativeFraction(), 0.0, 1.0),
                 p.integer("max_triplets_per_epoch", base.maxTripletsPerEpoch(), 0, Integer.MAX_VALUE),
                 p.choice("adapter_in_every_stage", String.valueOf(base.adapterInEveryStage()), Set.of("true", "false"))

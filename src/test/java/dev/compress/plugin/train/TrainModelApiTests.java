@@ -78,6 +78,12 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                         400,
                         "POST",
                         "/_plugins/compress/_train",
+                        trainBody("smec", 64, "{\"memory_size\":4,\"neighbours\":10}"))
+                .contains("[parameters.memory_size] must be at least [parameters.neighbours] (10), got [4]"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
                         trainBody("temperature_mrl", "[32,64]", "{\"variant\":\"hot\"}"))
                 .contains("[parameters.variant] must be one of"));
         assertTrue(restError(
@@ -145,7 +151,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .get();
         assertTrue(
                 restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings"))
-                        .contains("has no usable judgments"));
+                        .contains("has no usable judgments: no document has [rating] >= 0.5"));
         assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null)
                 .contains("model [missing] does not exist"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}"))
