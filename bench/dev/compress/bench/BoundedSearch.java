@@ -110,8 +110,8 @@ public final class BoundedSearch {
     /**
      * Opens the index with each file's read advice taken from the hints its format opens it with
      * (vectors and graphs: random access). Lucene's default leaves every file on the kernel's normal
-     * read-ahead, and a page fault then reads ahead up to the block device's read-ahead window (8 MiB
-     * on this machine's disk), which under a tight page cache evicts more than it brings.
+     * read-ahead, and a page fault then reads ahead up to the block device's read-ahead window (often
+     * megabytes), which under a tight page cache evicts more than it brings.
      */
     private static DirectoryReader open(MMapDirectory dir) throws IOException {
         dir.setReadAdvice(MMapDirectory.ADVISE_BY_CONTEXT);

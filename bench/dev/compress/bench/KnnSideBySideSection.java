@@ -77,7 +77,7 @@ final class KnnSideBySideSection implements BenchSection {
         return tables;
     }
 
-    /** The targets against this run's ratios, one set at a time; a ratio not measured stays empty. */
+    /** The plugin's targets against this run's ratios, one set at a time; a ratio not measured stays empty. */
     private static ResultTable targets(
             Map<String, NodeKnnComparison.Outcome> outcomes, Map<String, Double> oursOverOsq) {
         ResultTable table = new ResultTable(

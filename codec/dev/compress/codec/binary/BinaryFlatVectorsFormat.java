@@ -13,9 +13,10 @@ import org.apache.lucene.index.SegmentWriteState;
  * Flat storage of 1-bit sign codes for float vector fields, optionally with the float32 vectors.
  * Registered as {@value #NAME}; {@link BinaryHnswVectorsFormat} puts Lucene's HNSW graph on top.
  *
- * <p>A segment has two files of its own, {@code .vbm} (metadata) and {@code .vbc} (codes), and the
- * files of {@link Lucene99FlatVectorsFormat} ({@code .vemf}, {@code .vec}), which hold the float32
- * vectors of fields that keep them and every byte-vector field. Fixed-width numbers are written
+ * <p>A segment has three files of its own, {@code .vbm} (metadata), {@code .vbc} (codes) and {@code
+ * .vbf} (the float32 vectors of fields that keep them), and the files of {@link
+ * Lucene99FlatVectorsFormat} ({@code .vemf}, {@code .vec}), which hold every byte-vector field (and,
+ * in segments of version 1, the float32 vectors too). Fixed-width numbers are written
  * with Lucene's {@link org.apache.lucene.store.DataOutput} (little-endian); {@code vint} and
  * {@code vlong} are its variable-length encodings. A {@code float32} is stored as the {@code int32}
  * of its IEEE 754 bits.

@@ -17,7 +17,8 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  * segment that kept only codes gives each code as it is, with its corrections moved to the merged
  * centre ({@link CentreShift}); a source whose values are not our decoded codes (a reader that
  * wraps them, such as a sorting reader in {@code addIndexes}) gives floats, binarised against that
- * centre, which for decoded floats loses each vector's length as merges of decoded vectors did.
+ * centre, which for decoded floats loses each vector's length ({@link CentreShift} says why codes
+ * are moved rather than decoded).
  */
 final class MergedCodeSources {
 

@@ -114,8 +114,8 @@ final class IndexDataReader {
 
     /**
      * Pages through an index with {@code search_after} on {@code _id}: each page is an independent
-     * search, so nothing stays open between pages (a scroll continuation was seen to stall for good
-     * in the test framework). Each page has a timeout, so a stuck read fails the job instead.
+     * search, so nothing stays open between pages, and no scroll context can be lost or left to
+     * expire under a long job. Each page has a timeout, so a stuck read fails the job instead.
      */
     private <E extends Exception> void scan(String index, String[] fields, HitConsumer<E> consumer) throws E {
         Object[] after = null;

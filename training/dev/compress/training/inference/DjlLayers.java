@@ -83,8 +83,8 @@ public final class DjlLayers {
      * A 0-d float32 constant owned by {@code like}'s manager. Use it instead of a Java number in any
      * operation autograd records: DJL turns a Java number into a temporary tensor over a direct buffer
      * and frees that buffer right after the operation, while autograd may keep the tensor for the
-     * backward pass (a product or quotient does), which then reads freed memory. Measured here: gradients
-     * changed with GC timing and training diverged to NaN until scalars were held this way.
+     * backward pass (a product or quotient does), which then reads freed memory: gradients that change
+     * with GC timing, and training that diverges to NaN.
      */
     public static NDArray constant(NDArray like, float value) {
         return like.getManager().create(value);

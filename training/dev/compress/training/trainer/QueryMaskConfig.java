@@ -10,7 +10,7 @@ import java.util.Map;
  * 0.1, AdamW lr 1e-4, weight decay 0.01, batch 256, best epoch by validation KL.
  *
  * <p>One deviation in {@link #paper}: lr 1e-3. A small judgment set gives few steps per epoch, and at
- * 1e-4 validation KL was still falling after 100 epochs. The grid is {0.01 (paper default), 0.03, 0.1,
+ * 1e-4 validation KL is still falling when the epochs run out. The grid is {0.01 (paper default), 0.03, 0.1,
  * 0.3}; 200 epochs, each tau stopping after {@value QueryMaskTrainer#PATIENCE} epochs without a lower
  * validation KL. Taus below 0.01 scored lower on scifact's validation slice: with unit vectors r is a
  * few ten-thousandths per dimension, so every tau >= 0.01 makes a nearly uniform target and the KL close

@@ -53,9 +53,9 @@ import java.util.TreeSet;
  * g_j = Gumbel - Gumbel and soft_j = sigmoid((w_j + g_j) / t_g); hard = the k-hot indicator of the top d_s
  * entries of w + g; the mask m = hard + soft - stopgrad(soft) (straight-through Gumbel top-k): the forward
  * pass uses exactly d_s dimensions, the gradient reaches every w_j through the relaxation. Inference: the
- * top d_s of w, no noise. (A first version used one softmax over all d_{s-1} dimensions; with k = d/2
- * only the few largest logits received gradient, the selection did not learn and validation fell; the
- * per-dimension two-class form is the paper's Gumbel-softmax applied per dimension.)
+ * top d_s of w, no noise. The two-class form per dimension, rather than one softmax over all d_{s-1}
+ * dimensions, is what lets every logit learn: with k = d/2, one softmax gives gradient to the few largest
+ * logits only (docs/papers.md).
  * The compressed vector is the selected dimensions of the stage input, L2-normalised.
  *
  * <p><b>S-XBM</b> (selectable cross-batch memory). A FIFO queue holds the frozen stage inputs (the
@@ -74,10 +74,11 @@ import java.util.TreeSet;
  *
  * <p>Choices where the paper is vague: the adapter as the trainable "backbone" (the paper fine-tunes an
  * encoder; here the encoder is frozen, as in Matryoshka-Adaptor, which the paper compares against); the
- * teacher of S-XBM at stage s is the (frozen) stage input, so each stage preserves the similarities of
- * the one before; the selection logits start at the z-scored log energy of each input dimension over the
- * corpus (the noiseless top-k at epoch 0 keeps the highest-energy dimensions; from all-zero logits, the
- * first runs kept a random subset each step and validation fell below the prefix start) and have their
+ * teacher of S-XBM is the frozen input of the stage before its adapter (the raw embedding when the adapter
+ * trains in every stage; otherwise the previous stage's output, so each stage preserves the similarities of
+ * the one before); the selection logits start at the z-scored log energy of each input dimension over the
+ * corpus (the noiseless top-k at epoch 0 keeps the highest-energy dimensions, where all-zero logits would
+ * keep a random subset at each step and start below the prefix) and have their
  * own learning rate, since the adapter's rate would barely move them in a few hundred steps; the Gumbel
  * temperature is 1.
  */

@@ -16,8 +16,8 @@ import org.opensearch.client.Response;
 /**
  * k-NN, job-scheduler, ml-commons, neural-search (the published zips) and ours on one real node: a
  * neural-search sparse index ({@code index.sparse: true}, a {@code sparse_vector} field with the
- * seismic method) creates and indexes beside one of ours. Before our codec service was limited to
- * {@code index.compress} indexes, creating the sparse index failed with a 500 ("existing codec
+ * seismic method) creates and indexes beside one of ours: an index has one codec service, and a
+ * plugin that claimed indexes not its own would make creating it fail with a 500 ("existing codec
  * service factory already overridden"). Only in {@code mvn verify -Pneighbours}: ml-commons' zip
  * is about 390 MB.
  */

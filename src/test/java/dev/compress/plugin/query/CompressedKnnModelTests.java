@@ -87,10 +87,9 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                     .execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q))
                     .actionGet()
                     .vector();
-            // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before and
-            // after
-            // C2 intrinsifies it (a deterministic fold cost 15% to 20% of serving speed), so one input can encode an
-            // ulp apart
+            // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before
+            // and after C2 intrinsifies it (a fold in a fixed order would slow serving), so one input can
+            // encode an ulp apart
             assertArrayEquals(encoder16.encode(q), adapted, 1e-6f);
             List<Hit> byHand = search(
                     node, knn("emb", encoder16.encode(q)).numCandidates(DOCS).build());
