@@ -32,8 +32,10 @@ public class BenchNamingTests {
     public void everyBenchClassFollowsTheNamingRule() throws IOException {
         assertTrue("source root missing: " + BENCH, Files.isDirectory(BENCH));
         List<String> violations = new ArrayList<>();
+        int scanned = 0;
         try (Stream<Path> files = Files.walk(BENCH)) {
             for (Path file : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                scanned++;
                 String name = file.getFileName().toString().replaceFirst("\\.java$", "");
                 String source = Files.readString(file);
                 String where = BENCH.relativize(file).toString();
@@ -58,6 +60,7 @@ public class BenchNamingTests {
                 }
             }
         }
+        assertTrue("no source file under " + BENCH, scanned > 0);
         if (violations.isEmpty() == false) {
             fail("bench/ naming rule (bench/README.md):\n" + String.join("\n", violations));
         }

@@ -72,8 +72,10 @@ public class DependencyDirectionTests {
         Path root = ROOT.resolve(sourceRoot);
         assertTrue("source root missing: " + root, Files.isDirectory(root));
         List<String> violations = new ArrayList<>();
+        int scanned = 0;
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                scanned++;
                 List<String> lines = Files.readAllLines(file);
                 for (int i = 0; i < lines.size(); i++) {
                     String code = stripComment(lines.get(i));
@@ -87,6 +89,7 @@ public class DependencyDirectionTests {
                 }
             }
         }
+        assertTrue("no source file under " + root, scanned > 0);
         if (violations.isEmpty() == false) {
             fail(sourceRoot + "/ must not depend on " + String.join(", ", forbiddenPrefixes) + ":\n"
                     + String.join("\n", violations));

@@ -163,6 +163,7 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
             try (DirectoryReader reader = DirectoryReader.open(dir)) {
                 LeafReader leaf = getOnlyLeafReader(reader);
                 FloatVectorValues values = leaf.getFloatVectorValues(FIELD);
+                assertEquals(vectors.length, values.size());
                 KnnVectorValues.DocIndexIterator it = values.iterator();
                 for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
                     float[] decoded = values.vectorValue(it.index());
@@ -225,6 +226,7 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
             }
             try (DirectoryReader reader = DirectoryReader.open(dir)) {
                 FloatVectorValues values = getOnlyLeafReader(reader).getFloatVectorValues(FIELD);
+                assertEquals(vectors.length, values.size());
                 KnnVectorValues.DocIndexIterator it = values.iterator();
                 for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
                     float[] after = values.vectorValue(it.index());
@@ -425,6 +427,7 @@ public class TestBinaryCodesOnly extends LuceneTestCase {
                     assertEquals(expected, hit.score, 1e-4);
                 }
                 TopDocs walked = searcher.search(new RescoringKnnQuery(FIELD, query, 10, 3f, null, false), 10);
+                assertEquals(10, walked.scoreDocs.length);
                 for (ScoreDoc hit : walked.scoreDocs) {
                     var scorer = leaf.getFloatVectorValues(FIELD).scorer(query);
                     assertEquals(hit.doc, scorer.iterator().advance(hit.doc));

@@ -100,7 +100,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
         loader.weights.put("big", 300L);
         ModelCache cache = new ModelCache(loader, 250, threadContext, new CompressCounters());
         getNow(cache, loader, "small");
-        assertNotNull(getNow(cache, loader, "big"));
+        assertEquals("big", getNow(cache, loader, "big").id());
         assertEquals(Set.of("small"), cache.cachedModelIds());
     }
 
@@ -116,7 +116,10 @@ public class ModelCacheTests extends OpenSearchTestCase {
         cache.get("m", during);
         assertTrue(cache.evict("m"));
         loader.complete("m");
-        assertNotNull("the caller that asked before the delete still gets its answer", during.actionGet());
+        assertEquals(
+                "the caller that asked before the delete still gets its answer",
+                "m",
+                during.actionGet().id());
         assertEquals("a load that straddled an eviction is not kept", Set.of(), cache.cachedModelIds());
     }
 
@@ -127,7 +130,7 @@ public class ModelCacheTests extends OpenSearchTestCase {
         cache.get("m", failing);
         loader.started.get("m").remove(0).onFailure(new IllegalStateException("model [m] is in state [training]"));
         expectThrows(IllegalStateException.class, failing::actionGet);
-        assertNotNull(getNow(cache, loader, "m"));
+        assertEquals("m", getNow(cache, loader, "m").id());
         assertEquals(2, cache.loadCount());
         assertEquals(Set.of("m"), cache.cachedModelIds());
     }

@@ -109,7 +109,12 @@ public class TrainingRunTests {
                 rows.stream().map(r -> r.get("method")).distinct().toList());
         List<Map<String, Object>> vsPca =
                 (List<Map<String, Object>>) learned.evaluation().get("vs_pca");
-        assertEquals(learned.heldOut().vsPca().size(), vsPca.size());
+        // one comparison per learned row: each of the model's encodings at its one dimension
+        long learnedRows =
+                rows.stream().filter(r -> r.get("method").equals("dive")).count();
+        assertTrue(learnedRows > 0);
+        assertEquals(learnedRows, vsPca.size());
+        assertEquals(learnedRows, learned.heldOut().vsPca().size());
         for (HeldOutEvaluation.PcaComparison c : learned.heldOut().vsPca()) {
             assertEquals(4, c.learned().dims());
             assertEquals(c.learned().encoding(), c.pca().encoding());
