@@ -38,6 +38,9 @@ public final class IndexModelLoader implements ModelLoader {
                                     listener.onFailure(notCreated(record));
                                     return;
                                 }
+                                // the file's size and chunk count, read before any chunk is fetched
+                                record.modelSizeBytes();
+                                record.chunkCount();
                             } catch (RuntimeException e) {
                                 listener.onFailure(unusable(modelId, e));
                                 return;

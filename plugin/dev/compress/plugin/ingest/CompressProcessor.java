@@ -3,8 +3,11 @@ package dev.compress.plugin.ingest;
 import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.ingest.AbstractBatchingProcessor;
 import org.opensearch.ingest.IngestDocument;
@@ -19,6 +22,8 @@ import org.opensearch.ingest.IngestDocumentWrapper;
 public final class CompressProcessor extends AbstractBatchingProcessor {
 
     public static final String TYPE = "compress";
+
+    private static final Logger LOGGER = LogManager.getLogger(CompressProcessor.class);
 
     private final String field;
     private final String targetField;
@@ -92,9 +97,15 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
             handler.accept(batch);
             return;
         }
+        // The handler runs the rest of the pipeline; a listener wrapper upstream that catches what it
+        // throws and answers onFailure too must not run it a second time over the same documents.
+        AtomicBoolean answered = new AtomicBoolean();
         compression.resolve(new ActionListener<>() {
             @Override
             public void onResponse(VectorTransform transform) {
+                if (answered.compareAndSet(false, true) == false) {
+                    return;
+                }
                 try {
                     compress(documents, vectors, transform);
                 } catch (RuntimeException e) {
@@ -105,6 +116,10 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
 
             @Override
             public void onFailure(Exception e) {
+                if (answered.compareAndSet(false, true) == false) {
+                    LOGGER.warn("[" + TYPE + "] a failure arrived after its sub-batch was answered", e);
+                    return;
+                }
                 documents.forEach(wrapper -> fail(wrapper, e));
                 handler.accept(batch);
             }

@@ -92,13 +92,27 @@ public record ModelRecord(String id, Map<String, Object> source) {
     }
 
     public int chunkCount() {
-        Object n = source.get(CHUNK_COUNT);
-        return n == null ? 0 : ((Number) n).intValue();
+        return (int) count(CHUNK_COUNT, Integer.MAX_VALUE);
     }
 
+    /** At most what one byte array holds: the file is reassembled in one. */
     public long modelSizeBytes() {
-        Object n = source.get(MODEL_SIZE_BYTES);
-        return n == null ? 0 : ((Number) n).longValue();
+        return count(MODEL_SIZE_BYTES, Integer.MAX_VALUE - 8);
+    }
+
+    /** A whole number from 0 to {@code max}; 0 when absent. */
+    private long count(String field, long max) {
+        Object value = source.get(field);
+        if (value == null) {
+            return 0;
+        }
+        if (value instanceof Integer || value instanceof Long) {
+            long n = ((Number) value).longValue();
+            if (n >= 0 && n <= max) {
+                return n;
+            }
+        }
+        throw new UnreadableModelException(id, field, value, "a whole number from 0 to " + max);
     }
 
     /**

@@ -25,13 +25,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.ResourceNotFoundException;
 import org.opensearch.cluster.ClusterChangedEvent;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.ClusterStateListener;
@@ -54,7 +57,8 @@ import org.opensearch.transport.client.Client;
  * from indices (the corpus vectors into a {@link CorpusFile} in the node's temporary directory, the
  * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
- * at its next epoch and leaves the model {@code failed}; a job that ends first is refused
+ * at its next epoch (before training: within its next corpus document or phase; after: before its
+ * held-out evaluation) and leaves the model {@code failed}; a job that ends first is refused
  * {@code created} ({@link ModelIndex#completeTraining}). Each job is also a {@link TrainingTask}:
  * cancelling the task stops the job at once and writes the same flag, so both ways end alike.
  *
@@ -221,13 +225,18 @@ public final class TrainingJobs implements ClusterStateListener {
             ModelIndex.Job job, TrainSpec spec, int inputDim, AtomicBoolean cancelled, Slot slot, Runnable finished)
             throws Exception {
         IndexDataReader reader = new IndexDataReader(client);
+        // polls for a cancel from the start: reading a large corpus takes long too
+        ProgressReporter progress = new ProgressReporter(job, cancelled, spec);
         // on the training node: the node that took the request cannot see this disk
         CorpusFile.requireRoom(tmpDir, spec.corpusIndex(), reader.count(spec.corpusIndex()), inputDim);
         Trained trained;
         // the file goes when training ends, whatever the outcome, before the model is stored
         try (CorpusFile corpusFile = CorpusFile.create(tmpDir, inputDim)) {
-            reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, corpusFile::append);
-            trained = train(job, spec, inputDim, reader, corpusFile.map(), cancelled);
+            reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, (id, vector) -> {
+                stopIfRequested(progress);
+                corpusFile.append(id, vector);
+            });
+            trained = train(spec, inputDim, reader, corpusFile.map(), progress, cancelled);
         }
         slot.close();
         models.completeTraining(
@@ -259,15 +268,16 @@ public final class TrainingJobs implements ClusterStateListener {
     private record Trained(byte[] modelFile, Map<String, Object> done) {}
 
     private Trained train(
-            ModelIndex.Job job,
             TrainSpec spec,
             int inputDim,
             IndexDataReader reader,
             VectorRows corpus,
+            ProgressReporter progress,
             AtomicBoolean cancelled)
             throws Exception {
         VectorSet queries =
                 reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
+        stopIfRequested(progress);
         Qrels judgments = usable(reader.judgments(spec, null), corpus, queries);
         if (judgments.queryIds().isEmpty()) {
             throw new IllegalArgumentException(
@@ -280,7 +290,7 @@ public final class TrainingJobs implements ClusterStateListener {
                 spec.parameters(),
                 spec.split().seed(),
                 spec.device());
-        ProgressReporter progress = new ProgressReporter(job, cancelled, spec);
+        stopIfRequested(progress);
         // DJL extracts and maps libtorch: only the plugin's own permissions may count
         TrainingRun.Outcome outcome = AccessController.doPrivilegedChecked(
                 () -> TrainingRun.run(spec.corpusIndex(), corpus, queries, judgments, split, trainer, progress));
@@ -306,6 +316,13 @@ public final class TrainingJobs implements ClusterStateListener {
                         String.valueOf(outcome.report().device()))));
         done.put(ModelFields.UPDATED_AT, System.currentTimeMillis());
         return new Trained(ModelFile.toBytes(outcome.artifact()), done);
+    }
+
+    /** Ends the job before its next phase when a cancel was requested, the model ended, or the node stops. */
+    private static void stopIfRequested(ProgressReporter progress) {
+        if (progress.stopRequested()) {
+            throw new CancellationException("cancelled");
+        }
     }
 
     /** Keeps judgments with rating > 0 whose query and document both have vectors. */
@@ -590,6 +607,7 @@ public final class TrainingJobs implements ClusterStateListener {
                             },
                             e -> {
                                 logger.debug("progress update of [" + job.modelId() + "] failed", e);
+                                stopIfGone(e);
                                 written();
                             }));
         }
@@ -629,9 +647,16 @@ public final class TrainingJobs implements ClusterStateListener {
                                         cancelled.set(true);
                                     }
                                 },
-                                e -> {}));
+                                this::stopIfGone));
             }
             return cancelled.get();
+        }
+
+        /** A model deleted while its job runs (or its index gone) has nowhere to put the result: stop. */
+        private void stopIfGone(Exception e) {
+            if (ExceptionsHelper.unwrapCause(e) instanceof ResourceNotFoundException) {
+                cancelled.set(true);
+            }
         }
 
         Map<String, Object> snapshot(Map<String, Object> extra) {

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 
 /**
  * The one train-and-evaluate path, for {@code _train} and {@code TrainCli} alike: trains within a wall-time
@@ -88,6 +89,10 @@ public final class TrainingRun {
             RetrievalEvaluator retrieval,
             List<Double> maskRatios) {
         TrainedModel trained = trainer.train(data, TrainingBudget.limit(listener, budget));
+        // a stop asked of the run itself (not the budget running out) also skips the evaluation
+        if (listener.stopRequested()) {
+            throw new CancellationException("stopped before the held-out evaluation");
+        }
         ModelMetadata metadata = trained.artifact().metadata();
         HeldOutEvaluation heldOut =
                 HeldOutEvaluation.of(data, test, trained.artifact(), trainer.method(), retrieval, maskRatios);

@@ -149,6 +149,31 @@ public class CompressProcessorTests extends OpenSearchTestCase {
                 "model [gone] does not exist", results.get(1).getException().getMessage());
     }
 
+    public void testAHandlerThatThrowsIsNotRunAgainThroughOnFailure() {
+        CountingCompression transform = new CountingCompression();
+        // as ActionListener.wrap does upstream: what onResponse throws is passed to onFailure
+        VectorCompression wrapping = listener -> {
+            try {
+                listener.onResponse(transform);
+            } catch (RuntimeException e) {
+                listener.onFailure(e);
+            }
+        };
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, wrapping, new CompressCounters());
+        List<IngestDocumentWrapper> docs = List.of(wrap(0, List.of(1, 2)), wrap(1, List.of(3, 4)));
+        AtomicInteger calls = new AtomicInteger();
+        processor.batchExecute(docs, results -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("the next processor failed");
+        });
+        assertEquals("the rest of the pipeline runs once", 1, calls.get());
+        assertEquals(List.of(2), transform.callSizes);
+        for (IngestDocumentWrapper doc : docs) {
+            assertNull(doc.getException());
+        }
+    }
+
     public void testSingleDocumentPathUsesTheSameCode() {
         CountingCompression compression = new CountingCompression();
         CompressProcessor processor =

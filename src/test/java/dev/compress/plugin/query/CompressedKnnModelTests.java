@@ -5,6 +5,7 @@ import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.EvictModelRequest;
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.inference.StoredModels;
+import dev.compress.plugin.model.ModelFields;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
@@ -205,5 +206,15 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"mismatched\",\"vector\":" + q32 + "}",
                 409,
                 "model [mismatched] cannot be used: its file serves dimensions [6, 12], its document says [8, 16]");
+        // a document whose size cannot be a file's, edited by hand
+        StoredModels.store(index, "oversized", sample, ModelState.CREATED, file);
+        client().prepareUpdate(ModelIndex.NAME, "oversized")
+                .setDoc(Map.of(ModelFields.MODEL_SIZE_BYTES, 3_000_000_000L))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        assertSearchError(
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"oversized\",\"vector\":" + q32 + "}",
+                409,
+                "model [oversized] cannot be used: model [oversized] has [model_size_bytes] [3000000000], not a whole number");
     }
 }

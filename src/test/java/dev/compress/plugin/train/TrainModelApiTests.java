@@ -1,5 +1,7 @@
 package dev.compress.plugin.train;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.training.data.EmbeddedDataset;
@@ -479,6 +481,32 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(
                 "deleted",
                 restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
+    }
+
+    /** A job whose model document is gone (here its whole index) has nowhere to store a model: it stops and frees its slot. */
+    public void testAJobWhoseModelIsGoneStopsAndFreesItsSlot() throws Exception {
+        Set<Path> before = corpusFiles();
+        restCall(
+                "POST",
+                "/_plugins/compress/models/orphan/_train",
+                trainBody("dive", 32, "{\"epochs\":500,\"patience\":0}"));
+        assertBusy(
+                () -> assertNotNull(
+                        "training has started",
+                        restCall("GET", "/_plugins/compress/models/orphan", null)
+                                .get("progress")),
+                3,
+                TimeUnit.MINUTES);
+        assertAcked(client().admin().indices().prepareDelete(ModelIndex.NAME));
+        assertBusy(
+                () -> {
+                    for (TrainingJobs jobs : internalCluster().getInstances(TrainingJobs.class)) {
+                        assertEquals("jobs still running", 0, jobs.runningCount());
+                    }
+                },
+                1,
+                TimeUnit.MINUTES);
+        assertEquals("the stopped job deleted its corpus file", before, corpusFiles());
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.EpochStats;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
 import org.junit.Test;
 
 /** What a job checks and passes on before a trainer runs. */
@@ -47,6 +49,10 @@ public class TrainingRunTests {
     }
 
     private static TrainingRun.Outcome run(QuerySplit split, Trainer trainer) {
+        return run(split, trainer, TrainingListener.NONE);
+    }
+
+    private static TrainingRun.Outcome run(QuerySplit split, Trainer trainer, TrainingListener listener) {
         Random random = new Random(7);
         return TrainingRun.run(
                 "test",
@@ -55,7 +61,24 @@ public class TrainingRunTests {
                 judgments(),
                 split,
                 trainer,
-                TrainingListener.NONE);
+                listener);
+    }
+
+    @Test
+    public void aRunAskedToStopEndsBeforeItsEvaluation() {
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5"));
+        TrainingListener stopping = new TrainingListener() {
+            @Override
+            public void onEpoch(EpochStats stats, int totalEpochs) {}
+
+            @Override
+            public boolean stopRequested() {
+                return true;
+            }
+        };
+        assertThrows(
+                CancellationException.class,
+                () -> run(split, TrainerFactory.create("dive", List.of(4), Map.of("epochs", 3), 0L, "cpu"), stopping));
     }
 
     @Test
