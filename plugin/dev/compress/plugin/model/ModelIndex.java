@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.opensearch.ExceptionsHelper;
@@ -181,12 +182,17 @@ public final class ModelIndex {
      * state document if it is still the job's, {@code training}, with no cancel requested. The check
      * and the write are one step (the write is conditional on the version read), so a cancel
      * answered 202 or a sweep that failed the model always wins over a job that ends after it. The
-     * same is checked before the chunks are written. Chunk ids carry the job, so a refused job's
-     * chunks are deleted without touching another job's; they stay only when the commit's outcome
-     * is unknown (deleting the model removes them).
+     * same is checked before the chunks are written. {@code cancelledHere} is a cancel this node
+     * holds that may not have reached the document yet (a {@code _tasks} cancel), checked with it.
+     * Chunk ids carry the job, so a refused job's chunks are deleted without touching another
+     * job's; they stay only when the commit's outcome is unknown (deleting the model removes them).
      */
     public void completeTraining(
-            Job job, byte[] file, Map<String, Object> finalFields, ActionListener<Completion> listener) {
+            Job job,
+            byte[] file,
+            Map<String, Object> finalFields,
+            BooleanSupplier cancelledHere,
+            ActionListener<Completion> listener) {
         ActionListener<Completion> restoring = restoring(listener);
         String modelId = job.modelId();
         BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
@@ -219,7 +225,7 @@ public final class ModelIndex {
                 modelId,
                 ActionListener.wrap(
                         before -> {
-                            Completion refused = refusal(job, before.model());
+                            Completion refused = refusal(job, before.model(), cancelledHere);
                             if (refused != null) {
                                 restoring.onResponse(refused);
                                 return;
@@ -228,29 +234,33 @@ public final class ModelIndex {
                                     bulk,
                                     "storing model [" + modelId + "]",
                                     ActionListener.wrap(
-                                            stored -> commitCreated(job, fields, cleaning, restoring),
+                                            stored -> commitCreated(job, fields, cancelledHere, cleaning, restoring),
                                             cleaning::onFailure));
                         },
                         restoring::onFailure));
     }
 
     /** Why {@code job} may not make {@code model} created, or null when it may. */
-    private static Completion refusal(Job job, ModelRecord model) {
+    private static Completion refusal(Job job, ModelRecord model, BooleanSupplier cancelledHere) {
         if (job.owns(model) == false) {
             return Completion.NO_LONGER_TRAINING;
         }
-        return model.cancelRequested() ? Completion.CANCELLED : null;
+        return model.cancelRequested() || cancelledHere.getAsBoolean() ? Completion.CANCELLED : null;
     }
 
-    /** {@code outcomeUnknown} answers when a write failed and reading back did too: its chunks must stay. */
+    /**
+     * {@code outcomeUnknown} answers when a write failed and reading back did too: its chunks must stay,
+     * unless the read found no model, whose chunks nothing refers to.
+     */
     private void commitCreated(
             Job job,
             Map<String, Object> fields,
+            BooleanSupplier cancelledHere,
             ActionListener<Completion> listener,
             ActionListener<Completion> outcomeUnknown) {
         updateUnlessRefused(
                 job.modelId(),
-                model -> refusal(job, model),
+                model -> refusal(job, model, cancelledHere),
                 fields,
                 Completion.CREATED,
                 ActionListener.wrap(listener::onResponse, e -> {
@@ -267,7 +277,10 @@ public final class ModelIndex {
                                             listener.onFailure(e);
                                         }
                                     },
-                                    unread -> outcomeUnknown.onFailure(e)));
+                                    unread -> (ExceptionsHelper.unwrapCause(unread) instanceof ResourceNotFoundException
+                                                    ? listener
+                                                    : outcomeUnknown)
+                                            .onFailure(e)));
                 }));
     }
 

@@ -243,6 +243,7 @@ public final class TrainingJobs implements ClusterStateListener {
                 job,
                 trained.modelFile(),
                 trained.done(),
+                cancelled::get,
                 ActionListener.wrap(
                         completion -> {
                             switch (completion) {

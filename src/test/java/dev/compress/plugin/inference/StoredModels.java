@@ -46,7 +46,8 @@ public final class StoredModels {
             return;
         }
         PlainActionFuture<ModelIndex.Completion> stored = PlainActionFuture.newFuture();
-        index.completeTraining(new ModelIndex.Job(id, CREATED_AT), file, Map.of("state", state.jsonName()), stored);
+        index.completeTraining(
+                new ModelIndex.Job(id, CREATED_AT), file, Map.of("state", state.jsonName()), () -> false, stored);
         if (stored.actionGet() != ModelIndex.Completion.CREATED) {
             throw new AssertionError("model [" + id + "] was not stored: " + stored.actionGet());
         }

@@ -62,8 +62,13 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
     }
 
     private static ModelIndex.Completion complete(ModelIndex.Job job, byte[] file) {
+        return complete(job, file, false);
+    }
+
+    private static ModelIndex.Completion complete(ModelIndex.Job job, byte[] file, boolean cancelledHere) {
         PlainActionFuture<ModelIndex.Completion> completed = PlainActionFuture.newFuture();
-        models().completeTraining(job, file, Map.of("state", ModelState.CREATED.jsonName()), completed);
+        models().completeTraining(
+                        job, file, Map.of("state", ModelState.CREATED.jsonName()), () -> cancelledHere, completed);
         return completed.actionGet();
     }
 
@@ -101,6 +106,13 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         PlainActionFuture<byte[]> read = PlainActionFuture.newFuture();
         models().getModelFile(model, read);
         assertArrayEquals(file, read.actionGet());
+    }
+
+    public void testACancelHeldOnlyByTheJobsNodeRefusesTheFile() {
+        ModelIndex.Job job = createTraining("task-cancelled");
+        assertEquals(ModelIndex.Completion.CANCELLED, complete(job, file(), true));
+        assertEquals(ModelState.TRAINING, get("task-cancelled").state());
+        assertEquals("a refused job's chunks are deleted", 0, chunksOf("task-cancelled"));
     }
 
     public void testACancelRequestedBeforeTheEndRefusesTheFile() {
