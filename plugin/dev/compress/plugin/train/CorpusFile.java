@@ -68,7 +68,7 @@ final class CorpusFile implements Closeable {
      * answers how many. A file is left alone when its process runs: this JVM (another node of it may
      * share the directory, as test clusters do) or any other, since several nodes' temporary
      * directories can be one. Its process is gone when no process has its id, or the one that has
-     * it started after the file was last written (the id was reused). Files named otherwise, also
+     * it, this JVM included, started after the file was last written (the id was reused). Files named otherwise, also
      * corpus files of versions that did not name the process, are not ours to judge and stay.
      */
     static int removeLeftovers(Path dir) {
@@ -109,9 +109,8 @@ final class CorpusFile implements Closeable {
         if (process.isEmpty() || process.get().isAlive() == false) {
             return true;
         }
-        if (pid == ProcessHandle.current().pid()) {
-            return false;
-        }
+        // also for this process's own pid: a file last written before it started is a previous
+        // process's that had the same pid (a container's JVM often has)
         Optional<Instant> started = process.get().info().startInstant();
         return started.isPresent()
                 && started.get().isAfter(Files.getLastModifiedTime(file).toInstant());

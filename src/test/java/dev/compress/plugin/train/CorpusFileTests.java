@@ -99,9 +99,10 @@ public class CorpusFileTests extends OpenSearchTestCase {
     }
 
     /**
-     * A crashed JVM's file goes; this JVM's (a job of another node of it may be running), a running
-     * process's, and files this code did not name stay. Pid 1 stands for a live process; a file
-     * "written" before it started is one whose pid was reused.
+     * A crashed JVM's file goes, also one of a JVM that had this JVM's pid before it; this JVM's (a
+     * job of another node of it may be running), a running process's, and files this code did not
+     * name stay. Pid 1 stands for a live process; a file "written" before it started is one whose
+     * pid was reused.
      */
     public void testStartupRemovesOnlyFilesOfProcessesThatAreGone() throws IOException {
         Path dir = createTempDir();
@@ -111,8 +112,9 @@ public class CorpusFileTests extends OpenSearchTestCase {
         Path reused = Files.createFile(dir.resolve(CorpusFile.PREFIX + "1-77.f32"));
         Files.setLastModifiedTime(reused, FileTime.from(Instant.parse("1971-01-01T00:00:00Z")));
         Path running = Files.createFile(dir.resolve(CorpusFile.PREFIX + "1-78.f32"));
-        Path ours = Files.createFile(dir.resolve(CorpusFile.PREFIX + self + "-99.f32"));
-        Files.setLastModifiedTime(ours, FileTime.from(Instant.parse("1971-01-01T00:00:00Z")));
+        Path ours = Files.createFile(dir.resolve(CorpusFile.PREFIX + self + "-98.f32"));
+        Path oursBefore = Files.createFile(dir.resolve(CorpusFile.PREFIX + self + "-99.f32"));
+        Files.setLastModifiedTime(oursBefore, FileTime.from(Instant.parse("1971-01-01T00:00:00Z")));
         Path legacy = Files.createFile(dir.resolve(CorpusFile.PREFIX + "4409811872512235.f32"));
         Path otherSuffix = Files.createFile(dir.resolve(CorpusFile.PREFIX + gone + "-1.tmp"));
         Path otherPrefix = Files.createFile(dir.resolve("corpus-" + gone + "-1.f32"));
@@ -124,7 +126,7 @@ public class CorpusFileTests extends OpenSearchTestCase {
                     live.path().getFileName().toString(),
                     live.path().getFileName().toString().startsWith(CorpusFile.PREFIX + self + "-"));
 
-            assertEquals(2, CorpusFile.removeLeftovers(dir));
+            assertEquals(3, CorpusFile.removeLeftovers(dir));
             Set<Path> left;
             try (var listed = Files.list(dir)) {
                 // the test framework's file system may add files named extra* to any directory
@@ -135,6 +137,7 @@ public class CorpusFileTests extends OpenSearchTestCase {
                     Set.of(running, ours, legacy, otherSuffix, otherPrefix, garbled, directory, live.path()), left);
             assertFalse(Files.exists(crashed));
             assertFalse(Files.exists(reused));
+            assertFalse(Files.exists(oursBefore));
             assertEquals(
                     "a job of this JVM still maps its file",
                     List.of("a"),
