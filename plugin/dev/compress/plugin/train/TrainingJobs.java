@@ -204,7 +204,11 @@ public final class TrainingJobs implements ClusterStateListener {
                     run(job, spec, inputDim, cancelled, slot, finished);
                 } catch (Throwable t) {
                     // an Error from the native engine too: the model must not stay training with its job gone
-                    logger.warn("training model [" + job.modelId() + "] failed", t);
+                    if (cancelled.get() && t instanceof CancellationException) {
+                        logger.info("training model [{}] stopped: {}", job.modelId(), t.getMessage());
+                    } else {
+                        logger.warn("training model [" + job.modelId() + "] failed", t);
+                    }
                     slot.close();
                     failJob(job, cancelled.get() ? "cancelled" : describe(t), finished);
                     if (t instanceof VirtualMachineError fatal) {
