@@ -68,8 +68,9 @@ final class CorpusFile implements Closeable {
      * answers how many. A file is left alone when its process runs: this JVM (another node of it may
      * share the directory, as test clusters do) or any other, since several nodes' temporary
      * directories can be one. Its process is gone when no process has its id, or the one that has
-     * it, this JVM included, started after the file was last written (the id was reused). Files named otherwise, also
-     * corpus files of versions that did not name the process, are not ours to judge and stay.
+     * it, this JVM included, started after the file was last written (the id was reused). Files
+     * named otherwise, also corpus files of versions that did not name the process, are not ours to
+     * judge and stay.
      */
     static int removeLeftovers(Path dir) {
         int removed = 0;
