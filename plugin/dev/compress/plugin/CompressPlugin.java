@@ -90,6 +90,9 @@ import org.opensearch.watcher.ResourceWatcherService;
 public class CompressPlugin extends Plugin
         implements ActionPlugin, IngestPlugin, MapperPlugin, SearchPlugin, EnginePlugin, SystemIndexPlugin {
 
+    /** The index settings with which the k-NN plugin and neural-search supply an index's codec. */
+    private static final List<String> NEIGHBOUR_CODEC_SETTINGS = List.of("index.knn", "index.sparse");
+
     private TrainingJobs trainingJobs;
     private final SetOnce<ModelCache> modelCache = new SetOnce<>();
     /**
@@ -199,10 +202,23 @@ public class CompressPlugin extends Plugin
     /**
      * Our codec service only for indexes created with {@code index.compress: true}, never for a system
      * or hidden index: an index has one codec service, and every other index may belong to another plugin.
+     * An index that also asks for the k-NN plugin's or neural-search's codec is refused with a 400 that
+     * names both settings (OpenSearch's own refusal of a second codec service is a 500 naming plugins).
      */
     @Override
     public Optional<CodecServiceFactory> getCustomCodecServiceFactory(IndexSettings indexSettings) {
-        return ownsIndex(indexSettings) ? Optional.of(CompressCodecService::new) : Optional.empty();
+        if (ownsIndex(indexSettings) == false) {
+            return Optional.empty();
+        }
+        for (String neighbour : NEIGHBOUR_CODEC_SETTINGS) {
+            if (indexSettings.getSettings().getAsBoolean(neighbour, false)) {
+                throw new IllegalArgumentException(
+                        "index [" + indexSettings.getIndex().getName() + "] cannot have both ["
+                                + CompressSettings.INDEX_COMPRESS.getKey() + "] and [" + neighbour
+                                + "]: each gives the index its own codec, and an index has one");
+            }
+        }
+        return Optional.of(CompressCodecService::new);
     }
 
     static boolean ownsIndex(IndexSettings indexSettings) {

@@ -423,18 +423,38 @@ public final class ModelIndex {
         getVersioned(modelId, ActionListener.map(listener, Versioned::model));
     }
 
-    /** The model file of a created model, reassembled from its chunks a few at a time. */
+    /**
+     * The model file of a created model, reassembled from its chunks a few at a time. A document or
+     * chunks that cannot make up a file (edited by hand, or partly deleted) are a 409 naming the model.
+     */
     public void getModelFile(ModelRecord model, ActionListener<byte[]> listener) {
         ActionListener<byte[]> restoring = restoring(listener);
-        if (model.state() != ModelState.CREATED) {
-            restoring.onFailure(new OpenSearchStatusException(
-                    "model [" + model.id() + "] is [" + model.state().jsonName()
-                            + "], not [created]: it has no weights",
-                    RestStatus.CONFLICT));
+        byte[] file;
+        try {
+            if (model.state() != ModelState.CREATED) {
+                restoring.onFailure(new OpenSearchStatusException(
+                        "model [" + model.id() + "] is [" + model.state().jsonName()
+                                + "], not [created]: it has no weights",
+                        RestStatus.CONFLICT));
+                return;
+            }
+            long size = model.modelSizeBytes();
+            int chunks = model.chunkCount();
+            if (chunks != (size + CHUNK_BYTES - 1) / CHUNK_BYTES) {
+                throw new IllegalStateException("[" + CHUNK_COUNT + "] [" + chunks + "] does not hold ["
+                        + MODEL_SIZE_BYTES + "] [" + size + "]");
+            }
+            file = new byte[(int) size];
+        } catch (RuntimeException e) {
+            restoring.onFailure(unreadable(model, e));
             return;
         }
-        byte[] file = new byte[Math.toIntExact(model.modelSizeBytes())];
         fetchChunks(model, 0, file, restoring);
+    }
+
+    private static OpenSearchStatusException unreadable(ModelRecord model, Exception e) {
+        return new OpenSearchStatusException(
+                "model [" + model.id() + "] cannot be read: " + e.getMessage(), RestStatus.CONFLICT, e);
     }
 
     private void fetchChunks(ModelRecord model, int first, byte[] file, ActionListener<byte[]> listener) {
@@ -452,24 +472,33 @@ public final class ModelIndex {
                 ActionListener.wrap(
                         r -> {
                             for (MultiGetItemResponse item : r.getResponses()) {
-                                if (item.isFailed() || item.getResponse().isExists() == false) {
-                                    listener.onFailure(new IllegalStateException(
-                                            "model [" + model.id() + "] is missing chunk [" + item.getId() + "]"));
+                                try {
+                                    copyChunk(item, file);
+                                } catch (RuntimeException e) {
+                                    listener.onFailure(unreadable(model, e));
                                     return;
                                 }
-                                Map<String, Object> source = item.getResponse().getSource();
-                                int n = ((Number) source.get(CHUNK)).intValue();
-                                // binary fields come back as base64 text from JSON sources and as bytes from binary
-                                // ones
-                                Object data = source.get(DATA);
-                                byte[] part = data instanceof byte[] bytes
-                                        ? bytes
-                                        : Base64.getDecoder().decode((String) data);
-                                System.arraycopy(part, 0, file, n * CHUNK_BYTES, part.length);
                             }
                             fetchChunks(model, last, file, listener);
                         },
                         listener::onFailure)));
+    }
+
+    /** Copies one fetched chunk into its place in {@code file}; a chunk missing or out of place throws. */
+    private static void copyChunk(MultiGetItemResponse item, byte[] file) {
+        if (item.isFailed() || item.getResponse().isExists() == false) {
+            throw new IllegalStateException("chunk [" + item.getId() + "] is missing");
+        }
+        Map<String, Object> source = item.getResponse().getSource();
+        // binary fields come back as base64 text from JSON sources and as bytes from binary ones
+        Object data = source.get(DATA);
+        byte[] part = data instanceof byte[] bytes ? bytes : Base64.getDecoder().decode((String) data);
+        long start = source.get(CHUNK) instanceof Integer n ? (long) n * CHUNK_BYTES : -1;
+        if (start < 0 || start + part.length > file.length) {
+            throw new IllegalStateException(
+                    "chunk [" + item.getId() + "] does not fit the file's " + file.length + " bytes");
+        }
+        System.arraycopy(part, 0, file, (int) start, part.length);
     }
 
     /**

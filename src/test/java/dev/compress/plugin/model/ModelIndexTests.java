@@ -5,9 +5,11 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
@@ -106,6 +108,30 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         PlainActionFuture<byte[]> read = PlainActionFuture.newFuture();
         models().getModelFile(model, read);
         assertArrayEquals(file, read.actionGet());
+    }
+
+    /** A created model whose document or chunks cannot make up its file is a 409 naming the model, never a 500. */
+    public void testAFileThatCannotBeReassembledIsAConflict() {
+        ModelIndex.Job job = createTraining("edited");
+        assertEquals(ModelIndex.Completion.CREATED, complete(job, file()));
+        update("edited", Map.of("model_size_bytes", FILE_BYTES + ModelIndex.CHUNK_BYTES));
+        assertConflict("edited", "[chunk_count] [3] does not hold [model_size_bytes]");
+        update("edited", Map.of("model_size_bytes", -1));
+        assertConflict("edited", "has [model_size_bytes] [-1], not a whole number");
+        update("edited", Map.of("model_size_bytes", FILE_BYTES));
+        client().prepareDelete(ModelIndex.NAME, ModelIndex.chunkId(job, 1))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        assertConflict("edited", "chunk [" + ModelIndex.chunkId(job, 1) + "] is missing");
+    }
+
+    private static void assertConflict(String id, String message) {
+        PlainActionFuture<byte[]> read = PlainActionFuture.newFuture();
+        models().getModelFile(get(id), read);
+        OpenSearchStatusException e = expectThrows(OpenSearchStatusException.class, read::actionGet);
+        assertEquals(RestStatus.CONFLICT, e.status());
+        assertTrue(e.getMessage(), e.getMessage().startsWith("model [" + id + "] cannot be read: "));
+        assertTrue(e.getMessage(), e.getMessage().contains(message));
     }
 
     public void testACancelHeldOnlyByTheJobsNodeRefusesTheFile() {
