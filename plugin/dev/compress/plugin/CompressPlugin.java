@@ -12,6 +12,7 @@ import dev.compress.plugin.info.TransportInfoAction;
 import dev.compress.plugin.ingest.CompressProcessor;
 import dev.compress.plugin.ingest.CompressProcessorFactory;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
+import dev.compress.plugin.mapper.HiddenSettingGuard;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.RestCancelTrainingHandler;
@@ -49,6 +50,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.opensearch.action.ActionRequest;
+import org.opensearch.action.support.ActionFilter;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
@@ -95,6 +97,8 @@ public class CompressPlugin extends Plugin
 
     private TrainingJobs trainingJobs;
     private final SetOnce<ModelCache> modelCache = new SetOnce<>();
+    private final SetOnce<ClusterService> clusterService = new SetOnce<>();
+    private final SetOnce<IndexNameExpressionResolver> indexNameExpressionResolver = new SetOnce<>();
     /**
      * Exists before the components: the query and the processor are registered first, and count
      * into it from the start. Guice hands it to the stats action.
@@ -104,6 +108,12 @@ public class CompressPlugin extends Plugin
     @Override
     public List<Setting<?>> getSettings() {
         return CompressSettings.all();
+    }
+
+    @Override
+    public List<ActionFilter> getActionFilters() {
+        // asked before createComponents: the guard reads the cluster state and the resolver when a request comes
+        return List.of(new HiddenSettingGuard(() -> clusterService.get().state(), indexNameExpressionResolver::get));
     }
 
     @Override
@@ -120,6 +130,8 @@ public class CompressPlugin extends Plugin
             IndexNameExpressionResolver indexNameExpressionResolver,
             Supplier<RepositoriesService> repositoriesServiceSupplier) {
         configureDjl(environment);
+        this.clusterService.set(clusterService);
+        this.indexNameExpressionResolver.set(indexNameExpressionResolver);
         ModelIndex models = new ModelIndex(client, clusterService);
         Settings settings = environment.settings();
         trainingJobs = new TrainingJobs(

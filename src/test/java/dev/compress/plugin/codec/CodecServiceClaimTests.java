@@ -4,6 +4,7 @@ import dev.compress.plugin.CompressPlugin;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.IndexSettings;
@@ -98,5 +99,38 @@ public class CodecServiceClaimTests extends OpenSearchSingleNodeTestCase {
                                 org.opensearch.common.xcontent.XContentType.JSON)
                         .get());
         assertTrue(field.getMessage(), field.getMessage().contains("cannot be in a hidden index"));
+    }
+
+    /** One of ours cannot be hidden afterwards: its mapping would no longer parse when a shard opens. */
+    public void testOursCannotBeHiddenLater() {
+        createIndex(
+                "shown-ours",
+                Settings.builder().put("index.compress", true).build(),
+                "_doc",
+                "v",
+                "type=compressed_vector,dimension=8");
+        IllegalArgumentException hide = expectThrows(
+                IllegalArgumentException.class,
+                () -> client().admin()
+                        .indices()
+                        .prepareUpdateSettings("shown-*")
+                        .setSettings(Settings.builder().put("index.hidden", true))
+                        .get());
+        assertEquals(
+                "[index.hidden] cannot be set on index [shown-ours]: it was created with [index.compress: true], "
+                        + "and hidden indexes have no compressed_vector fields",
+                hide.getMessage());
+        createIndex("shown-plain", Settings.EMPTY);
+        client().admin()
+                .indices()
+                .prepareUpdateSettings("shown-plain")
+                .setSettings(Settings.builder().put("index.hidden", true))
+                .get();
+        assertFalse(IndexMetadata.INDEX_HIDDEN_SETTING.get(client().admin()
+                .indices()
+                .prepareGetSettings("shown-ours")
+                .get()
+                .getIndexToSettings()
+                .get("shown-ours")));
     }
 }
