@@ -10,9 +10,15 @@ final class Grades {
     /** The lowest rating that rounds to a relevant grade (1). */
     static final double LOWEST_RELEVANT = 0.5;
 
+    /** The highest grade: gains of 2^grade - 1, and their sums over a query's documents, stay finite floats. */
+    static final int HIGHEST = 31;
+
     private Grades() {}
 
-    /** The rounded grade, or null when {@code rating} is neither a number nor a numeric string. */
+    /**
+     * The rounded grade, or null when {@code rating} is neither a number nor a numeric string;
+     * a rating that rounds above {@link #HIGHEST} is refused.
+     */
     static Integer wholeGrade(Object rating) {
         double value;
         if (rating instanceof Number n) {
@@ -26,6 +32,13 @@ final class Grades {
         } else {
             return null;
         }
-        return Double.isFinite(value) ? (int) Math.round(value) : null;
+        if (Double.isFinite(value) == false) {
+            return null;
+        }
+        if (Math.round(value) > HIGHEST) {
+            throw new IllegalArgumentException(
+                    "a rating of [" + rating + "] is above the highest grade " + HIGHEST + " that training takes");
+        }
+        return (int) Math.round(value);
     }
 }

@@ -98,7 +98,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                                                 + spec.judgmentsRatingField() + "] >= " + Grades.LOWEST_RELEVANT));
                         return;
                     }
-                    checkCorpusSize(
+                    Runnable place = () -> checkCorpusSize(
                             spec,
                             inputDim,
                             ActionListener.wrap(
@@ -106,6 +106,11 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                                             training -> place(request, spec, inputDim, training, listener),
                                             listener::onFailure),
                                     listener::onFailure));
+                    if (spec.srwJudgments()) {
+                        place.run(); // reading the list has checked its grades already
+                    } else {
+                        refuseGradesAboveHighest(spec, place, listener);
+                    }
                 },
                 listener::onFailure);
         if (spec.srwJudgments()) {
@@ -120,6 +125,27 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                     .execute(ActionListener.map(
                             judged, count -> count.getHits().getTotalHits().value() > 0));
         }
+    }
+
+    /** Refuses judgments whose rating rounds above {@link Grades#HIGHEST}, counted in the index, before any job. */
+    private void refuseGradesAboveHighest(TrainSpec spec, Runnable then, ActionListener<?> listener) {
+        client.prepareSearch(spec.judgmentsIndex())
+                .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gte(Grades.HIGHEST + 0.5))
+                .setSize(0)
+                .setTrackTotalHits(true)
+                .execute(ActionListener.wrap(
+                        found -> {
+                            long above = found.getHits().getTotalHits().value();
+                            if (above > 0) {
+                                listener.onFailure(new IllegalArgumentException("[judgments.rating_field] ["
+                                        + spec.judgmentsRatingField() + "] of " + above + " judgments in ["
+                                        + spec.judgmentsIndex() + "] rounds above the highest grade "
+                                        + Grades.HIGHEST + " that training takes"));
+                            } else {
+                                then.run();
+                            }
+                        },
+                        listener::onFailure));
     }
 
     /**

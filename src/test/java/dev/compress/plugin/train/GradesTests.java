@@ -15,6 +15,13 @@ public class GradesTests extends OpenSearchTestCase {
         assertEquals(Integer.valueOf(0), Grades.wholeGrade(0.4f));
     }
 
+    public void testGradesAboveTheHighestAreRefused() {
+        assertEquals(Integer.valueOf(Grades.HIGHEST), Grades.wholeGrade(Grades.HIGHEST + 0.4));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> Grades.wholeGrade(200));
+        assertEquals("a rating of [200] is above the highest grade 31 that training takes", e.getMessage());
+        expectThrows(IllegalArgumentException.class, () -> Grades.wholeGrade("1e10"));
+    }
+
     public void testAnythingElseIsNoRating() {
         assertNull(Grades.wholeGrade("relevant"));
         assertNull(Grades.wholeGrade(true));

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.opensearch.action.support.WriteRequest;
 import org.opensearch.client.Request;
 import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
@@ -154,6 +155,27 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(
                 restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "no-ratings"))
                         .contains("has no usable judgments: no document has [rating] >= 0.5"));
+        client().admin()
+                .indices()
+                .prepareCreate("huge-ratings")
+                .setMapping(
+                        "{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}")
+                .get();
+        client().prepareIndex("huge-ratings")
+                .setSource(Map.of("query_id", "q", "doc_id", "d", "rating", 1, "split", "train"))
+                .get();
+        client().prepareIndex("huge-ratings")
+                .setSource(Map.of("query_id", "q", "doc_id", "e", "rating", 200, "split", "train"))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        assertTrue(
+                restError(
+                                400,
+                                "POST",
+                                "/_plugins/compress/_train",
+                                ok.replace(ScifactIndices.JUDGMENTS, "huge-ratings"))
+                        .contains(
+                                "[judgments.rating_field] [rating] of 1 judgments in [huge-ratings] rounds above the highest grade 31"));
         assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null)
                 .contains("model [missing] does not exist"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}"))
