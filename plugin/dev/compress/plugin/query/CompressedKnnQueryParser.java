@@ -55,12 +55,12 @@ public final class CompressedKnnQueryParser {
                     case "num_candidates" -> numCandidates = JsonParams.wholeNumber(parser, "num_candidates");
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
                     case "filter" -> filter = AbstractQueryBuilder.parseInnerQueryBuilder(parser);
-                    case "ignore_unmapped" -> ignoreUnmapped = parser.booleanValue();
+                    case "ignore_unmapped" -> ignoreUnmapped = JsonParams.bool(parser, "ignore_unmapped");
                     case "expand_nested_docs" -> expandNestedDocs = JsonParams.bool(parser, "expand_nested_docs");
                     case "model_id" -> modelId = JsonParams.string(parser, "model_id");
                     case "model_dimension" -> modelDimension = JsonParams.wholeNumber(parser, "model_dimension");
                     case "mask" -> mask = MaskSpec.parse(parser);
-                    case "boost" -> boost = parser.floatValue();
+                    case "boost" -> boost = JsonParams.number(parser, "boost").floatValue();
                     case "_name" -> queryName = JsonParams.string(parser, "_name");
                     default ->
                         throw new ParsingException(

@@ -170,6 +170,13 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         assertEquals(
                 "[compressed_knn] bad [expand_nested_docs]: [expand_nested_docs] must be true or false, got [yes]",
                 parseError("{\"field\":\"emb\",\"vector\":[1],\"k\":1,\"expand_nested_docs\":\"yes\"}"));
+
+        assertEquals(
+                "[compressed_knn] bad [ignore_unmapped]: [ignore_unmapped] must be true or false, got [1]",
+                parseError("{\"field\":\"emb\",\"vector\":[1],\"k\":1,\"ignore_unmapped\":1}"));
+        assertEquals(
+                "[compressed_knn] bad [boost]: [boost] must be a number, got [true]",
+                parseError("{\"field\":\"emb\",\"vector\":[1],\"k\":1,\"boost\":true}"));
     }
 
     public void testRadialParametersAreValidatedWhenParsed() {
