@@ -50,11 +50,19 @@ public record HnswMappingParameters(int m, int efConstruction) implements ToXCon
                         "[hnsw] has unknown parameter [" + key + "]; expected [m] or [ef_construction]");
             }
         }
-        int m = map.containsKey(M) ? XContentMapValues.nodeIntegerValue(map.get(M)) : DEFAULT_M;
+        int m = map.containsKey(M) ? integer(M, map.get(M)) : DEFAULT_M;
         int ef = map.containsKey(EF_CONSTRUCTION)
-                ? XContentMapValues.nodeIntegerValue(map.get(EF_CONSTRUCTION))
+                ? integer(EF_CONSTRUCTION, map.get(EF_CONSTRUCTION))
                 : DEFAULT_EF_CONSTRUCTION;
         return new HnswMappingParameters(m, ef);
+    }
+
+    private static int integer(String key, Object value) {
+        try {
+            return XContentMapValues.nodeIntegerValue(value);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("[hnsw." + key + "] must be an integer, got [" + value + "]");
+        }
     }
 
     /** The codec's parameters for this graph; the mapping's bounds lie within the codec's. */

@@ -110,6 +110,11 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(sim, sim.contains("similarity") && sim.contains("hamming"));
         String m = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":1}}");
         assertTrue(m, m.contains("[hnsw.m] must be in [2, 512], got [1]"));
+        String fractional = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"m\":16.5}}");
+        assertTrue(fractional, fractional.contains("[hnsw.m] must be an integer, got [16.5]"));
+        String huge = mappingError(
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"ef_construction\":4294967296}}");
+        assertTrue(huge, huge.contains("[hnsw.ef_construction] must be an integer, got [4294967296]"));
         String unknown = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"beam\":1}}");
         assertTrue(unknown, unknown.contains("unknown parameter [beam]"));
         String rescoreOnFloat = mappingError(
