@@ -112,6 +112,11 @@ public record MaskSpec(
             throw new IllegalArgumentException(
                     "[mask.negative_docs] must be in [1, " + MAX_DEPTH + "], got [" + negativeDocs + "]");
         }
+        if (type == MaskType.ECLIPSE_PRF && feedbackDocs + negativeDocs > MAX_DEPTH) {
+            throw new IllegalArgumentException("[mask.feedback_docs] + [mask.negative_docs] must be at most "
+                    + MAX_DEPTH + " (the negatives are taken below the feedback documents), got [" + feedbackDocs
+                    + "] + [" + negativeDocs + "]");
+        }
         if (type == MaskType.ECLIPSE_PRF
                 && (negativeDepth < feedbackDocs + negativeDocs || negativeDepth > MAX_DEPTH)) {
             throw new IllegalArgumentException("[mask.negative_depth] must be in [feedback_docs + negative_docs = "

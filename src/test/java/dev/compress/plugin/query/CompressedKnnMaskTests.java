@@ -561,8 +561,14 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                         + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"negative_docs\":5,\"negative_depth\":4}}",
                 400,
                 "[mask.negative_depth] must be in [feedback_docs + negative_docs = 6, 10000], got [4]");
-        // values of the wrong JSON type name the parameter (the parser's own getters answered 500 for null, arrays and
-        // objects)
+        assertSearchError(
+                "{" + q
+                        + ",\"mask\":{\"type\":\"eclipse_prf\",\"ratio\":0.5,\"feedback_docs\":9000,\"negative_docs\":2000}}",
+                400,
+                "[mask.feedback_docs] + [mask.negative_docs] must be at most 10000 (the negatives are taken below the "
+                        + "feedback documents), got [9000] + [2000]");
+        // values of the wrong JSON type name the parameter (the parser's own getters would answer 500 for null, arrays
+        // and objects)
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":null,\"ratio\":0.5}}", 400, "[mask.type] must be a string, got [null]");
         assertSearchError(
