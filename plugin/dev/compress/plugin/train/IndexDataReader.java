@@ -61,7 +61,12 @@ final class IndexDataReader {
                 }
                 float[] v = new float[dim];
                 for (int i = 0; i < dim; i++) {
-                    v[i] = ((Number) list.get(i)).floatValue();
+                    if (list.get(i) instanceof Number n) {
+                        v[i] = n.floatValue();
+                    } else {
+                        throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has ["
+                                + list.get(i) + "] at position " + i + " of [" + vectorField + "], not a number");
+                    }
                 }
                 into.accept(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)), v);
             }

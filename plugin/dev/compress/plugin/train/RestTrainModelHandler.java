@@ -4,6 +4,7 @@ import static org.opensearch.rest.RestRequest.Method.POST;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.compress.plugin.model.action.ModelActions;
@@ -50,6 +51,9 @@ public final class RestTrainModelHandler extends BaseRestHandler {
         Map<String, Object> body;
         try (XContentParser parser = trainBodyParser(request)) {
             body = TrainModelRequest.readBody(parser);
+        } catch (JsonProcessingException e) {
+            // the parser's own limits (a number of over a thousand digits, nesting over a thousand deep)
+            throw new IllegalArgumentException("the _train body cannot be read: " + e.getOriginalMessage(), e);
         }
         TrainModelRequest train = new TrainModelRequest(modelId, body);
         return channel -> client.execute(ModelActions.TRAIN, train, new RestToXContentListener<>(channel));

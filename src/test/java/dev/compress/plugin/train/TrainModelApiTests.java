@@ -98,6 +98,12 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertTrue(restError(
                         400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\""))
                 .contains("[colour] is not a parameter of _train"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace("{\"method\"", "{\"x\":" + "9".repeat(1200) + ",\"method\""))
+                .contains("the _train body cannot be read: Number value length"));
         String noGpuNode = restError(
                 400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"device\":\"gpu\",\"method\""));
         assertTrue(
