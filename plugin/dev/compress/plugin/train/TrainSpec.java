@@ -72,10 +72,14 @@ public record TrainSpec(
         if (params instanceof Map<?, ?> == false) {
             throw new IllegalArgumentException("[parameters] must be an object, got [" + params + "]");
         }
+        if (split.get("field") != null && split.get("test_fraction") != null) {
+            throw new IllegalArgumentException(
+                    "[split.test_fraction] does not apply with [split.field]: the field marks the test queries");
+        }
         SplitSpec splitSpec = new SplitSpec(
                 fraction(split, "test_fraction", 0.2),
                 fraction(split, "validation_fraction", 0.1),
-                split.get("seed") == null ? 0L : number(split, "seed", "split.").longValue(),
+                split.get("seed") == null ? 0L : seed(split),
                 split.get("field") == null ? null : string(split, "field", null, "split."));
         if (splitSpec.field() == null && splitSpec.testFraction() + splitSpec.validationFraction() >= 1) {
             throw new IllegalArgumentException(
@@ -149,6 +153,15 @@ public record TrainSpec(
             throw new IllegalArgumentException("[" + prefix + name + "] must be a number, got [" + v + "]");
         }
         return (Number) v;
+    }
+
+    /** A whole number that a long holds: 1.5 or 1e20 would silently become another seed. */
+    private static long seed(Map<String, Object> split) {
+        Number n = number(split, "seed", "split.");
+        if (n instanceof Integer || n instanceof Long) {
+            return n.longValue();
+        }
+        throw new IllegalArgumentException("[split.seed] must be a whole number, got [" + n + "]");
     }
 
     /** Test and validation fractions are above 0: every reported figure and every epoch choice needs held-out queries. */

@@ -96,6 +96,20 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                         ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"test_fraction\":1.5}"))
                 .contains("[split.test_fraction] must be in (0, 1), got [1.5]"));
         assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace(
+                                "\"split\":{\"field\":\"split\"}",
+                                "\"split\":{\"field\":\"split\",\"test_fraction\":0.3}"))
+                .contains("[split.test_fraction] does not apply with [split.field]"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"field\":\"split\",\"seed\":1.5}"))
+                .contains("[split.seed] must be a whole number, got [1.5]"));
+        assertTrue(restError(
                         400, "POST", "/_plugins/compress/_train", ok.replace("{\"method\"", "{\"colour\":1,\"method\""))
                 .contains("[colour] is not a parameter of _train"));
         assertTrue(restError(
