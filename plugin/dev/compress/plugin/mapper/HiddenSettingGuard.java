@@ -18,8 +18,8 @@ import org.opensearch.tasks.Task;
 /**
  * Refuses {@code index.hidden: true} on an index created with {@code index.compress: true}, with a
  * 400 naming both. A hidden index is never given our codec, and its {@code compressed_vector}
- * mappings are refused; hiding one of ours afterwards would leave its mapping unparseable the next
- * time a shard opens, so the index would go red instead.
+ * mappings are refused: hidden afterwards, one of ours would keep a mapping that its own parser
+ * refuses and a codec it is no longer given.
  */
 public final class HiddenSettingGuard implements ActionFilter {
 

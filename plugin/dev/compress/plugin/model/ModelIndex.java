@@ -182,8 +182,8 @@ public final class ModelIndex {
      * state document if it is still the job's, {@code training}, with no cancel requested. The check
      * and the write are one step (the write is conditional on the version read), so a cancel
      * answered 202 or a sweep that failed the model always wins over a job that ends after it. The
-     * same is checked before the chunks are written. {@code cancelledHere} is a cancel this node
-     * holds that may not have reached the document yet (a {@code _tasks} cancel), checked with it.
+     * same is checked before the chunks are written. {@code cancelledHere} is a stop this node holds
+     * that the document does not show (the node shutting down), checked with it.
      * Chunk ids carry the job, so a refused job's chunks are deleted without touching another
      * job's; they stay only when the commit's outcome is unknown (deleting the model removes them).
      */

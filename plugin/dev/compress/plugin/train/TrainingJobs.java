@@ -60,7 +60,7 @@ import org.opensearch.transport.client.Client;
  * at its next epoch (before training: within its next corpus document or phase; after: before its
  * held-out evaluation) and leaves the model {@code failed}; a job that ends first is refused
  * {@code created} ({@link ModelIndex#completeTraining}). Each job is also a {@link TrainingTask}:
- * cancelling the task stops the job at once and writes the same flag, so both ways end alike.
+ * cancelling the task writes the same flag and then stops the job, so both ways end alike.
  *
  * <p>No model may stay {@code training} forever: the elected cluster manager fails the models of
  * nodes that left, and every node fails, once after it starts, the models it was training before,
@@ -375,20 +375,27 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /**
-     * A {@code _tasks} cancel of the job's task: the job stops at its next check, and the model
-     * gets the same flag as from {@code _cancel} (sent as the plugin, not as the caller, who holds
-     * the task permission), so a job that cannot stop early is refused {@code created} as well.
+     * A {@code _tasks} cancel of the job's task: the model gets the same flag as from {@code _cancel}
+     * (sent as the plugin, not as the caller, who holds the task permission), so a job that cannot
+     * stop early is refused {@code created} as well; once the flag is written (or could not be), the
+     * job stops at its next check. Stopped first, the job could be failed before the flag landed,
+     * and the flag would then be refused: the model would not say it was cancelled.
      */
     private void cancelledAsTask(ModelIndex.Job job, AtomicBoolean cancelled) {
-        cancelled.set(true);
         ThreadContext threadContext = threadPool.getThreadContext();
         try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
             client.execute(
                     ModelActions.CANCEL,
                     new ModelIdRequest(job.modelId(), false),
                     ActionListener.wrap(
-                            answer -> logger.info("model [{}]: training cancelled through its task", job.modelId()),
-                            e -> logger.debug("model [" + job.modelId() + "]: cancel flag not written", e)));
+                            answer -> {
+                                cancelled.set(true);
+                                logger.info("model [{}]: training cancelled through its task", job.modelId());
+                            },
+                            e -> {
+                                cancelled.set(true);
+                                logger.debug("model [" + job.modelId() + "]: cancel flag not written", e);
+                            }));
         }
     }
 
