@@ -34,6 +34,15 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         return new Builder(name);
     });
 
+    /** A mapping parameter's integer; anything else is a 400 naming {@code name} and the value. */
+    static int integer(String name, Object value) {
+        try {
+            return org.opensearch.common.xcontent.support.XContentMapValues.nodeIntegerValue(value);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + value + "]");
+        }
+    }
+
     private static CompressedVectorFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
         return (CompressedVectorFieldMapper) in;
     }
@@ -113,12 +122,7 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         }
 
         private static int parseDimension(Object value) {
-            int dims;
-            try {
-                dims = org.opensearch.common.xcontent.support.XContentMapValues.nodeIntegerValue(value);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("[dimension] must be an integer, got [" + value + "]");
-            }
+            int dims = integer("dimension", value);
             if (dims < 1 || dims > VectorFieldConfig.MAX_DIMENSION) {
                 throw new IllegalArgumentException(
                         "[dimension] must be in [1, " + VectorFieldConfig.MAX_DIMENSION + "], got [" + dims + "]");

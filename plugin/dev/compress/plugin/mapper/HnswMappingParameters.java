@@ -3,7 +3,6 @@ package dev.compress.plugin.mapper;
 import dev.compress.codec.HnswParameters;
 import java.io.IOException;
 import java.util.Map;
-import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.xcontent.ToXContentFragment;
 import org.opensearch.core.xcontent.XContentBuilder;
 
@@ -50,19 +49,11 @@ public record HnswMappingParameters(int m, int efConstruction) implements ToXCon
                         "[hnsw] has unknown parameter [" + key + "]; expected [m] or [ef_construction]");
             }
         }
-        int m = map.containsKey(M) ? integer(M, map.get(M)) : DEFAULT_M;
+        int m = map.containsKey(M) ? CompressedVectorFieldMapper.integer("hnsw." + M, map.get(M)) : DEFAULT_M;
         int ef = map.containsKey(EF_CONSTRUCTION)
-                ? integer(EF_CONSTRUCTION, map.get(EF_CONSTRUCTION))
+                ? CompressedVectorFieldMapper.integer("hnsw." + EF_CONSTRUCTION, map.get(EF_CONSTRUCTION))
                 : DEFAULT_EF_CONSTRUCTION;
         return new HnswMappingParameters(m, ef);
-    }
-
-    private static int integer(String key, Object value) {
-        try {
-            return XContentMapValues.nodeIntegerValue(value);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("[hnsw." + key + "] must be an integer, got [" + value + "]");
-        }
     }
 
     /** The codec's parameters for this graph; the mapping's bounds lie within the codec's. */
