@@ -4,17 +4,29 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
 
 import dev.compress.plugin.CompressClusterTestCase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import org.apache.lucene.index.IndexCommit;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.concurrent.GatedCloseable;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.index.IndexService;
 import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.index.shard.IndexShard;
+import org.opensearch.indices.IndicesService;
 import org.opensearch.search.SearchHit;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
@@ -225,17 +237,51 @@ public class DerivedSourceTests extends CompressClusterTestCase {
     }
 
     /** Bytes on disk by file extension, read from the last commit's segments. */
+    /**
+     * Bytes per file extension in the last commit of every copy of the index, summed over segments and
+     * over the files inside compound files. The segments stats API keeps one file per extension and
+     * segment, and a segment holds one {@code .vec} per vector format, so it cannot be used here.
+     */
     private static Map<String, Long> fileBytes(String index) {
         client().admin().indices().prepareFlush(index).get();
-        return client().admin()
-                .indices()
-                .prepareStats(index)
-                .setSegments(true)
-                .setIncludeSegmentFileSizes(true)
-                .get()
-                .getTotal()
-                .getSegments()
-                .getFileSizes();
+        Map<String, Long> bytes = new TreeMap<>();
+        for (IndicesService indices : internalCluster().getInstances(IndicesService.class)) {
+            for (IndexService service : indices) {
+                if (service.index().getName().equals(index) == false) {
+                    continue;
+                }
+                for (IndexShard shard : service) {
+                    addCommittedFileBytes(shard, bytes);
+                }
+            }
+        }
+        assertFalse("no copy of [" + index + "] found", bytes.isEmpty());
+        return bytes;
+    }
+
+    private static void addCommittedFileBytes(IndexShard shard, Map<String, Long> bytes) {
+        shard.store().incRef();
+        try (GatedCloseable<IndexCommit> commit = shard.acquireLastIndexCommit(true)) {
+            Directory dir = shard.store().directory();
+            SegmentInfos segments = SegmentInfos.readCommit(dir, commit.get().getSegmentsFileName());
+            for (SegmentCommitInfo segment : segments) {
+                for (String file : segment.files()) {
+                    bytes.merge(IndexFileNames.getExtension(file), dir.fileLength(file), Long::sum);
+                }
+                if (segment.info.getUseCompoundFile()) {
+                    try (Directory compound =
+                            segment.info.getCodec().compoundFormat().getCompoundReader(dir, segment.info)) {
+                        for (String file : compound.listAll()) {
+                            bytes.merge(IndexFileNames.getExtension(file), compound.fileLength(file), Long::sum);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            shard.store().decRef();
+        }
     }
 
     private static void assertGetsAsSent(String index, Map<String, Map<String, Object>> sent, String preference) {
