@@ -5,6 +5,7 @@ import dev.compress.plugin.inference.EvictModelAction;
 import dev.compress.plugin.inference.IndexModelLoader;
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.inference.RestClearModelCacheHandler;
+import dev.compress.plugin.inference.SearchPoolInference;
 import dev.compress.plugin.inference.TransportEvictModelAction;
 import dev.compress.plugin.info.InfoAction;
 import dev.compress.plugin.info.RestInfoAction;
@@ -147,7 +148,7 @@ public class CompressPlugin extends Plugin
         clusterService
                 .getClusterSettings()
                 .addSettingsUpdateConsumer(ModelCache.MAX_SIZE, size -> cache.resize(size.getBytes()));
-        return List.of(models, trainingJobs, cache, counters);
+        return List.of(models, trainingJobs, cache, new SearchPoolInference(cache, threadPool), counters);
     }
 
     /** A closing node stops its training jobs; the models they leave behind are failed by the sweep. */

@@ -1,7 +1,7 @@
 package dev.compress.plugin.query;
 
 import dev.compress.plugin.inference.LoadedModel;
-import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.SearchPoolInference;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -9,36 +9,26 @@ import org.opensearch.core.action.ActionListener;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-/** Adapts one query vector with this node's cached model: errors name the model and both dimensions. */
+/**
+ * Adapts one query vector with this node's cached model, on a search thread ({@link SearchPoolInference}): errors
+ * name the model and both dimensions.
+ */
 public final class TransportAdaptQueryVectorAction
         extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
 
-    private final ModelCache modelCache;
+    private final SearchPoolInference inference;
 
     @Inject
     public TransportAdaptQueryVectorAction(
-            TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
+            TransportService transportService, ActionFilters actionFilters, SearchPoolInference inference) {
         super(AdaptQueryVectorAction.NAME, transportService, actionFilters, AdaptQueryVectorRequest::new);
-        this.modelCache = modelCache;
+        this.inference = inference;
     }
 
     @Override
     protected void doExecute(
             Task task, AdaptQueryVectorRequest request, ActionListener<AdaptQueryVectorResponse> listener) {
-        modelCache.get(
-                request.modelId(),
-                ActionListener.wrap(
-                        model -> {
-                            float[] adapted;
-                            try {
-                                adapted = adapt(model, request);
-                            } catch (IllegalArgumentException e) {
-                                listener.onFailure(e);
-                                return;
-                            }
-                            listener.onResponse(new AdaptQueryVectorResponse(adapted));
-                        },
-                        listener::onFailure));
+        inference.apply(request.modelId(), model -> new AdaptQueryVectorResponse(adapt(model, request)), listener);
     }
 
     private static float[] adapt(LoadedModel model, AdaptQueryVectorRequest request) {

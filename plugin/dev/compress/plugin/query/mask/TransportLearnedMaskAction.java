@@ -1,7 +1,7 @@
 package dev.compress.plugin.query.mask;
 
 import dev.compress.plugin.inference.LoadedModel;
-import dev.compress.plugin.inference.ModelCache;
+import dev.compress.plugin.inference.SearchPoolInference;
 import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.trainer.QueryMaskTrainer;
@@ -12,34 +12,24 @@ import org.opensearch.core.action.ActionListener;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-/** Scores the query's dimensions with this node's cached mask model and keeps the top ones; errors name [mask.model_id]. */
+/**
+ * Scores the query's dimensions with this node's cached mask model, on a search thread ({@link SearchPoolInference}),
+ * and keeps the top ones; errors name [mask.model_id].
+ */
 public final class TransportLearnedMaskAction extends HandledTransportAction<LearnedMaskRequest, LearnedMaskResponse> {
 
-    private final ModelCache modelCache;
+    private final SearchPoolInference inference;
 
     @Inject
     public TransportLearnedMaskAction(
-            TransportService transportService, ActionFilters actionFilters, ModelCache modelCache) {
+            TransportService transportService, ActionFilters actionFilters, SearchPoolInference inference) {
         super(LearnedMaskAction.NAME, transportService, actionFilters, LearnedMaskRequest::new);
-        this.modelCache = modelCache;
+        this.inference = inference;
     }
 
     @Override
     protected void doExecute(Task task, LearnedMaskRequest request, ActionListener<LearnedMaskResponse> listener) {
-        modelCache.get(
-                request.mask().modelId(),
-                ActionListener.wrap(
-                        model -> {
-                            MaskSpec next;
-                            try {
-                                next = mask(model, request);
-                            } catch (IllegalArgumentException e) {
-                                listener.onFailure(e);
-                                return;
-                            }
-                            listener.onResponse(new LearnedMaskResponse(next));
-                        },
-                        listener::onFailure));
+        inference.apply(request.mask().modelId(), model -> new LearnedMaskResponse(mask(model, request)), listener);
     }
 
     /**

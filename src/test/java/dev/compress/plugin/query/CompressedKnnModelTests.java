@@ -18,11 +18,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.threadpool.ThreadPool;
 
 /** {@code compressed_knn} with {@code model_id}: adapted in the rewrite, same hits as a hand-adapted vector; errors. */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
@@ -133,6 +137,31 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 .map(Hit::id)
                 .toList();
         assertEquals(expected, restIds);
+    }
+
+    /**
+     * A rewrite asks for the adapted vector on the thread that received the search, a network thread for REST:
+     * with the model already cached, the forward pass still runs on a search thread.
+     */
+    public void testACachedModelAdaptsOnASearchThread() throws Exception {
+        Random random = new Random(randomLong());
+        setUpModelAndIndex(random);
+        String node = internalCluster().getDataNodeNames().iterator().next();
+        for (int call = 0; call < 2; call++) { // a load, then a cache hit
+            PlainActionFuture<String> thread = new PlainActionFuture<>();
+            client(node)
+                    .execute(
+                            AdaptQueryVectorAction.INSTANCE,
+                            new AdaptQueryVectorRequest("qa", null, gaussian(random, 1, INPUT_DIM)[0]),
+                            ActionListener.map(
+                                    thread, response -> Thread.currentThread().getName()));
+            String name = thread.get(30, TimeUnit.SECONDS);
+            assertTrue("call " + call + " answered on " + name, name.contains("[" + ThreadPool.Names.SEARCH + "]"));
+        }
+        assertTrue(internalCluster()
+                .getInstance(ModelCache.class, node)
+                .cachedModelIds()
+                .contains("qa"));
     }
 
     /** The 10 nearest neighbours of {@code q} on {@code field}, to be given the rest. */
