@@ -30,13 +30,16 @@ final class SrwJudgmentList {
                                                 + listId + "] does not exist in [" + INDEX + "]"));
                                 return;
                             }
-                            listener.onResponse(parse(got.getSourceAsMap()));
+                            listener.onResponse(parse(listId, got.getSourceAsMap()));
                         },
                         listener::onFailure));
     }
 
-    /** The list's ratings as qrels keyed by query text and document id; entries that are not well formed are skipped. */
-    static Qrels parse(Map<String, Object> source) {
+    /**
+     * The list's ratings as qrels keyed by query text and document id; entries that are not well formed are skipped,
+     * a grade above {@link Grades#HIGHEST} fails naming the list, the query and the document.
+     */
+    static Qrels parse(String listId, Map<String, Object> source) {
         Map<String, Map<String, Integer>> byQuery = new HashMap<>();
         if (source.get("judgmentRatings") instanceof List<?> entries) {
             for (Object entry : entries) {
@@ -45,7 +48,14 @@ final class SrwJudgmentList {
                         && e.get("ratings") instanceof List<?> ratings) {
                     for (Object r : ratings) {
                         if (r instanceof Map<?, ?> rating && rating.get("docId") != null) {
-                            Integer grade = Grades.wholeGrade(rating.get("rating"));
+                            Integer grade;
+                            try {
+                                grade = Grades.wholeGrade(rating.get("rating"));
+                            } catch (IllegalArgumentException tooHigh) {
+                                throw new IllegalArgumentException("[judgments.srw_judgment_id] judgment list ["
+                                        + listId + "], query [" + query + "], document [" + rating.get("docId")
+                                        + "]: " + tooHigh.getMessage());
+                            }
                             if (grade != null) {
                                 byQuery.computeIfAbsent(query, q -> new HashMap<>())
                                         .put(String.valueOf(rating.get("docId")), grade);

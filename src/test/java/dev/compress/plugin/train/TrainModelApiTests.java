@@ -252,6 +252,16 @@ public class TrainModelApiTests extends CompressClusterTestCase {
 
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "nope"))
                 .contains("[judgments.srw_judgment_id] judgment list [nope] does not exist"));
+        client().prepareIndex("search-relevance-judgment")
+                .setId("too-high")
+                .setSource(Map.of(
+                        "judgmentRatings",
+                        List.of(Map.of("query", "q1", "ratings", List.of(Map.of("docId", "d7", "rating", "40.0"))))))
+                .setRefreshPolicy(org.opensearch.action.support.WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        assertTrue(restError(400, "POST", "/_plugins/compress/_train", srwBody.replace("scifact-list", "too-high"))
+                .contains("[judgments.srw_judgment_id] judgment list [too-high], query [q1], document [d7]: a rating of"
+                        + " [40.0] is above the highest grade 31"));
         assertTrue(restError(
                         400,
                         "POST",
