@@ -42,11 +42,18 @@ final class DocumentVectorParser {
         return vector;
     }
 
-    /** dot_product ranks correctly only on unit vectors, and cosine is undefined for the zero vector. */
+    /**
+     * dot_product ranks correctly only on unit vectors, cosine is undefined for the zero vector, and no similarity
+     * scores a vector beyond {@link VectorSimilarity#MAX_SQUARED_LENGTH}.
+     */
     static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
         double squaredNorm = 0;
         for (float v : vector) {
             squaredNorm += (double) v * v;
+        }
+        String tooLong = VectorSimilarity.tooLong("field [" + field + "]'s vector", squaredNorm);
+        if (tooLong != null) {
+            throw new IllegalArgumentException(tooLong);
         }
         if (similarity == VectorSimilarity.DOT_PRODUCT && Math.abs(squaredNorm - 1.0) > 1e-3) {
             throw new IllegalArgumentException("field [" + field

@@ -22,6 +22,26 @@ public enum VectorSimilarity {
             "inner product",
             "1 / (1 - inner_product) below 0, else inner_product + 1");
 
+    /**
+     * The largest squared length a vector may have, for every similarity: Lucene scores in float, and by
+     * Cauchy-Schwarz the squared length of two such vectors, their dot product and their squared distance stay
+     * within four times this, float's largest value. Finite components alone do not keep scores finite.
+     */
+    public static final double MAX_SQUARED_LENGTH = Float.MAX_VALUE / 4.0;
+
+    /**
+     * Null when {@code squaredLength} is within {@link #MAX_SQUARED_LENGTH}, else why the vector it measures
+     * cannot be scored, for an error that {@code subject} (naming the field or parameter) begins.
+     */
+    public static String tooLong(String subject, double squaredLength) {
+        if (squaredLength <= MAX_SQUARED_LENGTH) {
+            return null;
+        }
+        return subject + " has length " + (float) Math.sqrt(squaredLength) + ", above "
+                + (float) Math.sqrt(MAX_SQUARED_LENGTH)
+                + ": similarity scores of a vector that long overflow float arithmetic";
+    }
+
     private final VectorSimilarityFunction lucene;
     private final String measure;
     private final String scoreFormula;

@@ -242,6 +242,8 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(nested, nested.contains("got [nested array] at position 0"));
         String infinite = documentError("{\"v\":[1e39,0,0]}");
         assertTrue(infinite, infinite.contains("non-finite value [Infinity] at position 0"));
+        String huge = documentError("{\"v\":[1e19,1e19,0]}");
+        assertTrue(huge, huge.contains("field [v]'s vector has length 1.4142135E19, above 9.2233715E18"));
         String scalar = documentError("{\"v\":1}");
         assertTrue(scalar, scalar.contains("field [v] expects an array of 3 numbers"));
         String notUnit = documentError("{\"v\":[2,0,0]}");

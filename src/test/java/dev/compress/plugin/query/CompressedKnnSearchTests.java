@@ -300,6 +300,12 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 .contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}")
                 .contains("expected only numbers"));
+        // finite, but its cosine with any vector overflows float: every score would be NaN
+        String huge = badRequest("errs", "{\"field\":\"v\",\"vector\":[1e30,0,0,0],\"k\":3}");
+        assertTrue(
+                huge,
+                huge.contains("[compressed_knn] [vector] has length 1.0E30, above 9.2233715E18: similarity scores of"
+                        + " a vector that long overflow float arithmetic"));
         String zero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,0,0,0],\"k\":3}");
         assertTrue(
                 zero,
