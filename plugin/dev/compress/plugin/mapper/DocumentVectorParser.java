@@ -47,14 +47,8 @@ final class DocumentVectorParser {
      * scores a vector beyond {@link VectorSimilarity#MAX_SQUARED_LENGTH}.
      */
     static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
-        double squaredNorm = 0;
-        for (float v : vector) {
-            squaredNorm += (double) v * v;
-        }
-        String tooLong = VectorSimilarity.tooLong("field [" + field + "]'s vector", squaredNorm);
-        if (tooLong != null) {
-            throw new IllegalArgumentException(tooLong);
-        }
+        double squaredNorm = VectorSimilarity.squaredLength(vector);
+        VectorSimilarity.checkLength("field [" + field + "]'s vector", squaredNorm);
         if (similarity == VectorSimilarity.DOT_PRODUCT && Math.abs(squaredNorm - 1.0) > 1e-3) {
             throw new IllegalArgumentException("field [" + field
                     + "] uses similarity [dot_product], which needs unit-length vectors; this one has length "

@@ -29,17 +29,25 @@ public enum VectorSimilarity {
      */
     public static final double MAX_SQUARED_LENGTH = Float.MAX_VALUE / 4.0;
 
-    /**
-     * Null when {@code squaredLength} is within {@link #MAX_SQUARED_LENGTH}, else why the vector it measures
-     * cannot be scored, for an error that {@code subject} (naming the field or parameter) begins.
-     */
-    public static String tooLong(String subject, double squaredLength) {
-        if (squaredLength <= MAX_SQUARED_LENGTH) {
-            return null;
+    /** The squared L2 length of {@code vector}, summed in double so that it can exceed float's range. */
+    public static double squaredLength(float[] vector) {
+        double squares = 0;
+        for (float v : vector) {
+            squares += (double) v * v;
         }
-        return subject + " has length " + (float) Math.sqrt(squaredLength) + ", above "
-                + (float) Math.sqrt(MAX_SQUARED_LENGTH)
-                + ": similarity scores of a vector that long overflow float arithmetic";
+        return squares;
+    }
+
+    /**
+     * Refuses a vector whose squared length is above {@link #MAX_SQUARED_LENGTH}, with an error that {@code subject}
+     * (naming the field or parameter) begins.
+     */
+    public static void checkLength(String subject, double squaredLength) {
+        if (squaredLength > MAX_SQUARED_LENGTH) {
+            throw new IllegalArgumentException(subject + " has length " + (float) Math.sqrt(squaredLength) + ", above "
+                    + (float) Math.sqrt(MAX_SQUARED_LENGTH)
+                    + ": similarity scores of a vector that long overflow float arithmetic");
+        }
     }
 
     private final VectorSimilarityFunction lucene;

@@ -227,18 +227,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (b.vector == null || b.vector.length == 0) {
             throw new IllegalArgumentException("[" + NAME + "] requires a non-empty [vector]");
         }
-        double squaredLength = 0;
         for (int i = 0; i < b.vector.length; i++) {
             if (Float.isFinite(b.vector[i]) == false) {
                 throw new IllegalArgumentException(
                         "[" + NAME + "] [vector] has a non-finite value [" + b.vector[i] + "] at position " + i);
             }
-            squaredLength += (double) b.vector[i] * b.vector[i];
         }
-        String tooLong = VectorSimilarity.tooLong("[" + NAME + "] [vector]", squaredLength);
-        if (tooLong != null) {
-            throw new IllegalArgumentException(tooLong);
-        }
+        VectorSimilarity.checkLength("[" + NAME + "] [vector]", VectorSimilarity.squaredLength(b.vector));
         checkSearchSize(b);
         if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
