@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import dev.compress.plugin.mapper.VectorSimilarity;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 import java.util.ArrayList;
@@ -67,7 +68,15 @@ final class IndexDataReader {
                         throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has ["
                                 + list.get(i) + "] at position " + i + " of [" + vectorField + "], not a number");
                     }
+                    if (Float.isFinite(v[i]) == false) {
+                        throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has ["
+                                + list.get(i) + "] at position " + i + " of [" + vectorField + "], not a finite float");
+                    }
                 }
+                // what the trained model will be asked to score must stay within float's range too
+                VectorSimilarity.checkLength(
+                        "document [" + hit.getId() + "] of [" + index + "]: [" + vectorField + "]",
+                        VectorSimilarity.squaredLength(v));
                 into.accept(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)), v);
             }
         });

@@ -73,6 +73,44 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         allowedWarnings(ID_SORT_WARNING);
     }
 
+    /** A double field keeps what a float cannot: such a vector fails the read instead of training on Infinity. */
+    public void testAVectorBeyondFloatFailsTheRead() throws IOException {
+        client().admin()
+                .indices()
+                .prepareCreate(INDEX)
+                .setMapping("vector", "type=double")
+                .get();
+        client().prepareIndex(INDEX)
+                .setId("big")
+                .setSource(Map.of("vector", new double[] {1, 1e39, 0, 0, 0}))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        client().prepareIndex(INDEX)
+                .setId("long")
+                .setSource(Map.of("vector", new double[] {3e19, 0, 0, 0, 0}))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        IndexDataReader reader = new IndexDataReader(client());
+        try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
+            IllegalArgumentException e = expectThrows(
+                    IllegalArgumentException.class, () -> reader.vectors(INDEX, null, "vector", DIM, file::append));
+            assertEquals(
+                    "document [big] of [corpus] has [1.0E39] at position 1 of [vector], not a finite float",
+                    e.getMessage());
+        }
+        client().prepareDelete(INDEX, "big")
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
+            IllegalArgumentException e = expectThrows(
+                    IllegalArgumentException.class, () -> reader.vectors(INDEX, null, "vector", DIM, file::append));
+            assertTrue(
+                    e.getMessage(),
+                    e.getMessage().startsWith("document [long] of [corpus]: [vector] has length 3.0E19, above"));
+        }
+        allowedWarnings(ID_SORT_WARNING);
+    }
+
     public void testAVectorOfTheWrongLengthFailsTheRead() throws IOException {
         index(Map.of("ok", new float[DIM], "short", new float[DIM - 2]));
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
