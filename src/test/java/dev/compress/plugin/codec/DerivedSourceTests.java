@@ -236,7 +236,6 @@ public class DerivedSourceTests extends CompressClusterTestCase {
         assertGetsAsSent("filtered", sent, null);
     }
 
-    /** Bytes on disk by file extension, read from the last commit's segments. */
     /**
      * Bytes per file extension in the last commit of every copy of the index, summed over segments and
      * over the files inside compound files. The segments stats API keeps one file per extension and
