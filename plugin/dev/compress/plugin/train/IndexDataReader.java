@@ -62,15 +62,12 @@ final class IndexDataReader {
                 }
                 float[] v = new float[dim];
                 for (int i = 0; i < dim; i++) {
-                    if (list.get(i) instanceof Number n) {
-                        v[i] = n.floatValue();
-                    } else {
-                        throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has ["
-                                + list.get(i) + "] at position " + i + " of [" + vectorField + "], not a number");
-                    }
+                    Object value = list.get(i);
+                    v[i] = value instanceof Number n ? n.floatValue() : Float.NaN;
                     if (Float.isFinite(v[i]) == false) {
                         throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index + "] has ["
-                                + list.get(i) + "] at position " + i + " of [" + vectorField + "], not a finite float");
+                                + value + "] at position " + i + " of [" + vectorField + "], "
+                                + (value instanceof Number ? "not a finite float" : "not a number"));
                     }
                 }
                 // what the trained model will be asked to score must stay within float's range too
