@@ -6,10 +6,12 @@ import dev.compress.plugin.model.ModelState;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
+import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
+import dev.compress.training.trainer.QueryMaskTrainer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -29,7 +31,8 @@ import org.opensearch.test.OpenSearchIntegTestCase;
  * test: run with {@code mvn test -Dtest=MaskQueryClusterBench}): scifact's 5,183 bge-small vectors in a
  * float and a binary field (two shards), its 300 judged test queries searched without a mask and
  * with each mask type at 30% of the dimensions, interleaved, after a warm-up. The learned mask model
- * has random weights: its cost is that of a trained one (one 384 x 384 layer), its nDCG is not.
+ * has random weights: its cost is that of a trained one (the first pass Eclipse-PRF runs, then one 1152 x 384
+ * layer over the query and its feedback), its nDCG is not.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
 public class MaskQueryClusterBench extends CompressClusterTestCase {
@@ -39,24 +42,31 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
 
     private static ModelArtifact randomMaskModel(int dim) {
         Random random = new Random(7);
-        float[] weight = new float[dim * dim];
+        int in = FeedbackFeatures.WIDTH * dim;
+        float[] weight = new float[dim * in];
         for (int i = 0; i < weight.length; i++) {
-            weight[i] = (float) random.nextGaussian() / (float) Math.sqrt(dim);
+            weight[i] = (float) random.nextGaussian() / (float) Math.sqrt(in);
         }
         Map<String, Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, dim}, weight));
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, in}, weight));
         tensors.put("scores.bias", new Tensor("scores.bias", new int[] {dim}, new float[dim]));
         return new ModelArtifact(
                 new ModelMetadata(
                         "query_mask",
-                        dim,
+                        in,
                         List.of(dim),
                         ModelMetadata.OUTPUT_DIMENSION_SCORES,
                         ModelMetadata.NORM_NONE,
                         1,
-                        List.of(LayerSpec.linear("scores", dim, dim)),
+                        List.of(LayerSpec.linear("scores", in, dim)),
                         Map.of(),
-                        Map.of(),
+                        Map.of(
+                                QueryMaskTrainer.FEEDBACK_DOCS,
+                                MaskSpec.DEFAULT_FEEDBACK_DOCS,
+                                QueryMaskTrainer.NEGATIVE_DOCS,
+                                MaskSpec.DEFAULT_NEGATIVE_DOCS,
+                                QueryMaskTrainer.NEGATIVE_DEPTH,
+                                MaskSpec.DEFAULT_NEGATIVE_DEPTH),
                         Map.of()),
                 tensors);
     }

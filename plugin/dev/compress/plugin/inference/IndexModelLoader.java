@@ -73,9 +73,9 @@ public final class IndexModelLoader implements ModelLoader {
      */
     static LoadedModel parse(ModelRecord record, byte[] bytes) {
         ModelArtifact artifact = ModelFile.fromBytes(bytes);
-        if (artifact.metadata().inputDim() != record.inputDimension()) {
+        if (artifact.metadata().vectorDim() != record.inputDimension()) {
             throw new IllegalStateException("its file reads "
-                    + artifact.metadata().inputDim() + "-d vectors, its document says " + record.inputDimension());
+                    + artifact.metadata().vectorDim() + "-d vectors, its document says " + record.inputDimension());
         }
         boolean maskModel =
                 ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(artifact.metadata().output());

@@ -7,6 +7,7 @@ import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.training.mask.DimensionMasks;
+import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
@@ -22,7 +23,8 @@ final class MaskRewrite {
     /**
      * Turns the mask into its kept dimensions on the (adapted) vector: {@code norm} and {@code cutoff}
      * at once; {@code learned} through the coordinating node's model cache ({@link LearnedMaskAction}), which
-     * answers the norm or a PRF mask instead when the request names no size and the model's validation chose one;
+     * answers the norm or a PRF mask instead when the request names no size and the model's validation chose one,
+     * and, for a model that reads the query's first-pass feedback, is asked again with that feedback;
      * the PRF masks from a first-pass search of the request's indices ({@link FeedbackMask}). Shards
      * receive an {@code explicit} mask.
      */
@@ -46,50 +48,45 @@ final class MaskRewrite {
             }
             case LEARNED -> {
                 SetOnce<MaskSpec> next = new SetOnce<>();
-                LearnedMaskRequest request = new LearnedMaskRequest(q.mask(), q.vector());
+                // taken now, while the rewrite has it; read only when the model asks for feedback
+                QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
                 context.registerAsyncAction((client, listener) -> client.execute(
                         LearnedMaskAction.INSTANCE,
-                        request,
+                        new LearnedMaskRequest(q.mask(), q.vector(), null),
                         ActionListener.wrap(
                                 response -> {
-                                    next.set(response.mask());
-                                    listener.onResponse(null);
+                                    if (response.mask() != null) {
+                                        next.set(response.mask());
+                                        listener.onResponse(null);
+                                        return;
+                                    }
+                                    FeedbackMask.Sets sets = response.feedbackSets();
+                                    FeedbackMask.collect(
+                                            client,
+                                            searchRequest(q, coordinator),
+                                            q.field(),
+                                            firstPass(q, sets.depth()),
+                                            sets,
+                                            ActionListener.wrap(
+                                                    feedback -> client.execute(
+                                                            LearnedMaskAction.INSTANCE,
+                                                            new LearnedMaskRequest(q.mask(), q.vector(), feedback),
+                                                            ActionListener.wrap(
+                                                                    scored -> {
+                                                                        next.set(scored.mask());
+                                                                        listener.onResponse(null);
+                                                                    },
+                                                                    listener::onFailure)),
+                                                    listener::onFailure));
                                 },
                                 listener::onFailure)));
                 return q.rebuilt(q.toBuilder().pendingMask(next::get));
             }
             case DIME_PRF, ECLIPSE_PRF -> {
-                QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-                if (coordinator == null || coordinator.getSearchRequest() == null) {
-                    throw new IllegalArgumentException("[" + NAME + "] [mask] type ["
-                            + q.mask().type().jsonName()
-                            + "] runs a first-pass search and needs a search request's indices");
-                }
-                if (coordinator.getSearchRequest() instanceof SearchRequest search
-                        && search.pointInTimeBuilder() != null) {
-                    // the first pass would search the live indices, not the point in time's snapshot
-                    throw new IllegalArgumentException("[" + NAME + "] [mask] type ["
-                            + q.mask().type().jsonName()
-                            + "] runs a first-pass search and cannot be used with a point in time");
-                }
+                IndicesRequest request = searchRequest(q, context.convertToCoordinatorContext());
                 q.mask().keep(q.vector().length); // a bad [mask.dimensions] fails before the first pass runs
-                // at least as deep as this query: its top hits are the feedback, not those of a narrower search
-                int firstPassK =
-                        q.k() == null ? FeedbackMask.depth(q.mask()) : Math.max(FeedbackMask.depth(q.mask()), q.k());
-                Integer firstPassCandidates =
-                        q.numCandidates() == null ? null : Math.max(q.numCandidates(), firstPassK);
-                QueryBuilder firstPass = CompressedKnnQueryBuilder.builder()
-                        .field(q.field())
-                        .vector(q.vector())
-                        .k(firstPassK)
-                        .numCandidates(firstPassCandidates)
-                        .rescore(q.rescore())
-                        .filter(q.filter())
-                        .ignoreUnmapped(q.ignoreUnmapped())
-                        .counters(q.counters())
-                        .build();
+                QueryBuilder firstPass = firstPass(q, FeedbackMask.depth(q.mask()));
                 SetOnce<MaskSpec> kept = new SetOnce<>();
-                var request = coordinator.getSearchRequest();
                 context.registerAsyncAction((client, listener) -> FeedbackMask.compute(
                         client,
                         request,
@@ -109,5 +106,38 @@ final class MaskRewrite {
                 throw new IllegalStateException(
                         "unresolved mask type " + q.mask().type());
         }
+    }
+
+    /** The search request whose indices a first pass searches; a mask that runs one fails without it. */
+    private static IndicesRequest searchRequest(CompressedKnnQueryBuilder q, QueryCoordinatorContext coordinator) {
+        if (coordinator == null || coordinator.getSearchRequest() == null) {
+            throw new IllegalArgumentException("[" + NAME + "] [mask] type ["
+                    + q.mask().type().jsonName() + "] runs a first-pass search and needs a search request's indices");
+        }
+        if (coordinator.getSearchRequest() instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
+            // the first pass would search the live indices, not the point in time's snapshot
+            throw new IllegalArgumentException(
+                    "[" + NAME + "] [mask] type [" + q.mask().type().jsonName()
+                            + "] runs a first-pass search and cannot be used with a point in time");
+        }
+        return coordinator.getSearchRequest();
+    }
+
+    /**
+     * The unmasked query, {@code depth} hits deep, and at least as deep as this query: its top hits are the feedback,
+     * not those of a narrower search.
+     */
+    private static QueryBuilder firstPass(CompressedKnnQueryBuilder q, int depth) {
+        int k = q.k() == null ? depth : Math.max(depth, q.k());
+        return CompressedKnnQueryBuilder.builder()
+                .field(q.field())
+                .vector(q.vector())
+                .k(k)
+                .numCandidates(q.numCandidates() == null ? null : Math.max(q.numCandidates(), k))
+                .rescore(q.rescore())
+                .filter(q.filter())
+                .ignoreUnmapped(q.ignoreUnmapped())
+                .counters(q.counters())
+                .build();
     }
 }

@@ -116,7 +116,7 @@ public record HeldOutEvaluation(
         Object servedMask = params.get(QueryMaskTrainer.VALIDATED_MASK);
         String mask = validated == 1.0 ? "full" : servedMask == null ? "learned" : servedMask.toString();
         List<MaskEvaluation.Row> rows;
-        try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().inputDim())) {
+        try (Encoder predictor = CpuEncoders.forServing(model, model.metadata().maxOutputDim())) {
             rows = new ArrayList<>(
                     new MaskEvaluation(retrieval).table(test, ratios, predictor, MaskEvaluation.Prf.defaults()));
         }

@@ -8,7 +8,8 @@ import dev.compress.training.inference.Encoder;
  * zeroes the others; documents are untouched, so the masked dot product is the sum over kept
  * dimensions of q_j * d_j. Every mask is the top k of an importance vector (ties: lower index first):
  * <ul>
- *   <li>{@link #learned}: a mask predictor's D scores for the query (model output {@code dimension_scores});</li>
+ *   <li>{@link #learned}: a mask predictor's D scores for the query and its first-pass feedback (model output
+ *       {@code dimension_scores});</li>
  *   <li>{@link #norm}: |q_j|;</li>
  *   <li>{@link #cutoff}: the first k dimensions (Matryoshka-style prefix);</li>
  *   <li>{@link #dimePrf}: DIME with pseudo-relevance feedback, q_j * mean over the feedback documents of d_j;</li>
@@ -48,12 +49,16 @@ public final class DimensionMasks {
         return mask;
     }
 
-    public static boolean[] learned(Encoder predictor, float[] query, int k) {
-        if (predictor.outputDim() != query.length) {
+    /**
+     * The top k of a mask predictor's scores for {@code input}: the query, for a predictor reading the query
+     * alone, or the query with its feedback ({@link FeedbackFeatures}).
+     */
+    public static boolean[] learned(Encoder predictor, float[] input, int k) {
+        if (predictor.inputDim() != input.length) {
             throw new IllegalArgumentException(
-                    "mask predictor scores " + predictor.outputDim() + " dims, query has " + query.length);
+                    "mask predictor reads " + predictor.inputDim() + " values, its input has " + input.length);
         }
-        return topK(predictor.encode(query), k);
+        return topK(predictor.encode(input), k);
     }
 
     public static boolean[] norm(float[] query, int k) {

@@ -62,7 +62,7 @@ public final class MaskEvaluation {
         List<Row> rows = new ArrayList<>();
         rows.add(new Row("full", 1.0, dim, evaluator.evaluate(set, Encoding.FLOAT)));
         List<Row> baselines = baselines(set, ratios, prf);
-        List<Row> learned = predictor == null ? List.of() : learned(set, ratios, predictor);
+        List<Row> learned = predictor == null ? List.of() : learned(set, ratios, predictor, prf);
         for (int i = 0; i < ratios.size(); i++) {
             rows.addAll(baselines.subList(4 * i, 4 * i + 4));
             if (predictor != null) {
@@ -109,10 +109,16 @@ public final class MaskEvaluation {
         return rows;
     }
 
-    /** Learned-mask rows at each ratio: the top k of the predictor's scores for each query. */
-    public List<Row> learned(EvalSet set, List<Double> ratios, Encoder predictor) {
+    /**
+     * Learned-mask rows at each ratio: the top k of the predictor's scores for each query, from the query and, for a
+     * predictor that reads it, the feedback of an exact first pass ({@link FeedbackFeatures}).
+     */
+    public List<Row> learned(EvalSet set, List<Double> ratios, Encoder predictor, Prf prf) {
         int dim = set.queries().dim();
-        float[][] scores = predictor.encode(rowsOf(set.queries()));
+        VectorSet input = FeedbackFeatures.readBy(predictor)
+                ? FeedbackFeatures.of(set.queries(), set.corpus(), prf)
+                : set.queries();
+        float[][] scores = predictor.encode(rowsOf(input));
         List<Row> rows = new ArrayList<>();
         for (double ratio : ratios) {
             int k = DimensionMasks.keep(dim, ratio);

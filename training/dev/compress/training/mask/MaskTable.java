@@ -97,7 +97,7 @@ public final class MaskTable {
         List<MaskEvaluation.Row> baselines = evaluation.baselines(test, ratios, prf);
         List<List<MaskEvaluation.Row>> learned = new ArrayList<>();
         for (Encoder p : predictors) {
-            learned.add(evaluation.learned(test, ratios, p));
+            learned.add(evaluation.learned(test, ratios, p, prf));
         }
         List<Line> lines = new ArrayList<>();
         for (String mask : MASKS) {

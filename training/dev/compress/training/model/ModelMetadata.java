@@ -43,6 +43,14 @@ public record ModelMetadata(
         evaluation = evaluation == null ? Map.of() : evaluation;
     }
 
+    /**
+     * The dimension of the vectors the model is for: an adapter's input; a mask model's query, whose dimensions it
+     * scores (its input may hold the query's first-pass feedback as well).
+     */
+    public int vectorDim() {
+        return OUTPUT_DIMENSION_SCORES.equals(output) ? maxOutputDim() : inputDim;
+    }
+
     public int maxOutputDim() {
         return outputDims.stream().mapToInt(Integer::intValue).max().orElseThrow();
     }

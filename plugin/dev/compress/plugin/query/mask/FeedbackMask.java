@@ -31,7 +31,8 @@ import org.opensearch.transport.client.Client;
  * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline, on unit
  * embeddings; here each feedback vector is brought to unit length). With no first-pass
  * hit there is nothing to learn from and every dimension is kept; with too few for negatives,
- * Eclipse falls back to DIME.
+ * Eclipse falls back to DIME. A learned mask whose model reads feedback gets the same vectors from
+ * {@link #collect}.
  */
 public final class FeedbackMask {
 
@@ -40,6 +41,7 @@ public final class FeedbackMask {
     /**
      * @param request   the search request whose indices the first pass searches
      * @param firstPass the unmasked {@code compressed_knn} query, asking for at least {@link #depth} hits per shard
+     * @param listener  the kept dimensions
      */
     public static void compute(
             Client client,
@@ -49,11 +51,57 @@ public final class FeedbackMask {
             MaskSpec mask,
             float[] vector,
             ActionListener<int[]> listener) {
+        int negatives = mask.type() == MaskType.ECLIPSE_PRF ? mask.negativeDocs() : 0;
+        collect(
+                client,
+                request,
+                field,
+                firstPass,
+                new Sets(mask.type().jsonName(), depth(mask), mask.feedbackDocs(), negatives),
+                ActionListener.wrap(
+                        feedback -> {
+                            if (feedback.positives().length == 0) {
+                                // no first-pass hit, or every feedback document was deleted since: nothing to
+                                // learn from
+                                listener.onResponse(allKept(vector.length));
+                                return;
+                            }
+                            int k = mask.keep(vector.length);
+                            boolean[] kept = feedback.negatives().length == 0
+                                    ? DimensionMasks.dimePrf(vector, feedback.positives(), k)
+                                    : DimensionMasks.eclipsePrf(vector, feedback.positives(), feedback.negatives(), k);
+                            listener.onResponse(MaskSpec.explicit(kept).kept());
+                        },
+                        listener::onFailure));
+    }
+
+    /**
+     * Which documents of the first pass are feedback: the top {@code positives} of a list of {@code depth} hits,
+     * and the last {@code negatives} of it (none when 0; fewer when the list is short, none below the positives).
+     *
+     * @param mask the mask type errors name
+     */
+    public record Sets(String mask, int depth, int positives, int negatives) {}
+
+    /**
+     * The unit vectors of {@code sets}' documents of the first pass, in rank order; both lists empty when the first
+     * pass found nothing.
+     *
+     * @param request   the search request whose indices the first pass searches
+     * @param firstPass the unmasked {@code compressed_knn} query, asking for at least {@code sets.depth()} hits per shard
+     */
+    public static void collect(
+            Client client,
+            IndicesRequest request,
+            String field,
+            QueryBuilder firstPass,
+            Sets sets,
+            ActionListener<Feedback> listener) {
         SearchRequest ranking = new SearchRequest(request.indices())
                 .indicesOptions(request.indicesOptions())
                 .source(new SearchSourceBuilder()
                         .query(firstPass)
-                        .size(depth(mask))
+                        .size(sets.depth())
                         .fetchSource(false)
                         .trackTotalHits(false));
         if (request instanceof SearchRequest search) {
@@ -75,51 +123,26 @@ public final class FeedbackMask {
                             SearchHit[] hits = response.getHits().getHits();
                             for (SearchHit hit : hits) {
                                 if (hit.getClusterAlias() != null) {
-                                    throw new IllegalArgumentException(
-                                            "[mask] type [" + mask.type().jsonName()
-                                                    + "] cannot read feedback vectors from remote cluster ["
-                                                    + hit.getClusterAlias() + "]");
+                                    throw new IllegalArgumentException("[mask] type [" + sets.mask()
+                                            + "] cannot read feedback vectors from remote cluster ["
+                                            + hit.getClusterAlias() + "]");
                                 }
                             }
-                            if (hits.length == 0) {
-                                listener.onResponse(allKept(vector.length));
-                                return;
-                            }
                             List<SearchHit> positives =
-                                    Arrays.asList(hits).subList(0, Math.min(mask.feedbackDocs(), hits.length));
-                            List<SearchHit> negatives = mask.type() == MaskType.ECLIPSE_PRF
-                                    ? Arrays.asList(hits)
+                                    Arrays.asList(hits).subList(0, Math.min(sets.positives(), hits.length));
+                            List<SearchHit> negatives = sets.negatives() == 0
+                                    ? List.of()
+                                    : Arrays.asList(hits)
                                             .subList(
                                                     Math.min(
                                                             hits.length,
-                                                            Math.max(
-                                                                    mask.feedbackDocs(),
-                                                                    hits.length - mask.negativeDocs())),
-                                                    hits.length)
-                                    : List.of();
-                            fetchVectors(
-                                    client,
-                                    field,
-                                    positives,
-                                    negatives,
-                                    ActionListener.wrap(
-                                            vectors -> {
-                                                float[][] p = vectors.positives();
-                                                float[][] n = vectors.negatives();
-                                                int k = mask.keep(vector.length);
-                                                if (p.length == 0) {
-                                                    // every feedback document was deleted since the first pass: nothing
-                                                    // to learn from
-                                                    listener.onResponse(allKept(vector.length));
-                                                    return;
-                                                }
-                                                boolean[] kept = n.length == 0
-                                                        ? DimensionMasks.dimePrf(vector, p, k)
-                                                        : DimensionMasks.eclipsePrf(vector, p, n, k);
-                                                listener.onResponse(
-                                                        MaskSpec.explicit(kept).kept());
-                                            },
-                                            listener::onFailure));
+                                                            Math.max(sets.positives(), hits.length - sets.negatives())),
+                                                    hits.length);
+                            if (positives.isEmpty()) {
+                                listener.onResponse(new Feedback(new float[0][], new float[0][]));
+                                return;
+                            }
+                            fetchVectors(client, field, positives, negatives, listener);
                         },
                         listener::onFailure));
     }
@@ -142,7 +165,7 @@ public final class FeedbackMask {
             String field,
             List<SearchHit> positives,
             List<SearchHit> negatives,
-            ActionListener<Vectors> listener) {
+            ActionListener<Feedback> listener) {
         List<SearchHit> wanted = new ArrayList<>(positives);
         wanted.addAll(negatives);
         MultiGetRequest fetch = new MultiGetRequest();
@@ -181,12 +204,10 @@ public final class FeedbackMask {
                                 }
                                 (i < positives.size() ? p : n).add(v);
                             }
-                            listener.onResponse(new Vectors(p.toArray(float[][]::new), n.toArray(float[][]::new)));
+                            listener.onResponse(new Feedback(p.toArray(float[][]::new), n.toArray(float[][]::new)));
                         },
                         listener::onFailure));
     }
-
-    private record Vectors(float[][] positives, float[][] negatives) {}
 
     /**
      * The document's vector at unit length, as a {@code cosine} field compares it (a

@@ -3,8 +3,11 @@ package dev.compress.plugin.query.mask;
 import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.SearchPoolInference;
 import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.trainer.QueryMaskTrainer;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -29,42 +32,83 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
 
     @Override
     protected void doExecute(Task task, LearnedMaskRequest request, ActionListener<LearnedMaskResponse> listener) {
-        inference.apply(request.mask().modelId(), model -> new LearnedMaskResponse(mask(model, request)), listener);
+        inference.apply(request.mask().modelId(), model -> mask(model, request), listener);
     }
 
     /**
      * The mask to apply: the model's top-scored dimensions at the requested size; with no size, the mask and share
      * the model's training chose on validation (another kind than {@code learned} is returned for the query to
-     * resolve, a PRF mask with its first pass).
+     * resolve, a PRF mask with its first pass). A model reading the query's first-pass feedback
+     * ({@link FeedbackFeatures}) answers a request without it with the feedback to collect; with no first-pass
+     * hit it has nothing to read and every dimension is kept.
      */
-    static MaskSpec mask(LoadedModel model, LearnedMaskRequest request) {
-        if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(model.metadata().output()) == false) {
+    static LearnedMaskResponse mask(LoadedModel model, LearnedMaskRequest request) {
+        ModelMetadata metadata = model.metadata();
+        if (ModelMetadata.OUTPUT_DIMENSION_SCORES.equals(metadata.output()) == false) {
             throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] outputs ["
-                    + model.metadata().output() + "], not [" + ModelMetadata.OUTPUT_DIMENSION_SCORES
+                    + metadata.output() + "], not [" + ModelMetadata.OUTPUT_DIMENSION_SCORES
                     + "]: it is not a mask model");
         }
         float[] vector = request.vector();
         int dim = vector.length;
-        if (model.inputDim() != dim) {
-            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] masks " + model.inputDim()
-                    + " dimensions but the query vector has " + dim);
+        if (metadata.maxOutputDim() != dim) {
+            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] masks "
+                    + metadata.maxOutputDim() + " dimensions but the query vector has " + dim);
         }
+        int keep;
         if (request.mask().sizeGiven()) {
-            return MaskSpec.explicit(DimensionMasks.learned(
-                    model.encoder(), vector, request.mask().keep(dim)));
+            keep = request.mask().keep(dim);
+        } else {
+            double ratio = validatedRatio(model);
+            Object validatedMask = metadata.trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
+            MaskType type = validatedMask == null ? MaskType.LEARNED : MaskType.fromJson(validatedMask.toString());
+            switch (type) {
+                case LEARNED -> keep = DimensionMasks.keep(dim, ratio);
+                // handed back for the query to resolve as it resolves any mask of that kind
+                case NORM, DIME_PRF, ECLIPSE_PRF -> {
+                    return LearnedMaskResponse.of(MaskSpec.ofShare(type, ratio));
+                }
+                default ->
+                    throw new IllegalStateException("model [" + model.id() + "] names mask [" + validatedMask
+                            + "], which validation never chooses");
+            }
         }
-        double ratio = validatedRatio(model);
-        Object validatedMask = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
-        MaskType type = validatedMask == null ? MaskType.LEARNED : MaskType.fromJson(validatedMask.toString());
-        return switch (type) {
-            case LEARNED ->
-                MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, DimensionMasks.keep(dim, ratio)));
-            // handed back for the query to resolve as it resolves any mask of that kind
-            case NORM, DIME_PRF, ECLIPSE_PRF -> MaskSpec.ofShare(type, ratio);
-            default ->
-                throw new IllegalStateException("model [" + model.id() + "] names mask [" + validatedMask
-                        + "], which validation never chooses");
-        };
+        if (FeedbackFeatures.readBy(metadata) == false) {
+            return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, keep)));
+        }
+        if (keep >= dim) {
+            // every dimension kept: no first pass needed to rank them
+            return LearnedMaskResponse.of(
+                    MaskSpec.explicit(IntStream.range(0, dim).toArray()));
+        }
+        Feedback feedback = request.feedback();
+        if (feedback == null) {
+            return LearnedMaskResponse.collect(feedbackSets(model));
+        }
+        if (feedback.positives().length == 0) {
+            return LearnedMaskResponse.of(
+                    MaskSpec.explicit(IntStream.range(0, dim).toArray()));
+        }
+        float[] input = FeedbackFeatures.of(vector, feedback.positives(), feedback.negatives());
+        return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), input, keep)));
+    }
+
+    /** The first pass the model's training read its feedback from. */
+    private static FeedbackMask.Sets feedbackSets(LoadedModel model) {
+        Map<String, Object> params = model.metadata().trainingParameters();
+        int positives = parameter(model, params, QueryMaskTrainer.FEEDBACK_DOCS);
+        int negatives = parameter(model, params, QueryMaskTrainer.NEGATIVE_DOCS);
+        int depth = parameter(model, params, QueryMaskTrainer.NEGATIVE_DEPTH);
+        return new FeedbackMask.Sets(MaskType.LEARNED.jsonName(), Math.max(positives, depth), positives, negatives);
+    }
+
+    private static int parameter(LoadedModel model, Map<String, Object> params, String name) {
+        if (params.get(name) instanceof Number n && n.intValue() >= 1 && n.intValue() <= MaskSpec.MAX_DEPTH) {
+            return n.intValue();
+        }
+        throw new IllegalArgumentException("[mask.model_id] model [" + model.id()
+                + "] reads first-pass feedback but its training parameter [" + name + "] is ["
+                + params.get(name) + "], not a number of documents in [1, " + MaskSpec.MAX_DEPTH + "]");
     }
 
     /** The share of dimensions the model's training chose on validation (1 = the whole query: no mask). */

@@ -8,11 +8,13 @@ import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
 import dev.compress.training.inference.JavaEncoder;
 import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFileTests;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.model.Tensor;
+import dev.compress.training.trainer.QueryMaskTrainer;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -46,6 +48,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private ModelArtifact adapter;
     private ModelArtifact maskModel;
     private ModelArtifact dimeMaskModel;
+    private ModelArtifact feedbackMaskModel;
     private float[][] docs;
 
     /** A mask model as the trainer writes it: one Linear D -> D scoring each dimension. */
@@ -57,7 +60,12 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     }
 
     private static ModelArtifact maskModel(Random random, int dim, Map<String, Object> trainingParameters) {
-        float[] weight = new float[dim * dim];
+        return maskModel(random, dim, dim, trainingParameters);
+    }
+
+    /** @param in the predictor's input: the query ({@code dim}) or the query with its feedback (3 x {@code dim}) */
+    private static ModelArtifact maskModel(Random random, int in, int dim, Map<String, Object> trainingParameters) {
+        float[] weight = new float[dim * in];
         float[] bias = new float[dim];
         for (int i = 0; i < weight.length; i++) {
             weight[i] = (float) random.nextGaussian();
@@ -65,13 +73,13 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         for (int i = 0; i < dim; i++) {
             bias[i] = (float) random.nextGaussian() * 0.1f;
         }
-        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", dim, dim));
+        List<LayerSpec> layers = List.of(LayerSpec.linear("scores", in, dim));
         Map<String, Tensor> tensors = new LinkedHashMap<>();
-        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, dim}, weight));
+        tensors.put("scores.weight", new Tensor("scores.weight", new int[] {dim, in}, weight));
         tensors.put("scores.bias", new Tensor("scores.bias", new int[] {dim}, bias));
         ModelMetadata meta = new ModelMetadata(
                 "query_mask",
-                dim,
+                in,
                 List.of(dim),
                 ModelMetadata.OUTPUT_DIMENSION_SCORES,
                 ModelMetadata.NORM_NONE,
@@ -87,7 +95,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
-        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm")) {
+        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
                     .actionGet();
         }
@@ -102,6 +110,23 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "qm-norm",
                 maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO, "validatedMask", "norm")),
                 ModelState.CREATED);
+        // a predictor reading the query's first-pass feedback: the top document and ranks 17 to 19 of 20
+        feedbackMaskModel = maskModel(
+                random,
+                FeedbackFeatures.WIDTH * DIM,
+                DIM,
+                Map.of(
+                        "validatedRatio",
+                        VALIDATED_RATIO,
+                        "validatedMask",
+                        "learned",
+                        QueryMaskTrainer.FEEDBACK_DOCS,
+                        1,
+                        QueryMaskTrainer.NEGATIVE_DOCS,
+                        3,
+                        QueryMaskTrainer.NEGATIVE_DEPTH,
+                        20));
+        storeModel("qm-fb", feedbackMaskModel, ModelState.CREATED);
         client().admin()
                 .indices()
                 .prepareCreate("docs")
@@ -248,14 +273,15 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         return learnedByHand(maskModel, q, k);
     }
 
-    private static int[] learnedByHand(ModelArtifact model, float[] q, int k) {
+    /** The model's scores W x + b for input {@code x}, computed here from its weights. */
+    private static int[] learnedByHand(ModelArtifact model, float[] x, int k) {
         float[] w = model.tensor("scores.weight").data();
         float[] b = model.tensor("scores.bias").data();
         float[] scores = new float[DIM];
         for (int i = 0; i < DIM; i++) {
             double s = b[i];
-            for (int j = 0; j < DIM; j++) {
-                s += w[i * DIM + j] * q[j];
+            for (int j = 0; j < x.length; j++) {
+                s += w[i * x.length + j] * x[j];
             }
             scores[i] = (float) s;
         }
@@ -324,6 +350,45 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                         search(node, query(field, q, null, mask(MaskType.LEARNED, null, 5, "qm-dime"), null)));
             }
         }
+    }
+
+    /**
+     * A model reading feedback scores [q, sqrt(D) q * p, sqrt(D) q * n], p the first pass's top document and n the
+     * mean of its ranks 17 to 19 (the model's feedback parameters), computed here.
+     */
+    public void testLearnedMaskReadsTheFirstPassFeedback() {
+        Random random = new Random(randomLong());
+        setUpModelsAndIndex(random);
+        String node = internalCluster().getDataNodeNames().iterator().next();
+        float scale = (float) Math.sqrt(DIM);
+        for (int round = 0; round < 3; round++) {
+            float[] q = unit(gaussian(random, 1, DIM)[0]);
+            int[] ranked = firstPass(q, 20);
+            float[] p = mean(Arrays.copyOf(ranked, 1));
+            float[] n = mean(Arrays.copyOfRange(ranked, 17, 20));
+            float[] x = new float[3 * DIM];
+            for (int j = 0; j < DIM; j++) {
+                x[j] = q[j];
+                x[DIM + j] = scale * q[j] * p[j];
+                x[2 * DIM + j] = scale * q[j] * n[j];
+            }
+            assertSameHits(
+                    bruteForce(q, learnedByHand(feedbackMaskModel, x, 10), i -> true, K),
+                    search(node, query("emb", q, null, mask(MaskType.LEARNED, 0.3, null, "qm-fb"), null)));
+            // no size: the learned mask at the validated share
+            assertSameHits(
+                    bruteForce(
+                            q,
+                            learnedByHand(feedbackMaskModel, x, DimensionMasks.keep(DIM, VALIDATED_RATIO)),
+                            i -> true,
+                            K),
+                    search(node, query("emb", q, null, mask(MaskType.LEARNED, null, null, "qm-fb"), null)));
+        }
+        // every dimension asked for: the whole query, whatever the feedback
+        float[] q = unit(gaussian(random, 1, DIM)[0]);
+        assertSameHits(
+                bruteForce(q, IntStream.range(0, DIM).toArray(), i -> true, K),
+                search(node, query("emb", q, null, mask(MaskType.LEARNED, null, DIM, "qm-fb"), null)));
     }
 
     /** Ids of the exact unmasked top {@code n} on [emb]. */
@@ -420,7 +485,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSameHits(bruteForce(q, top(deep, 8), i -> true, K), search(node, query("emb", q, null, dimeDeep, null)));
     }
 
-    /** A first pass cannot see a point in time's snapshot, so PRF masks refuse one. */
+    /** A first pass cannot see a point in time's snapshot, so PRF masks and models reading feedback refuse one. */
     public void testFeedbackMasksRefuseAPointInTime() throws IOException {
         setUpModelsAndIndex(new Random(randomLong()));
         String pit = (String) restCall("POST", "/docs/_search/point_in_time?keep_alive=1m", null)
@@ -438,6 +503,16 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                     body,
                     body.contains(
                             "[mask] type [dime_prf] runs a first-pass search and cannot be used with a point in time"));
+            String learned = knn.replace("\"dime_prf\"", "\"learned\",\"model_id\":\"qm-fb\"");
+            body = restError(
+                    400,
+                    "POST",
+                    "/_search",
+                    "{\"pit\":{\"id\":\"" + pit + "\"},\"query\":{\"compressed_knn\":" + learned + "}}");
+            assertTrue(
+                    body,
+                    body.contains(
+                            "[mask] type [learned] runs a first-pass search and cannot be used with a point in time"));
             String norm = knn.replace("dime_prf", "norm");
             assertEquals(
                     3,

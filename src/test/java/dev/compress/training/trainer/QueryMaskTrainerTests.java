@@ -5,11 +5,13 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.VectorSet;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.inference.DjlEncoder;
 import dev.compress.training.inference.JavaEncoder;
 import dev.compress.training.mask.DimensionMasks;
+import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.mask.MaskEvaluation;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
@@ -51,15 +53,25 @@ public class QueryMaskTrainerTests {
         ModelArtifact model = ModelFile.fromBytes(ModelFile.toBytes(m.artifact()));
         assertEquals(ModelMetadata.OUTPUT_DIMENSION_SCORES, model.metadata().output());
         assertEquals(List.of(384), model.metadata().outputDims());
+        // the predictor reads the query and its first-pass feedback, with the first pass it names
+        assertTrue(FeedbackFeatures.readBy(model.metadata()));
+        Map<String, Object> trained = model.metadata().trainingParameters();
+        assertEquals(
+                MaskEvaluation.Prf.defaults(),
+                new MaskEvaluation.Prf(
+                        ((Number) trained.get(QueryMaskTrainer.FEEDBACK_DOCS)).intValue(),
+                        ((Number) trained.get(QueryMaskTrainer.NEGATIVE_DOCS)).intValue(),
+                        ((Number) trained.get(QueryMaskTrainer.NEGATIVE_DEPTH)).intValue()));
         EvalSet val = data.validation();
+        VectorSet inputs = FeedbackFeatures.of(val.queries(), val.corpus(), MaskEvaluation.Prf.defaults());
         int k = DimensionMasks.keep(384, 0.3);
         try (JavaEncoder predictor = new JavaEncoder(model, 384);
                 DjlEncoder djl = new DjlEncoder(model, 384, ai.djl.Device.cpu())) {
             for (int i = 0; i < val.queries().size(); i++) {
-                boolean[] mask = DimensionMasks.learned(predictor, val.queries().row(i), k);
+                boolean[] mask = DimensionMasks.learned(predictor, inputs.row(i), k);
                 assertEquals(k, DimensionMasks.count(mask));
-                float[] a = predictor.encode(val.queries().row(i));
-                float[] b = djl.encode(val.queries().row(i));
+                float[] a = predictor.encode(inputs.row(i));
+                float[] b = djl.encode(inputs.row(i));
                 for (int j = 0; j < a.length; j++) {
                     assertEquals(a[j], b[j], 1e-5);
                 }
