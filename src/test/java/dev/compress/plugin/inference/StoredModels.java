@@ -30,7 +30,7 @@ public final class StoredModels {
                 "model_id", id,
                 "state", ModelState.TRAINING.jsonName(),
                 "method", meta.method(),
-                "input_dimension", meta.inputDim(),
+                "input_dimension", meta.vectorDim(),
                 "dimensions", meta.outputDims(),
                 "created_at", CREATED_AT);
         PlainActionFuture<Void> created = PlainActionFuture.newFuture();
