@@ -14,6 +14,7 @@ import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
+import org.opensearch.transport.client.Client;
 
 /** The rewrite step of a {@code compressed_knn} query that turns its mask into kept dimensions. */
 final class MaskRewrite {
@@ -60,24 +61,7 @@ final class MaskRewrite {
                                         listener.onResponse(null);
                                         return;
                                     }
-                                    FeedbackMask.Sets sets = response.feedbackSets();
-                                    FeedbackMask.collect(
-                                            client,
-                                            searchRequest(q, coordinator),
-                                            q.field(),
-                                            firstPass(q, sets.depth()),
-                                            sets,
-                                            ActionListener.wrap(
-                                                    feedback -> client.execute(
-                                                            LearnedMaskAction.INSTANCE,
-                                                            new LearnedMaskRequest(q.mask(), q.vector(), feedback),
-                                                            ActionListener.wrap(
-                                                                    scored -> {
-                                                                        next.set(scored.mask());
-                                                                        listener.onResponse(null);
-                                                                    },
-                                                                    listener::onFailure)),
-                                                    listener::onFailure));
+                                    scoreWithFeedback(client, q, coordinator, response.feedbackSets(), next, listener);
                                 },
                                 listener::onFailure)));
                 return q.rebuilt(q.toBuilder().pendingMask(next::get));
@@ -106,6 +90,36 @@ final class MaskRewrite {
                 throw new IllegalStateException(
                         "unresolved mask type " + q.mask().type());
         }
+    }
+
+    /**
+     * For a mask model that reads the query's first-pass feedback: collects {@code sets} with the first pass, then
+     * asks the model again with them.
+     */
+    private static void scoreWithFeedback(
+            Client client,
+            CompressedKnnQueryBuilder q,
+            QueryCoordinatorContext coordinator,
+            FeedbackMask.Sets sets,
+            SetOnce<MaskSpec> next,
+            ActionListener<?> listener) {
+        FeedbackMask.collect(
+                client,
+                searchRequest(q, coordinator),
+                q.field(),
+                firstPass(q, sets.depth()),
+                sets,
+                ActionListener.wrap(
+                        feedback -> client.execute(
+                                LearnedMaskAction.INSTANCE,
+                                new LearnedMaskRequest(q.mask(), q.vector(), feedback),
+                                ActionListener.wrap(
+                                        scored -> {
+                                            next.set(scored.mask());
+                                            listener.onResponse(null);
+                                        },
+                                        listener::onFailure)),
+                        listener::onFailure));
     }
 
     /** The search request whose indices a first pass searches; a mask that runs one fails without it. */

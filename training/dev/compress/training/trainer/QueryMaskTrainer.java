@@ -108,13 +108,13 @@ public final class QueryMaskTrainer implements Trainer {
      */
     static final MaskEvaluation.Prf FEEDBACK = MaskEvaluation.Prf.defaults();
 
-    /** Training parameters holding {@link #FEEDBACK}: the query's first-pass top documents taken as relevant, */
+    /** Training parameter holding {@link #FEEDBACK}'s count of first-pass top documents taken as relevant. */
     public static final String FEEDBACK_DOCS = "feedbackDocs";
 
-    /** the documents at the tail of the first pass taken as irrelevant, */
+    /** Training parameter holding {@link #FEEDBACK}'s count of tail documents taken as irrelevant. */
     public static final String NEGATIVE_DOCS = "negativeDocs";
 
-    /** and the length of the first pass whose tail they are. */
+    /** Training parameter holding {@link #FEEDBACK}'s first-pass depth, whose tail the irrelevant documents are. */
     public static final String NEGATIVE_DEPTH = "negativeDepth";
 
     private final QueryMaskConfig config;
