@@ -147,7 +147,8 @@ public final class FeedbackMask {
                         listener::onFailure));
     }
 
-    private static int[] allKept(int dim) {
+    /** Every dimension of a {@code dim}-dimensional query: the mask when there is nothing to learn from. */
+    static int[] allKept(int dim) {
         return IntStream.range(0, dim).toArray();
     }
 

@@ -7,7 +7,6 @@ import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.trainer.QueryMaskTrainer;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -78,16 +77,14 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
         }
         if (keep >= dim) {
             // every dimension kept: no first pass needed to rank them
-            return LearnedMaskResponse.of(
-                    MaskSpec.explicit(IntStream.range(0, dim).toArray()));
+            return LearnedMaskResponse.of(MaskSpec.explicit(FeedbackMask.allKept(dim)));
         }
         Feedback feedback = request.feedback();
         if (feedback == null) {
             return LearnedMaskResponse.collect(feedbackSets(model));
         }
         if (feedback.positives().length == 0) {
-            return LearnedMaskResponse.of(
-                    MaskSpec.explicit(IntStream.range(0, dim).toArray()));
+            return LearnedMaskResponse.of(MaskSpec.explicit(FeedbackMask.allKept(dim)));
         }
         float[] input = FeedbackFeatures.of(vector, feedback.positives(), feedback.negatives());
         return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), input, keep)));
