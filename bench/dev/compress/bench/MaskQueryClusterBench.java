@@ -31,7 +31,7 @@ import org.opensearch.test.OpenSearchIntegTestCase;
  * test: run with {@code mvn test -Dtest=MaskQueryClusterBench}): scifact's 5,183 bge-small vectors in a
  * float and a binary field (two shards), its 300 judged test queries searched without a mask and
  * with each mask type at 30% of the dimensions, interleaved, after a warm-up. The learned mask model
- * has random weights: its cost is that of a trained one (the first pass Eclipse-PRF runs, then one 1152 x 384
+ * has random weights: its cost is that of a trained one (the first pass DIME-PRF runs, then one 768 x 384
  * layer over the query and its feedback), its nDCG is not.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
@@ -60,13 +60,7 @@ public class MaskQueryClusterBench extends CompressClusterTestCase {
                         1,
                         List.of(LayerSpec.linear("scores", in, dim)),
                         Map.of(),
-                        Map.of(
-                                QueryMaskTrainer.FEEDBACK_DOCS,
-                                MaskSpec.DEFAULT_FEEDBACK_DOCS,
-                                QueryMaskTrainer.NEGATIVE_DOCS,
-                                MaskSpec.DEFAULT_NEGATIVE_DOCS,
-                                QueryMaskTrainer.NEGATIVE_DEPTH,
-                                MaskSpec.DEFAULT_NEGATIVE_DEPTH),
+                        Map.of(QueryMaskTrainer.FEEDBACK_DOCS, MaskSpec.DEFAULT_FEEDBACK_DOCS),
                         Map.of()),
                 tensors);
     }

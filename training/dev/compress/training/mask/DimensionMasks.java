@@ -129,7 +129,8 @@ public final class DimensionMasks {
         return n;
     }
 
-    private static float[] mean(float[][] rows, int dim) {
+    /** The mean of at least one feedback document of {@code dim} dimensions, summed in double. */
+    static float[] mean(float[][] rows, int dim) {
         if (rows.length == 0) {
             throw new IllegalArgumentException("need at least one feedback document");
         }

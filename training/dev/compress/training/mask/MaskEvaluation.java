@@ -116,7 +116,7 @@ public final class MaskEvaluation {
     public List<Row> learned(EvalSet set, List<Double> ratios, Encoder predictor, Prf prf) {
         int dim = set.queries().dim();
         VectorSet input = FeedbackFeatures.readBy(predictor)
-                ? FeedbackFeatures.of(set.queries(), set.corpus(), prf)
+                ? FeedbackFeatures.of(set.queries(), set.corpus(), prf.feedbackDocs())
                 : set.queries();
         float[][] scores = predictor.encode(rowsOf(input));
         List<Row> rows = new ArrayList<>();

@@ -8,7 +8,7 @@ import java.util.Map;
  * Settings of the query-mask predictor (Learning to Select: Query-Aware Adaptive Dimension Selection for Dense Retrieval). Paper values: M = 64 negatives sampled from the top
  * K = 1000 non-relevant documents, tau = 0.01 with a validation grid, one Linear D -> D with dropout
  * 0.1, AdamW lr 1e-4, weight decay 0.01, batch 256, best epoch by validation KL. The layer here reads the
- * query's first-pass feedback as well (3D -> D: {@link QueryMaskTrainer}).
+ * query's first-pass feedback as well (2D -> D: {@link QueryMaskTrainer}).
  *
  * <p>One deviation in {@link #paper}: lr 1e-3. A small judgment set gives few steps per epoch, and at
  * 1e-4 validation KL is still falling when the epochs run out. The grid is {0.01 (paper default), 0.03, 0.1,

@@ -44,8 +44,8 @@ import java.util.Set;
  *   n = mean of M documents sampled uniformly without replacement from the top K non-relevant
  *       documents by the frozen vectors
  *   r = e_q * (p - n)   (element-wise)            target t = softmax(r / tau)
- *   x = [e_q, sqrt(D) e_q * p', sqrt(D) e_q * n']   p', n': means of the query's first-pass top and tail documents
- *   predictor s = W x + b (one Linear 3D -> D, dropout on its input while training)
+ *   x = [e_q, sqrt(D) e_q * p']                   p': the query's first-pass top document
+ *   predictor s = W x + b (one Linear 2D -> D, dropout on its input while training)
  *   loss = KL(t || softmax(s)), mean over the batch
  * </pre>
  * At inference the mask keeps the top k = ratio * D dimensions of s (plain Java:
@@ -53,10 +53,10 @@ import java.util.Set;
  *
  * <p>Where this departs from the paper: its predictor reads e_q alone (Linear D -> D). The target is a product of
  * the query with document means, which no linear map of e_q forms; the input here adds the pseudo-relevance
- * estimates of those products from the query's own first pass ({@link FeedbackFeatures}, with Eclipse-PRF's
- * feedback sets, {@link #FEEDBACK}), so a query's mask costs one first pass at search time, as an Eclipse-PRF
- * mask does. Over the training queries, cross-validated, it scored above the query-only predictor and above the
- * PRF masks on both data sets; the out-of-fold figures of every trained model are in its report
+ * estimate of that product from the query's own first pass ({@link FeedbackFeatures}, with DIME-PRF's feedback
+ * set, {@link #FEEDBACK}), so a query's mask costs one first pass at search time, as a DIME-PRF mask does. Over the
+ * training queries, cross-validated, it scored above the query-only predictor and above the PRF masks on both data
+ * sets; the out-of-fold figures of every trained model are in its report
  * ({@code crossValidatedNdcgByRatio}).
  *
  * <p>Choices where the paper is vague: (1) the M negatives are drawn once per query (seeded) so the
@@ -103,19 +103,13 @@ public final class QueryMaskTrainer implements Trainer {
     static final int PATIENCE = 30;
 
     /**
-     * The first pass the predictor's feedback comes from ({@link FeedbackFeatures}); recorded in the model
-     * ({@link #FEEDBACK_DOCS}, {@link #NEGATIVE_DOCS}, {@link #NEGATIVE_DEPTH}) so a query's rewrite repeats it.
+     * How many top documents of the first pass the predictor's feedback averages ({@link FeedbackFeatures});
+     * recorded in the model ({@link #FEEDBACK_DOCS}) so a query's rewrite repeats it.
      */
-    static final MaskEvaluation.Prf FEEDBACK = MaskEvaluation.Prf.defaults();
+    static final int FEEDBACK = MaskEvaluation.Prf.defaults().feedbackDocs();
 
-    /** Training parameter holding {@link #FEEDBACK}'s count of first-pass top documents taken as relevant. */
+    /** Training parameter holding {@link #FEEDBACK}. */
     public static final String FEEDBACK_DOCS = "feedbackDocs";
-
-    /** Training parameter holding {@link #FEEDBACK}'s count of tail documents taken as irrelevant. */
-    public static final String NEGATIVE_DOCS = "negativeDocs";
-
-    /** Training parameter holding {@link #FEEDBACK}'s first-pass depth, whose tail the irrelevant documents are. */
-    public static final String NEGATIVE_DEPTH = "negativeDepth";
 
     private final QueryMaskConfig config;
 
@@ -323,9 +317,7 @@ public final class QueryMaskTrainer implements Trainer {
             learnedByRatio.put(Double.toString(c.ratio()), c.scores().ndcg());
         }
         Map<String, Object> params = new LinkedHashMap<>(config.asMap());
-        params.put(FEEDBACK_DOCS, FEEDBACK.feedbackDocs());
-        params.put(NEGATIVE_DOCS, FEEDBACK.negativeDocs());
-        params.put(NEGATIVE_DEPTH, FEEDBACK.negativeDepth());
+        params.put(FEEDBACK_DOCS, FEEDBACK);
         params.put("selectedTau", chosen.tau());
         params.put("tauGrid", grid);
         params.put("validationMaskedNdcgFull", full.ndcg());

@@ -6,7 +6,6 @@ import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.trainer.QueryMaskTrainer;
-import java.util.Map;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -54,6 +53,12 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
             throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] masks "
                     + metadata.maxOutputDim() + " dimensions but the query vector has " + dim);
         }
+        boolean readsFeedback = FeedbackFeatures.readBy(metadata);
+        if (metadata.inputDim() != dim && readsFeedback == false) {
+            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] reads "
+                    + metadata.inputDim() + " values per query, neither the query's " + dim + " nor the "
+                    + FeedbackFeatures.WIDTH * dim + " of the query with its first-pass feedback: train it again");
+        }
         int keep;
         if (request.mask().sizeGiven()) {
             keep = request.mask().keep(dim);
@@ -72,7 +77,7 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
                             + "], which validation never chooses");
             }
         }
-        if (FeedbackFeatures.readBy(metadata) == false) {
+        if (readsFeedback == false) {
             return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, keep)));
         }
         if (keep >= dim) {
@@ -86,26 +91,20 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
         if (feedback.positives().length == 0) {
             return LearnedMaskResponse.of(MaskSpec.explicit(FeedbackMask.allKept(dim)));
         }
-        float[] input = FeedbackFeatures.of(vector, feedback.positives(), feedback.negatives());
+        float[] input = FeedbackFeatures.of(vector, feedback.positives());
         return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), input, keep)));
     }
 
-    /** The first pass the model's training read its feedback from. */
+    /** The first pass the model's training read its feedback from: its top documents, no tail. */
     private static FeedbackMask.Sets feedbackSets(LoadedModel model) {
-        Map<String, Object> params = model.metadata().trainingParameters();
-        int positives = parameter(model, params, QueryMaskTrainer.FEEDBACK_DOCS);
-        int negatives = parameter(model, params, QueryMaskTrainer.NEGATIVE_DOCS);
-        int depth = parameter(model, params, QueryMaskTrainer.NEGATIVE_DEPTH);
-        return new FeedbackMask.Sets(MaskType.LEARNED.jsonName(), Math.max(positives, depth), positives, negatives);
-    }
-
-    private static int parameter(LoadedModel model, Map<String, Object> params, String name) {
-        if (params.get(name) instanceof Number n && n.intValue() >= 1 && n.intValue() <= MaskSpec.MAX_DEPTH) {
-            return n.intValue();
+        String name = QueryMaskTrainer.FEEDBACK_DOCS;
+        Object docs = model.metadata().trainingParameters().get(name);
+        if (docs instanceof Number n && n.intValue() >= 1 && n.intValue() <= MaskSpec.MAX_DEPTH) {
+            return new FeedbackMask.Sets(MaskType.LEARNED.jsonName(), n.intValue(), n.intValue(), 0);
         }
         throw new IllegalArgumentException("[mask.model_id] model [" + model.id()
-                + "] reads first-pass feedback but its training parameter [" + name + "] is ["
-                + params.get(name) + "], not a number of documents in [1, " + MaskSpec.MAX_DEPTH + "]");
+                + "] reads first-pass feedback but its training parameter [" + name + "] is [" + docs
+                + "], not a number of documents in [1, " + MaskSpec.MAX_DEPTH + "]");
     }
 
     /** The share of dimensions the model's training chose on validation (1 = the whole query: no mask). */

@@ -51,10 +51,10 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private ModelArtifact feedbackMaskModel;
     private float[][] docs;
 
-    /** A mask model as the trainer writes it: one Linear D -> D scoring each dimension. */
     /** The share of dimensions [qm] chose on validation, served when a learned mask names none. */
     private static final double VALIDATED_RATIO = 0.25;
 
+    /** A mask model as the trainer writes it: one Linear layer scoring each dimension. */
     private static ModelArtifact maskModel(Random random, int dim) {
         return maskModel(random, dim, Map.of());
     }
@@ -63,7 +63,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         return maskModel(random, dim, dim, trainingParameters);
     }
 
-    /** @param in the predictor's input: the query ({@code dim}) or the query with its feedback (3 x {@code dim}) */
+    /** @param in the predictor's input: the query ({@code dim}) or the query with its feedback (2 x {@code dim}) */
     private static ModelArtifact maskModel(Random random, int in, int dim, Map<String, Object> trainingParameters) {
         float[] weight = new float[dim * in];
         float[] bias = new float[dim];
@@ -95,7 +95,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
-        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb")) {
+        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb", "qm-wide")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
                     .actionGet();
         }
@@ -110,7 +110,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "qm-norm",
                 maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO, "validatedMask", "norm")),
                 ModelState.CREATED);
-        // a predictor reading the query's first-pass feedback: the top document and ranks 17 to 19 of 20
+        // a predictor reading the query's first-pass feedback: the mean of its top 2 documents
         feedbackMaskModel = maskModel(
                 random,
                 FeedbackFeatures.WIDTH * DIM,
@@ -121,12 +121,10 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                         "validatedMask",
                         "learned",
                         QueryMaskTrainer.FEEDBACK_DOCS,
-                        1,
-                        QueryMaskTrainer.NEGATIVE_DOCS,
-                        3,
-                        QueryMaskTrainer.NEGATIVE_DEPTH,
-                        20));
+                        2));
         storeModel("qm-fb", feedbackMaskModel, ModelState.CREATED);
+        // a predictor whose input is neither the query nor the query with the feedback served
+        storeModel("qm-wide", maskModel(random, 3 * DIM, DIM, Map.of()), ModelState.CREATED);
         client().admin()
                 .indices()
                 .prepareCreate("docs")
@@ -363,14 +361,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         float scale = (float) Math.sqrt(DIM);
         for (int round = 0; round < 3; round++) {
             float[] q = unit(gaussian(random, 1, DIM)[0]);
-            int[] ranked = firstPass(q, 20);
-            float[] p = mean(Arrays.copyOf(ranked, 1));
-            float[] n = mean(Arrays.copyOfRange(ranked, 17, 20));
-            float[] x = new float[3 * DIM];
+            float[] p = mean(firstPass(q, 2));
+            float[] x = new float[2 * DIM];
             for (int j = 0; j < DIM; j++) {
                 x[j] = q[j];
                 x[DIM + j] = scale * q[j] * p[j];
-                x[2 * DIM + j] = scale * q[j] * n[j];
             }
             assertSameHits(
                     bruteForce(q, learnedByHand(feedbackMaskModel, x, 10), i -> true, K),
@@ -623,6 +618,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm16\",\"ratio\":0.5}}",
                 400,
                 "[mask.model_id] model [qm16] masks 16 dimensions but the query vector has 32");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-wide\",\"ratio\":0.5}}",
+                400,
+                "[mask.model_id] model [qm-wide] reads 96 values per query, neither the query's 32 nor the 64 of the"
+                        + " query with its first-pass feedback: train it again");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}",
                 400,

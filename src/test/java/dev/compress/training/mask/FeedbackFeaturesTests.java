@@ -16,46 +16,41 @@ import org.junit.Test;
 public class FeedbackFeaturesTests {
 
     @Test
-    public void theInputIsTheQueryThenItsProductsWithTheFeedbackMeansByHand() {
+    public void theInputIsTheQueryThenItsProductWithTheFeedbackMeanByHand() {
         float[] q = {0.6f, 0.8f};
-        float[][] positives = {{1, 0}, {0, 1}};
-        float[][] negatives = {{0, -1}};
         float s = (float) Math.sqrt(2);
-        // p = (0.5, 0.5), n = (0, -1)
+        // p = (0.5, 0.5)
         assertArrayEquals(
-                new float[] {0.6f, 0.8f, s * 0.3f, s * 0.4f, 0, -s * 0.8f},
-                FeedbackFeatures.of(q, positives, negatives),
+                new float[] {0.6f, 0.8f, s * 0.3f, s * 0.4f},
+                FeedbackFeatures.of(q, new float[][] {{1, 0}, {0, 1}}),
                 1e-6f);
-        // no negatives (a first pass of one hit): zeros in their place
-        assertArrayEquals(
-                new float[] {0.6f, 0.8f, s * 0.6f, 0, 0, 0},
-                FeedbackFeatures.of(q, new float[][] {{1, 0}}, new float[0][]),
-                1e-6f);
-        IllegalArgumentException e = assertThrows(
-                IllegalArgumentException.class,
-                () -> FeedbackFeatures.of(q, new float[][] {{1, 0, 0}}, new float[0][]));
-        assertEquals("a feedback document has 3 dimensions, the query 2", e.getMessage());
+        assertArrayEquals(new float[] {0.6f, 0.8f, s * 0.6f, 0}, FeedbackFeatures.of(q, new float[][] {{1, 0}}), 1e-6f);
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> FeedbackFeatures.of(q, new float[][] {{1, 0, 0}}));
+        assertEquals("feedback document has 3 dims, query has 2", e.getMessage());
     }
 
-    /** The first pass ranks the corpus by dot product; the top documents and the tail of the list are the feedback. */
+    /** The first pass ranks the corpus by dot product; its top documents are the feedback. */
     @Test
     public void theFeedbackComesFromTheQuerysExactFirstPass() {
         VectorSet queries = new VectorSet(List.of("q"), new float[] {1, 0}, 2);
-        // dot products with q: 0.9, 0.5, 0.1, -0.2, -0.7
+        // dot products with q: 0.5, -0.2, 0.9, 0.1, -0.7
         float[][] rows = {{0.5f, 0.5f}, {-0.2f, 0.3f}, {0.9f, -0.1f}, {0.1f, 0.8f}, {-0.7f, 0.2f}};
         VectorSet corpus = VectorSet.ofRows(List.of("a", "b", "c", "d", "e"), rows);
-        // top 1 is c; a first pass 4 deep (c, a, d, b) has its last 2 (d, b) as negatives; e is below the depth
-        VectorSet inputs = FeedbackFeatures.of(queries, corpus, new MaskEvaluation.Prf(1, 2, 4));
+        // the top 2 are c then a
+        VectorSet inputs = FeedbackFeatures.of(queries, corpus, 2);
+        assertArrayEquals(FeedbackFeatures.of(new float[] {1, 0}, new float[][] {rows[2], rows[0]}), inputs.row(0), 0f);
+        assertEquals(4, inputs.dim());
+        // deeper than the corpus: every document
         assertArrayEquals(
-                FeedbackFeatures.of(new float[] {1, 0}, new float[][] {rows[2]}, new float[][] {rows[3], rows[1]}),
-                inputs.row(0),
-                0f);
-        assertEquals(6, inputs.dim());
+                FeedbackFeatures.of(new float[] {1, 0}, rows),
+                FeedbackFeatures.of(queries, corpus, 9).row(0),
+                1e-6f);
     }
 
     @Test
-    public void aModelReadsFeedbackWhenItsInputIsThreeTimesItsScores() {
-        assertTrue(FeedbackFeatures.readBy(model(12, 4)));
+    public void aModelReadsFeedbackWhenItsInputIsTwiceItsScores() {
+        assertTrue(FeedbackFeatures.readBy(model(8, 4)));
         assertFalse(FeedbackFeatures.readBy(model(4, 4)));
     }
 
