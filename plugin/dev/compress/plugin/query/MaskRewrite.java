@@ -6,6 +6,7 @@ import dev.compress.plugin.query.mask.FeedbackMask;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.LearnedMaskRequest;
 import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.query.mask.MaskType;
 import dev.compress.training.mask.DimensionMasks;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.search.SearchRequest;
@@ -61,7 +62,7 @@ final class MaskRewrite {
                                         listener.onResponse(null);
                                         return;
                                     }
-                                    scoreWithFeedback(client, q, coordinator, response.feedbackSets(), next, listener);
+                                    scoreWithFeedback(client, q, coordinator, response.feedbackDocs(), next, listener);
                                 },
                                 listener::onFailure)));
                 return q.rebuilt(q.toBuilder().pendingMask(next::get));
@@ -93,26 +94,26 @@ final class MaskRewrite {
     }
 
     /**
-     * For a mask model that reads the query's first-pass feedback: collects {@code sets} with the first pass, then
-     * asks the model again with them.
+     * For a mask model that reads the query's first-pass feedback: collects the vectors of the first pass's top
+     * {@code feedbackDocs} documents, then asks the model again with them.
      */
     private static void scoreWithFeedback(
             Client client,
             CompressedKnnQueryBuilder q,
             QueryCoordinatorContext coordinator,
-            FeedbackMask.Sets sets,
+            int feedbackDocs,
             SetOnce<MaskSpec> next,
             ActionListener<?> listener) {
         FeedbackMask.collect(
                 client,
                 searchRequest(q, coordinator),
                 q.field(),
-                firstPass(q, sets.depth()),
-                sets,
+                firstPass(q, feedbackDocs),
+                new FeedbackMask.Sets(MaskType.LEARNED.jsonName(), feedbackDocs, feedbackDocs, 0),
                 ActionListener.wrap(
                         feedback -> client.execute(
                                 LearnedMaskAction.INSTANCE,
-                                new LearnedMaskRequest(q.mask(), q.vector(), feedback),
+                                new LearnedMaskRequest(q.mask(), q.vector(), feedback.positives()),
                                 ActionListener.wrap(
                                         scored -> {
                                             next.set(scored.mask());

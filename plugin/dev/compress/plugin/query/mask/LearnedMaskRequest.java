@@ -8,16 +8,17 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 
 /**
  * A query vector (already adapted when the query has a {@code model_id}), its {@code learned} mask parameter, and,
- * once the model asked for it ({@link LearnedMaskResponse#feedbackSets()}), the query's first-pass feedback.
+ * once the model asked for them ({@link LearnedMaskResponse#feedbackDocs()}), the unit vectors of the query's top
+ * first-pass documents.
  */
 public final class LearnedMaskRequest extends ActionRequest {
 
     private final MaskSpec mask;
     private final float[] vector;
-    private final Feedback feedback;
+    private final float[][] feedback;
 
-    /** @param feedback null until the model asks for it */
-    public LearnedMaskRequest(MaskSpec mask, float[] vector, Feedback feedback) {
+    /** @param feedback null until the model asks for it; empty when the first pass found nothing */
+    public LearnedMaskRequest(MaskSpec mask, float[] vector, float[][] feedback) {
         if (mask.type() != MaskType.LEARNED) {
             throw new IllegalArgumentException("not a learned mask: " + mask.type());
         }
@@ -30,7 +31,7 @@ public final class LearnedMaskRequest extends ActionRequest {
         super(in);
         mask = new MaskSpec(in);
         vector = in.readFloatArray();
-        feedback = in.readOptionalWriteable(Feedback::new);
+        feedback = in.readBoolean() ? readRows(in) : null;
     }
 
     @Override
@@ -38,7 +39,21 @@ public final class LearnedMaskRequest extends ActionRequest {
         super.writeTo(out);
         mask.writeTo(out);
         out.writeFloatArray(vector);
-        out.writeOptionalWriteable(feedback);
+        out.writeBoolean(feedback != null);
+        if (feedback != null) {
+            out.writeVInt(feedback.length);
+            for (float[] row : feedback) {
+                out.writeFloatArray(row);
+            }
+        }
+    }
+
+    private static float[][] readRows(StreamInput in) throws IOException {
+        float[][] rows = new float[in.readVInt()][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = in.readFloatArray();
+        }
+        return rows;
     }
 
     @Override
@@ -54,8 +69,8 @@ public final class LearnedMaskRequest extends ActionRequest {
         return vector;
     }
 
-    /** The query's first-pass feedback; null when not collected. */
-    public Feedback feedback() {
+    /** The unit vectors of the query's top first-pass documents, in rank order; null when not collected. */
+    public float[][] feedback() {
         return feedback;
     }
 }

@@ -84,23 +84,23 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
             // every dimension kept: no first pass needed to rank them
             return LearnedMaskResponse.of(MaskSpec.explicit(FeedbackMask.allKept(dim)));
         }
-        Feedback feedback = request.feedback();
+        float[][] feedback = request.feedback();
         if (feedback == null) {
-            return LearnedMaskResponse.collect(feedbackSets(model));
+            return LearnedMaskResponse.collect(feedbackDocs(model));
         }
-        if (feedback.positives().length == 0) {
+        if (feedback.length == 0) {
             return LearnedMaskResponse.of(MaskSpec.explicit(FeedbackMask.allKept(dim)));
         }
-        float[] input = FeedbackFeatures.of(vector, feedback.positives());
+        float[] input = FeedbackFeatures.of(vector, feedback);
         return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), input, keep)));
     }
 
-    /** The first pass the model's training read its feedback from: its top documents, no tail. */
-    private static FeedbackMask.Sets feedbackSets(LoadedModel model) {
+    /** How many top documents of the first pass the model's training read its feedback from. */
+    private static int feedbackDocs(LoadedModel model) {
         String name = QueryMaskTrainer.FEEDBACK_DOCS;
         Object docs = model.metadata().trainingParameters().get(name);
         if (docs instanceof Number n && n.intValue() >= 1 && n.intValue() <= MaskSpec.MAX_DEPTH) {
-            return new FeedbackMask.Sets(MaskType.LEARNED.jsonName(), n.intValue(), n.intValue(), 0);
+            return n.intValue();
         }
         throw new IllegalArgumentException("[mask.model_id] model [" + model.id()
                 + "] reads first-pass feedback but its training parameter [" + name + "] is [" + docs

@@ -10,24 +10,20 @@ public class LearnedMaskWireTests extends OpenSearchTestCase {
     private static final MaskSpec MASK = new MaskSpec(MaskType.LEARNED, 0.3, null, "qm", 1, 10, 1000, null);
 
     public void testRequestRoundTrip() throws IOException {
-        Feedback feedback = new Feedback(new float[][] {{1, 0, 0}}, new float[][] {{0, 1, 0}, {0, 0, 1}});
-        for (Feedback f : new Feedback[] {null, feedback, new Feedback(new float[0][], new float[0][])}) {
-            LearnedMaskRequest original = new LearnedMaskRequest(MASK, new float[] {0.6f, 0.8f, 0}, f);
+        float[][] twoDocs = {{1, 0, 0}, {0, 0.6f, 0.8f}};
+        for (float[][] feedback : new float[][][] {null, twoDocs, new float[0][]}) {
+            LearnedMaskRequest original = new LearnedMaskRequest(MASK, new float[] {0.6f, 0.8f, 0}, feedback);
             BytesStreamOutput out = new BytesStreamOutput();
             original.writeTo(out);
             LearnedMaskRequest copy = new LearnedMaskRequest(out.bytes().streamInput());
             assertEquals(MASK, copy.mask());
             assertArrayEquals(original.vector(), copy.vector(), 0f);
-            if (f == null) {
+            if (feedback == null) {
                 assertNull(copy.feedback());
             } else {
-                assertEquals(f.positives().length, copy.feedback().positives().length);
-                assertEquals(f.negatives().length, copy.feedback().negatives().length);
-                for (int i = 0; i < f.positives().length; i++) {
-                    assertArrayEquals(f.positives()[i], copy.feedback().positives()[i], 0f);
-                }
-                for (int i = 0; i < f.negatives().length; i++) {
-                    assertArrayEquals(f.negatives()[i], copy.feedback().negatives()[i], 0f);
+                assertEquals(feedback.length, copy.feedback().length);
+                for (int i = 0; i < feedback.length; i++) {
+                    assertArrayEquals(feedback[i], copy.feedback()[i], 0f);
                 }
             }
         }
@@ -39,14 +35,14 @@ public class LearnedMaskWireTests extends OpenSearchTestCase {
         mask.writeTo(out);
         LearnedMaskResponse copy = new LearnedMaskResponse(out.bytes().streamInput());
         assertEquals(mask.mask(), copy.mask());
-        assertNull(copy.feedbackSets());
+        assertEquals(0, copy.feedbackDocs());
 
-        FeedbackMask.Sets sets = new FeedbackMask.Sets("learned", 1000, 1, 10);
-        LearnedMaskResponse collect = LearnedMaskResponse.collect(sets);
+        LearnedMaskResponse collect = LearnedMaskResponse.collect(3);
         out = new BytesStreamOutput();
         collect.writeTo(out);
         copy = new LearnedMaskResponse(out.bytes().streamInput());
         assertNull(copy.mask());
-        assertEquals(sets, copy.feedbackSets());
+        assertEquals(3, copy.feedbackDocs());
+        expectThrows(IllegalArgumentException.class, () -> LearnedMaskResponse.collect(0));
     }
 }
