@@ -28,7 +28,10 @@ public final class FeedbackFeatures {
 
     private FeedbackFeatures() {}
 
-    /** The input of query {@code q} given its feedback documents (at least one; unit vectors, as the first pass ranked them). */
+    /**
+     * The input of query {@code q} given its feedback documents: at least one, unit vectors, as the first pass ranked
+     * them.
+     */
     public static float[] of(float[] q, float[][] feedback) {
         int d = q.length;
         float scale = (float) Math.sqrt(d);
