@@ -168,8 +168,11 @@ public class DerivedSourceTests extends CompressClusterTestCase {
         // the floats as JSON text are most of what the stored index keeps in its stored fields,
         // compressed or not; the vector files hold the same vectors in both indexes
         assertTrue("derived " + derived + " stored " + stored, derived.get("fdt") * 3 < stored.get("fdt"));
+        // equal up to a few files' headers, footers and alignment padding, whose count follows the segments each
+        // copy committed; a vector more or less would differ by a whole vector, 256 bytes (64 floats)
         for (String vectorFile : List.of("vec", "vbf")) {
-            assertEquals(vectorFile, stored.get(vectorFile), derived.get(vectorFile));
+            long difference = Math.abs(stored.get(vectorFile) - derived.get(vectorFile));
+            assertTrue(vectorFile + ": stored " + stored + " derived " + derived, difference < 256);
         }
         assertGetsAsSent("derived", sent, null);
     }
