@@ -3,7 +3,7 @@
 # cutoff, norm, DIME-PRF, Eclipse-PRF and learned query masks on scifact
 # test and nfcorpus dev, for bge-small-en-v1.5 and all-MiniLM-L6-v2, at 30% of the dimensions and at the best
 # ratio of a 2%-step sweep (chosen on the test queries: an oracle upper bound). Learned masks: one predictor
-# per seed (0, 1, 2), tau 0.1 (the tau grid's choice on scifact validation queries; pass TAUS to rerun the grid).
+# per seed (0, 1, 2), tau fixed at 0.1 (pass TAUS, e.g. TAUS=0.01,0.03,0.1,0.3, to choose it by the tau grid).
 # Usage: bench/masks.sh   (from the repository root, after mvn -q compile; writes target/bench-masks/)
 set -euo pipefail
 cd "$(dirname "$0")/.."

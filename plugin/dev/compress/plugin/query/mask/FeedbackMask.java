@@ -31,8 +31,8 @@ import org.opensearch.transport.client.Client;
  * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline, on unit
  * embeddings; here each feedback vector is brought to unit length). With no first-pass
  * hit there is nothing to learn from and every dimension is kept; with too few for negatives,
- * Eclipse falls back to DIME. A learned mask whose model reads feedback gets the same vectors from
- * {@link #collect}.
+ * Eclipse falls back to DIME. A learned mask whose model reads feedback gets the vectors of the top
+ * {@code feedbackDocs} documents (no negatives) from {@link #collect}.
  */
 public final class FeedbackMask {
 

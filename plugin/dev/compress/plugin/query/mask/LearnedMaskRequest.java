@@ -41,10 +41,14 @@ public final class LearnedMaskRequest extends ActionRequest {
         out.writeFloatArray(vector);
         out.writeBoolean(feedback != null);
         if (feedback != null) {
-            out.writeVInt(feedback.length);
-            for (float[] row : feedback) {
-                out.writeFloatArray(row);
-            }
+            writeRows(out, feedback);
+        }
+    }
+
+    private static void writeRows(StreamOutput out, float[][] rows) throws IOException {
+        out.writeVInt(rows.length);
+        for (float[] row : rows) {
+            out.writeFloatArray(row);
         }
     }
 

@@ -5,7 +5,10 @@ import java.util.Locale;
 
 /** The kinds of {@code mask} a {@code compressed_knn} query accepts. */
 public enum MaskType {
-    /** Top dimensions by a mask model's scores for the query (the predictor of the query-aware dimension selection paper). */
+    /**
+     * Top dimensions by a mask model's scores for the query, and for its first pass's top documents when the model
+     * reads them (the predictor of the query-aware dimension selection paper).
+     */
     LEARNED,
     /** Top dimensions by |q_j|. */
     NORM,

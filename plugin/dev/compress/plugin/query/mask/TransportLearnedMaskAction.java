@@ -37,8 +37,9 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
      * The mask to apply: the model's top-scored dimensions at the requested size; with no size, the mask and share
      * the model's training chose on validation (another kind than {@code learned} is returned for the query to
      * resolve, a PRF mask with its first pass). A model reading the query's first-pass feedback
-     * ({@link FeedbackFeatures}) answers a request without it with the feedback to collect; with no first-pass
-     * hit it has nothing to read and every dimension is kept.
+     * ({@link FeedbackFeatures}) answers a request without it with how many top first-pass documents to collect
+     * ({@link LearnedMaskResponse#collect}); with no first-pass hit it has nothing to read and every dimension is
+     * kept.
      */
     static LearnedMaskResponse mask(LoadedModel model, LearnedMaskRequest request) {
         ModelMetadata metadata = model.metadata();

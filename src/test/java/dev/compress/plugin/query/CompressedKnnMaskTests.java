@@ -95,7 +95,8 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     private void setUpModelsAndIndex(Random random) {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
-        for (String id : List.of("qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb", "qm-wide")) {
+        for (String id : List.of(
+                "qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb", "qm-wide", "qm-fb-nodocs")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
                     .actionGet();
         }
@@ -123,6 +124,8 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                         QueryMaskTrainer.FEEDBACK_DOCS,
                         2));
         storeModel("qm-fb", feedbackMaskModel, ModelState.CREATED);
+        // a feedback-reading predictor that does not say how many documents its feedback averages
+        storeModel("qm-fb-nodocs", maskModel(random, FeedbackFeatures.WIDTH * DIM, DIM, Map.of()), ModelState.CREATED);
         // a predictor whose input is neither the query nor the query with the feedback served
         storeModel("qm-wide", maskModel(random, 3 * DIM, DIM, Map.of()), ModelState.CREATED);
         client().admin()
@@ -351,8 +354,8 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
     }
 
     /**
-     * A model reading feedback scores [q, sqrt(D) q * p, sqrt(D) q * n], p the first pass's top document and n the
-     * mean of its ranks 17 to 19 (the model's feedback parameters), computed here.
+     * A model reading feedback scores [q, sqrt(D) q * p], p the mean of the first pass's top 2 documents (the model's
+     * {@code feedbackDocs}), computed here.
      */
     public void testLearnedMaskReadsTheFirstPassFeedback() {
         Random random = new Random(randomLong());
@@ -623,6 +626,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 400,
                 "[mask.model_id] model [qm-wide] reads 96 values per query, neither the query's 32 nor the 64 of the"
                         + " query with its first-pass feedback: train it again");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-fb-nodocs\",\"ratio\":0.5}}",
+                400,
+                "[mask.model_id] model [qm-fb-nodocs] reads first-pass feedback but its training parameter"
+                        + " [feedbackDocs] is [null], not a number of documents in [1, 10000]");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qa\",\"ratio\":0.5}}",
                 400,

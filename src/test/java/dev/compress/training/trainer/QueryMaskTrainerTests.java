@@ -56,9 +56,9 @@ public class QueryMaskTrainerTests {
         // the predictor reads the query and its first-pass feedback, with the first pass it names
         assertTrue(FeedbackFeatures.readBy(model.metadata()));
         Map<String, Object> trained = model.metadata().trainingParameters();
-        assertEquals(1, ((Number) trained.get(QueryMaskTrainer.FEEDBACK_DOCS)).intValue());
+        assertEquals(QueryMaskTrainer.FEEDBACK, ((Number) trained.get(QueryMaskTrainer.FEEDBACK_DOCS)).intValue());
         EvalSet val = data.validation();
-        VectorSet inputs = FeedbackFeatures.of(val.queries(), val.corpus(), 1);
+        VectorSet inputs = FeedbackFeatures.of(val.queries(), val.corpus(), QueryMaskTrainer.FEEDBACK);
         int k = DimensionMasks.keep(384, 0.3);
         try (JavaEncoder predictor = new JavaEncoder(model, 384);
                 DjlEncoder djl = new DjlEncoder(model, 384, ai.djl.Device.cpu())) {
