@@ -31,7 +31,7 @@ public final class LearnedMaskRequest extends ActionRequest {
         super(in);
         mask = new MaskSpec(in);
         vector = in.readFloatArray();
-        feedback = in.readBoolean() ? readRows(in) : null;
+        feedback = in.readOptionalArray(StreamInput::readFloatArray, float[][]::new);
     }
 
     @Override
@@ -39,25 +39,7 @@ public final class LearnedMaskRequest extends ActionRequest {
         super.writeTo(out);
         mask.writeTo(out);
         out.writeFloatArray(vector);
-        out.writeBoolean(feedback != null);
-        if (feedback != null) {
-            writeRows(out, feedback);
-        }
-    }
-
-    private static void writeRows(StreamOutput out, float[][] rows) throws IOException {
-        out.writeVInt(rows.length);
-        for (float[] row : rows) {
-            out.writeFloatArray(row);
-        }
-    }
-
-    private static float[][] readRows(StreamInput in) throws IOException {
-        float[][] rows = new float[in.readVInt()][];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = in.readFloatArray();
-        }
-        return rows;
+        out.writeOptionalArray(StreamOutput::writeFloatArray, feedback);
     }
 
     @Override
