@@ -19,14 +19,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Ingest and search through a real OpenSearch 3.6.0 node's REST API (the distribution and the
  * built plugin zip, as the real-node tests use them): bulk throughput into {@code
  * compressed_vector} fields, with and without the {@code compress} ingest pipeline, force-merge
- * time, and {@code compressed_knn} latency and throughput for one client and for several
- * concurrent clients. One shard, synthetic 384-d vectors; recall against exact search.
+ * time, {@code compressed_knn} latency and throughput for one client and for several concurrent
+ * clients, and the first searches after a restart with and without warmup. One shard, synthetic
+ * 384-d vectors; recall against exact search.
  */
 final class NodeSection implements BenchSection {
 
     private static final int K = 10;
     private static final int BULK = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Plain searches that compile OpenSearch's handling of a search request in the restart table. */
+    private static final int WARMING_REQUESTS = 1_000;
 
     /** An index, its mapping of field {@code v}, and whether its vectors leave {@code _source}. */
     private record Target(String index, String mapping, String pipeline, boolean derivedSource) {}
@@ -72,6 +76,7 @@ final class NodeSection implements BenchSection {
                         "qps_" + clients + "_clients",
                         "p50_ms_" + clients + "_clients",
                         "p99_ms_" + clients + "_clients"));
+        ResultTable restart;
         try (RealNode node = RealNode.fromBuild()) {
             node.start();
             NodeHttp client = new NodeHttp(node.httpPort());
@@ -136,8 +141,77 @@ final class NodeSection implements BenchSection {
             }
             search.note(
                     "One shard, so k applies to the whole index. Wall-clock figures include HTTP (the JDK's client, see NodeHttp) and JSON on the same 2-core machine as the node.");
+            restart = afterRestart(
+                    node, new Search("binary, 3x rescored", "binary", ",\"rescore\":{\"oversample_factor\":3}"), data);
         }
-        return List.of(ingest, search);
+        return List.of(ingest, search, restart);
+    }
+
+    /**
+     * The first searches a restarted node answers: right after the restart, after a warmup call, and
+     * after a warmup call and plain searches that carry no vector; then the same searches again on the
+     * last node. The index's files stay in the page cache across a restart, so what differs is the
+     * JVM's: code the JIT has not compiled yet.
+     */
+    private static ResultTable afterRestart(RealNode node, Search s, BenchData data) throws Exception {
+        ResultTable table = new ResultTable(
+                "The first searches after a node restart (" + s.label() + ", " + data.queries().length
+                        + " queries, one client)",
+                List.of("node", "warmup_s", "mean_ms", "first_100_mean_ms", "p50_ms", "p99_ms"));
+        List<String> bodies = Arrays.stream(data.queries()).map(q -> body(s, q)).toList();
+        String matchAll = "{\"size\":" + K + ",\"_source\":false,\"query\":{\"match_all\":{}}}";
+        for (int before = 0; before < 3; before++) {
+            node.restart();
+            NodeHttp client = new NodeHttp(node.httpPort());
+            client.call("GET", "/_cluster/health/" + s.index() + "?wait_for_status=green&timeout=120s", null);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put(
+                    "node",
+                    switch (before) {
+                        case 0 -> "restarted";
+                        case 1 -> "restarted, then GET _plugins/compress/warmup/" + s.index();
+                        default -> "restarted, then the warmup and " + WARMING_REQUESTS + " match_all searches";
+                    });
+            long start = System.nanoTime();
+            if (before > 0) {
+                client.call("GET", "/_plugins/compress/warmup/" + s.index(), null);
+            }
+            row.put("warmup_s", (System.nanoTime() - start) / 1e9);
+            for (int i = 0; before == 2 && i < WARMING_REQUESTS; i++) {
+                client.call("POST", "/" + s.index() + "/_search", matchAll);
+            }
+            row.putAll(firstSearches(client, s.index(), bodies));
+            table.add(row);
+        }
+        Map<String, Object> again = new LinkedHashMap<>();
+        again.put("node", "the last node, the same searches again");
+        again.putAll(firstSearches(new NodeHttp(node.httpPort()), s.index(), bodies));
+        table.add(again);
+        table.note(
+                "One pass of the queries, each timed. The node restarts with the index's files still in the page cache"
+                        + " (a restart does not drop them), so the rows differ by what the JVM has compiled: a node that has just"
+                        + " started runs code interpreted until the JIT has seen it often enough. The warmup call reads the vector"
+                        + " files and runs its default number of searches on the index's own vectors, inside the node: it compiles"
+                        + " the vector search, not OpenSearch's handling of a REST search request, which the match_all searches"
+                        + " (no vectors) compile. warmup_s: the warmup call.");
+        return table;
+    }
+
+    /** Every body searched once, in order, each timed. */
+    private static Map<String, Object> firstSearches(NodeHttp client, String index, List<String> bodies)
+            throws IOException {
+        long[] nanos = new long[bodies.size()];
+        for (int q = 0; q < nanos.length; q++) {
+            long t = System.nanoTime();
+            RestTiming.search(client, index, bodies.get(q));
+            nanos[q] = System.nanoTime() - t;
+        }
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("mean_ms", Arrays.stream(nanos).average().orElse(0) / 1e6);
+        row.put("first_100_mean_ms", Arrays.stream(nanos).limit(100).average().orElse(0) / 1e6);
+        row.put("p50_ms", RestTiming.percentile(nanos, 0.5));
+        row.put("p99_ms", RestTiming.percentile(nanos, 0.99));
+        return row;
     }
 
     private static String mapping(int dims, String encoding) {

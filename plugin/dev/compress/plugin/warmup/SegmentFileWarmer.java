@@ -45,7 +45,7 @@ final class SegmentFileWarmer {
     }
 
     static WarmedShard warm(DirectoryReader reader) throws IOException {
-        WarmedShard total = new WarmedShard(0, 0);
+        WarmedShard total = new WarmedShard(0, 0, 0);
         byte[] buffer = new byte[BUFFER_BYTES];
         for (LeafReaderContext leaf : reader.leaves()) {
             SegmentInfo info = Lucene.segmentReader(leaf.reader()).getSegmentInfo().info;
@@ -78,6 +78,6 @@ final class SegmentFileWarmer {
                 bytes += input.length();
             }
         }
-        return new WarmedShard(count, bytes);
+        return new WarmedShard(count, bytes, 0);
     }
 }

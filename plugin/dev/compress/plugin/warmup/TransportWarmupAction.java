@@ -1,9 +1,12 @@
 package dev.compress.plugin.warmup;
 
 import dev.compress.plugin.CompressSettings;
+import dev.compress.plugin.mapper.CompressedVectorFieldType;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.lucene.search.IndexSearcher;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.broadcast.node.TransportBroadcastByNodeAction;
 import org.opensearch.cluster.ClusterState;
@@ -16,7 +19,10 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.support.DefaultShardOperationFailedException;
 import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.index.IndexService;
 import org.opensearch.index.engine.Engine;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.shard.IndexShard;
 import org.opensearch.indices.IndicesService;
 import org.opensearch.threadpool.ThreadPool;
@@ -25,8 +31,8 @@ import org.opensearch.transport.TransportService;
 /**
  * Sends the warmup to every node holding a copy of the indexes' shards (primaries and replicas,
  * since either may answer searches); each node reads its copies' vector files
- * ({@link SegmentFileWarmer}) on the {@code warmer} pool, as long reads must not hold a transport
- * thread. Indexes created without {@code index.compress: true} hold no such files: a request
+ * ({@link SegmentFileWarmer}) and then runs the request's searches over them ({@link SearchWarmer}),
+ * on the {@code warmer} pool, as long reads must not hold a transport thread. Indexes created without {@code index.compress: true} hold no such files: a request
  * naming one is refused with a 400 before any node reads anything.
  */
 public final class TransportWarmupAction
@@ -68,7 +74,8 @@ public final class TransportWarmupAction
             ClusterState clusterState) {
         long files = results.stream().mapToLong(WarmedShard::files).sum();
         long bytes = results.stream().mapToLong(WarmedShard::bytes).sum();
-        return new WarmupResponse(totalShards, successfulShards, failedShards, shardFailures, files, bytes);
+        long searches = results.stream().mapToLong(WarmedShard::searches).sum();
+        return new WarmupResponse(totalShards, successfulShards, failedShards, shardFailures, files, bytes, searches);
     }
 
     @Override
@@ -78,13 +85,29 @@ public final class TransportWarmupAction
 
     @Override
     protected WarmedShard shardOperation(WarmupRequest request, ShardRouting shardRouting) throws IOException {
-        IndexShard shard = indicesService
-                .indexServiceSafe(shardRouting.shardId().getIndex())
-                .getShard(shardRouting.shardId().id());
+        IndexService index =
+                indicesService.indexServiceSafe(shardRouting.shardId().getIndex());
+        IndexShard shard = index.getShard(shardRouting.shardId().id());
         // the searcher holds its segments' files open, so a merge cannot delete them mid-read
         try (Engine.Searcher searcher = shard.acquireSearcher("compress-warmup")) {
-            return SegmentFileWarmer.warm(searcher.getDirectoryReader());
+            WarmedShard read = SegmentFileWarmer.warm(searcher.getDirectoryReader());
+            IndexSearcher warming = new IndexSearcher(searcher.getDirectoryReader());
+            warming.setQueryCache(null);
+            return read.withSearches(
+                    SearchWarmer.warm(warming, vectorFields(index.mapperService()), request.searchesLeft()));
         }
+    }
+
+    /** The index's {@code compressed_vector} fields, in name order. */
+    private static List<String> vectorFields(MapperService mapperService) {
+        List<String> fields = new ArrayList<>();
+        for (MappedFieldType type : mapperService.fieldTypes()) {
+            if (type instanceof CompressedVectorFieldType) {
+                fields.add(type.name());
+            }
+        }
+        fields.sort(null);
+        return fields;
     }
 
     @Override

@@ -10,12 +10,14 @@ import org.opensearch.core.xcontent.XContentBuilder;
 
 /**
  * k-NN's warmup answer, {@code _shards} with {@code total}, {@code successful} and {@code failed}
- * shard copies, and what was read over all of them: {@code "warmed": {"files": .., "bytes": ..}}.
+ * shard copies, and what was done over all of them: {@code "warmed": {"files": .., "bytes": .., "searches":
+ * ..}}, the files and bytes read and the searches run.
  */
 public final class WarmupResponse extends BroadcastResponse {
 
     private final long files;
     private final long bytes;
+    private final long searches;
 
     WarmupResponse(
             int totalShards,
@@ -23,16 +25,19 @@ public final class WarmupResponse extends BroadcastResponse {
             int failedShards,
             List<DefaultShardOperationFailedException> shardFailures,
             long files,
-            long bytes) {
+            long bytes,
+            long searches) {
         super(totalShards, successfulShards, failedShards, shardFailures);
         this.files = files;
         this.bytes = bytes;
+        this.searches = searches;
     }
 
     public WarmupResponse(StreamInput in) throws IOException {
         super(in);
         files = in.readVLong();
         bytes = in.readVLong();
+        searches = in.readVLong();
     }
 
     @Override
@@ -40,6 +45,7 @@ public final class WarmupResponse extends BroadcastResponse {
         super.writeTo(out);
         out.writeVLong(files);
         out.writeVLong(bytes);
+        out.writeVLong(searches);
     }
 
     public long files() {
@@ -50,11 +56,16 @@ public final class WarmupResponse extends BroadcastResponse {
         return bytes;
     }
 
+    public long searches() {
+        return searches;
+    }
+
     @Override
     protected void addCustomXContentFields(XContentBuilder builder, Params params) throws IOException {
         builder.startObject("warmed");
         builder.field("files", files);
         builder.field("bytes", bytes);
+        builder.field("searches", searches);
         builder.endObject();
     }
 }

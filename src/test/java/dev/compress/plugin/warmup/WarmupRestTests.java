@@ -8,7 +8,8 @@ import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * {@code GET _plugins/compress/warmup/{index}} over real HTTP on two data nodes: every shard copy
- * is read, the answer is k-NN's {@code _shards} header, and bad index names are 4xx naming them.
+ * is read, each node runs its budget of warming searches, the answer is k-NN's {@code _shards}
+ * header, and bad index names and {@code searches} values are 4xx naming them.
  */
 @SuppressWarnings("unchecked")
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
@@ -42,6 +43,10 @@ public class WarmupRestTests extends CompressClusterTestCase {
         Map<String, Object> warmed = (Map<String, Object>) binary.get("warmed");
         assertTrue(String.valueOf(binary), ((Number) warmed.get("files")).intValue() >= 4);
         assertTrue(String.valueOf(binary), ((Number) warmed.get("bytes")).longValue() > 0);
+        assertEquals(
+                "each node runs its budget of searches over its two copies",
+                2 * WarmupRequest.DEFAULT_SEARCHES,
+                ((Number) warmed.get("searches")).intValue());
 
         Map<String, Object> floats = restCall("GET", "/_plugins/compress/warmup/warm-float", null);
         long floatBytes = ((Number) ((Map<String, Object>) floats.get("warmed")).get("bytes")).longValue();
@@ -52,6 +57,40 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertEquals(
                 ((Number) warmed.get("bytes")).longValue() + floatBytes,
                 ((Number) ((Map<String, Object>) both.get("warmed")).get("bytes")).longValue());
+    }
+
+    public void testSearchesParameter() throws IOException {
+        createAndFill("warm-searches", "binary", 1, 1);
+        restCall(
+                "PUT",
+                "/warm-novectors",
+                "{\"settings\":{\"index.compress\":true,\"number_of_shards\":1,\"number_of_replicas\":0},"
+                        + "\"mappings\":{\"properties\":{\"t\":{\"type\":\"keyword\"}}}}");
+        restCall("POST", "/warm-novectors/_doc?refresh=true", "{\"t\":\"a\"}");
+        ensureGreen("warm-searches", "warm-novectors");
+
+        Map<String, Object> few =
+                (Map<String, Object>) restCall("GET", "/_plugins/compress/warmup/warm-searches?searches=7", null)
+                        .get("warmed");
+        assertEquals("7 on each of the two nodes", 14, ((Number) few.get("searches")).intValue());
+
+        Map<String, Object> none =
+                (Map<String, Object>) restCall("GET", "/_plugins/compress/warmup/warm-searches?searches=0", null)
+                        .get("warmed");
+        assertEquals(0, ((Number) none.get("searches")).intValue());
+        assertEquals("files are read all the same", few.get("bytes"), none.get("bytes"));
+
+        Map<String, Object> noVectors =
+                (Map<String, Object>) restCall("GET", "/_plugins/compress/warmup/warm-novectors", null)
+                        .get("warmed");
+        assertEquals(0, ((Number) noVectors.get("searches")).intValue());
+
+        String negative = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=-1", null);
+        assertTrue(negative, negative.contains("[searches] must be between 0 and 100000, got [-1]"));
+        String tooMany = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=100001", null);
+        assertTrue(tooMany, tooMany.contains("got [100001]"));
+        String word = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=many", null);
+        assertTrue(word, word.contains("[searches] must be a whole number, got [many]"));
     }
 
     public void testUnknownIndexIsA404NamingIt() throws IOException {
