@@ -53,7 +53,10 @@ public class PluginOnRealNodeIT {
         return new String(response.getEntity().getContent().readAllBytes(), StandardCharsets.UTF_8);
     }
 
-    /** Warmup reads shard files from the plugin's code: the agent must let it, as it lets any plugin read data paths. */
+    /**
+     * Warmup reads shard files and searches them from the plugin's code: the agent must let it, as it lets
+     * any plugin read data paths.
+     */
     @Test
     public void warmupStatsAndCacheClearingWorkUnderTheSecurityAgent() throws Exception {
         send(
@@ -70,6 +73,7 @@ public class PluginOnRealNodeIT {
         String warmed = get("/_plugins/compress/warmup/operator-tools");
         assertTrue(warmed, warmed.contains("\"_shards\":{\"total\":1,\"successful\":1,\"failed\":0}"));
         assertFalse(warmed, warmed.contains("\"bytes\":0"));
+        assertTrue("its searches run under the agent too: " + warmed, warmed.contains("\"searches\":1000"));
         String stats = get("/_plugins/compress/stats");
         assertTrue(stats, stats.contains("\"model_cache_max_bytes\""));
         assertTrue(stats, stats.contains("\"query_requests\""));
