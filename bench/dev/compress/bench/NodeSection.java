@@ -172,13 +172,15 @@ final class NodeSection implements BenchSection {
                         case 1 -> "restarted, then GET _plugins/compress/warmup/" + s.index();
                         default -> "restarted, then the warmup and " + WARMING_REQUESTS + " match_all searches";
                     });
-            long start = System.nanoTime();
             if (before > 0) {
+                long start = System.nanoTime();
                 client.call("GET", "/_plugins/compress/warmup/" + s.index(), null);
+                row.put("warmup_s", (System.nanoTime() - start) / 1e9);
             }
-            row.put("warmup_s", (System.nanoTime() - start) / 1e9);
-            for (int i = 0; before == 2 && i < WARMING_REQUESTS; i++) {
-                client.call("POST", "/" + s.index() + "/_search", matchAll);
+            if (before == 2) {
+                for (int i = 0; i < WARMING_REQUESTS; i++) {
+                    client.call("POST", "/" + s.index() + "/_search", matchAll);
+                }
             }
             row.putAll(firstSearches(client, s.index(), bodies));
             table.add(row);
@@ -187,13 +189,12 @@ final class NodeSection implements BenchSection {
         again.put("node", "the last node, the same searches again");
         again.putAll(firstSearches(new NodeHttp(node.httpPort()), s.index(), bodies));
         table.add(again);
-        table.note(
-                "One pass of the queries, each timed. The node restarts with the index's files still in the page cache"
-                        + " (a restart does not drop them), so the rows differ by what the JVM has compiled: a node that has just"
-                        + " started runs code interpreted until the JIT has seen it often enough. The warmup call reads the vector"
-                        + " files and runs its default number of searches on the index's own vectors, inside the node: it compiles"
-                        + " the vector search, not OpenSearch's handling of a REST search request, which the match_all searches"
-                        + " (no vectors) compile. warmup_s: the warmup call.");
+        table.note("One pass of the queries, each timed. The node restarts with the index's files still in the"
+                + " page cache (a restart does not drop them), so the rows differ by what the JVM has compiled: a"
+                + " node that has just started runs code interpreted until the JIT has seen it often enough. The"
+                + " warmup call reads the vector files and runs its default number of searches on the index's own"
+                + " vectors, inside the node: it compiles the vector search, not OpenSearch's handling of a REST"
+                + " search request, which the match_all searches (no vectors) compile. warmup_s: the warmup call.");
         return table;
     }
 

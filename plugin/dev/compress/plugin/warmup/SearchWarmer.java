@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -13,12 +12,13 @@ import org.apache.lucene.search.IndexSearcher;
 
 /**
  * Runs searches on a shard's own vectors so that the JVM compiles the search code before users'
- * searches need it: a node that has just started runs a {@code compressed_vector} search's graph walk
- * and rescoring kernels (Vector API code) interpreted until the JIT has seen them a few thousand
- * times, and its first few hundred searches take several times longer than later ones. Each search takes one stored vector of the
- * field as its query, k = {@value #K} with {@value #OVERSAMPLE}x candidates, rescored: the walk, the
- * two-pass rescoring and, for a codes-only field, the codes' estimate. The vectors are spread over
- * the field's segments so that every segment's files are read the way a search reads them.
+ * searches need it: a node that has just started runs a {@code compressed_vector} search's graph
+ * walk and rescoring kernels (Vector API code) interpreted until the JIT has seen them a few
+ * thousand times, and its first few hundred searches take several times longer than later ones.
+ * Each search takes one of the field's vectors as its query (a stored vector, or for a codes-only
+ * field one decoded from its code), k = {@value #K} with {@value #OVERSAMPLE}x candidates, rescored:
+ * the walk, the two-pass rescoring and, for a codes-only field, the codes' estimate. Nested and
+ * filtered searches, masks and query adapters run code of their own that this does not reach.
  */
 final class SearchWarmer {
 
@@ -28,11 +28,10 @@ final class SearchWarmer {
     private SearchWarmer() {}
 
     /**
-     * Searches each of {@code fields} (float vector fields of the searcher's reader) that holds vectors, in
-     * turn, while {@code budget} lasts: each field an equal share of what is left, one taken from
-     * {@code budget} per search. Returns the searches run.
+     * Runs {@code searches} searches over {@code fields} (float vector fields of the searcher's reader),
+     * an equal share for each field that holds vectors; returns how many ran.
      */
-    static int warm(IndexSearcher searcher, List<String> fields, AtomicInteger budget) throws IOException {
+    static int warm(IndexSearcher searcher, List<String> fields, int searches) throws IOException {
         IndexReader reader = searcher.getIndexReader();
         Map<String, Integer> vectors = new LinkedHashMap<>();
         for (String field : fields) {
@@ -41,18 +40,23 @@ final class SearchWarmer {
                 vectors.put(field, count);
             }
         }
-        int searches = 0;
-        int fieldsLeft = vectors.size();
+        int run = 0;
+        int part = 0;
         for (Map.Entry<String, Integer> field : vectors.entrySet()) {
-            int share = (Math.max(0, budget.get()) + fieldsLeft - 1) / fieldsLeft--;
-            for (int i = 0; i < share && budget.getAndDecrement() > 0; i++) {
-                // a prime stride spreads the queries over the segments
+            int share = share(searches, vectors.size(), part++);
+            for (int i = 0; i < share; i++) {
+                // a prime stride spreads the queries over the field's vectors
                 float[] query = vector(reader, field.getKey(), (int) ((long) i * 7919 % field.getValue()));
                 searcher.search(new RescoringKnnQuery(field.getKey(), query, K, OVERSAMPLE, null, true), K);
-                searches++;
+                run++;
             }
         }
-        return searches;
+        return run;
+    }
+
+    /** Part {@code part} (from 0) of {@code total} split as evenly as whole numbers allow into {@code parts}. */
+    static int share(int total, int parts, int part) {
+        return total / parts + (part < total % parts ? 1 : 0);
     }
 
     private static int vectorCount(IndexReader reader, String field) throws IOException {

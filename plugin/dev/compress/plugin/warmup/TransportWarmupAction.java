@@ -19,6 +19,7 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.support.DefaultShardOperationFailedException;
 import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.index.shard.ShardId;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.engine.Engine;
 import org.opensearch.index.mapper.MappedFieldType;
@@ -30,15 +31,18 @@ import org.opensearch.transport.TransportService;
 
 /**
  * Sends the warmup to every node holding a copy of the indexes' shards (primaries and replicas,
- * since either may answer searches); each node reads its copies' vector files
- * ({@link SegmentFileWarmer}) and then runs the request's searches over them ({@link SearchWarmer}),
- * on the {@code warmer} pool, as long reads must not hold a transport thread. Indexes created without {@code index.compress: true} hold no such files: a request
- * naming one is refused with a 400 before any node reads anything.
+ * since either may answer searches); each node reads its copies' vector files ({@link
+ * SegmentFileWarmer}) and then runs its share of the request's searches over them ({@link
+ * SearchWarmer}), on the {@code warmer} pool, as long reads must not hold a transport thread.
+ * Indexes created without {@code index.compress: true} hold no such files: a request naming one is
+ * refused with a 400 before any node reads anything.
  */
 public final class TransportWarmupAction
         extends TransportBroadcastByNodeAction<WarmupRequest, WarmupResponse, WarmedShard> {
 
     private final IndicesService indicesService;
+    private final ClusterService clusterService;
+    private final IndexNameExpressionResolver indexNameExpressionResolver;
 
     @Inject
     public TransportWarmupAction(
@@ -56,6 +60,8 @@ public final class TransportWarmupAction
                 WarmupRequest::new,
                 ThreadPool.Names.WARMER);
         this.indicesService = indicesService;
+        this.clusterService = clusterService;
+        this.indexNameExpressionResolver = indexNameExpressionResolver;
     }
 
     @Override
@@ -93,9 +99,29 @@ public final class TransportWarmupAction
             WarmedShard read = SegmentFileWarmer.warm(searcher.getDirectoryReader());
             IndexSearcher warming = new IndexSearcher(searcher.getDirectoryReader());
             warming.setQueryCache(null);
-            return read.withSearches(
-                    SearchWarmer.warm(warming, vectorFields(index.mapperService()), request.searchesLeft()));
+            return read.withSearches(SearchWarmer.warm(
+                    warming, vectorFields(index.mapperService()), searchesFor(request, shardRouting)));
         }
+    }
+
+    /**
+     * This copy's part of the request's searches: the node's copies of the request's indexes, ordered by
+     * shard, split them evenly (the JIT is the node's, so the node's copies need them once between them).
+     */
+    int searchesFor(WarmupRequest request, ShardRouting copy) {
+        ClusterState state = clusterService.state();
+        String local = state.nodes().getLocalNodeId();
+        List<ShardId> copies = new ArrayList<>();
+        for (ShardRouting routing :
+                state.routingTable().allShards(indexNameExpressionResolver.concreteIndexNames(state, request))) {
+            if (local.equals(routing.currentNodeId())) {
+                copies.add(routing.shardId());
+            }
+        }
+        copies.sort(null);
+        int position = copies.indexOf(copy.shardId());
+        // a copy the routing no longer places here (it moved since the request was split) runs them all
+        return position < 0 ? request.searches() : SearchWarmer.share(request.searches(), copies.size(), position);
     }
 
     /** The index's {@code compressed_vector} fields, in name order. */

@@ -3,7 +3,6 @@ package dev.compress.plugin.warmup;
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.action.support.broadcast.BroadcastRequest;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -18,15 +17,13 @@ public final class WarmupRequest extends BroadcastRequest<WarmupRequest> {
     /** Searches per node unless the request says otherwise: enough for the JIT to compile the search code. */
     public static final int DEFAULT_SEARCHES = 1_000;
 
-    public static final int MAX_SEARCHES = 100_000;
+    /**
+     * The most searches a request may ask of a node: they run on the node's {@code warmer} pool, which
+     * refreshes also use, and cannot be cancelled.
+     */
+    public static final int MAX_SEARCHES = 10_000;
 
     private int searches = DEFAULT_SEARCHES;
-
-    /**
-     * What is left of {@link #searches} on this node: a node receives one copy of the request and runs
-     * all its shard copies with it, so they share it.
-     */
-    private final AtomicInteger searchesLeft = new AtomicInteger(DEFAULT_SEARCHES);
 
     public WarmupRequest(String... indices) {
         super(indices);
@@ -46,16 +43,11 @@ public final class WarmupRequest extends BroadcastRequest<WarmupRequest> {
     /** Searches each node runs over its shard copies of the indexes; 0 reads the files only. */
     public WarmupRequest searches(int searches) {
         this.searches = searches;
-        searchesLeft.set(searches);
         return this;
     }
 
     public int searches() {
         return searches;
-    }
-
-    AtomicInteger searchesLeft() {
-        return searchesLeft;
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.document.Document;
@@ -30,8 +29,8 @@ import org.opensearch.test.OpenSearchTestCase;
 
 /**
  * Warmup's searches run on every kind of field our codec writes (binary with stored floats, codes
- * only, float), over several segments, and stop where the node's budget ends: fields without vectors
- * take none of it and the others share it.
+ * only, float), over several segments, as many as asked: fields without vectors take none and the
+ * others split them evenly.
  */
 public class SearchWarmerTests extends OpenSearchTestCase {
 
@@ -45,38 +44,39 @@ public class SearchWarmerTests extends OpenSearchTestCase {
                 List<String> fields = List.of("binary", "codes", "empty", "float");
 
                 CountingSearcher searcher = new CountingSearcher(reader);
-                AtomicInteger budget = new AtomicInteger(31);
-                assertEquals(31, SearchWarmer.warm(searcher, fields, budget));
-                assertTrue(budget.get() <= 0);
+                assertEquals(31, SearchWarmer.warm(searcher, fields, 31));
                 assertEquals(
-                        "the budget shared among the fields with vectors",
+                        "the searches split among the fields with vectors",
                         Map.of("binary", 11, "codes", 10, "float", 10),
                         searcher.searches);
                 assertEquals("every search finds k hits", 31 * SearchWarmer.K, searcher.hits);
 
                 searcher = new CountingSearcher(reader);
-                assertEquals(0, SearchWarmer.warm(searcher, fields, new AtomicInteger(0)));
-                assertEquals(0, SearchWarmer.warm(searcher, List.of("empty"), new AtomicInteger(100)));
-                assertEquals(
-                        "a field alone takes the whole budget",
-                        7,
-                        SearchWarmer.warm(searcher, List.of("codes"), new AtomicInteger(7)));
+                assertEquals(0, SearchWarmer.warm(searcher, fields, 0));
+                assertEquals(0, SearchWarmer.warm(searcher, List.of("empty"), 100));
+                assertEquals("a field alone takes them all", 7, SearchWarmer.warm(searcher, List.of("codes"), 7));
                 assertEquals(Map.of("codes", 7), searcher.searches);
             }
         }
     }
 
-    public void testSharesOfTheBudgetAcrossShardsOfANode() throws IOException {
-        try (Directory dir = newDirectory()) {
-            index(dir);
-            try (DirectoryReader reader = DirectoryReader.open(dir)) {
-                AtomicInteger node = new AtomicInteger(50);
-                int first = SearchWarmer.warm(new CountingSearcher(reader), List.of("binary"), node);
-                int second = SearchWarmer.warm(new CountingSearcher(reader), List.of("binary"), node);
-                assertEquals(50, first);
-                assertEquals("the first shard copy used the node's budget up", 0, second);
+    public void testSharesSplitEvenlyAndAddUp() {
+        assertEquals(334, SearchWarmer.share(1000, 3, 0));
+        assertEquals(333, SearchWarmer.share(1000, 3, 1));
+        assertEquals(333, SearchWarmer.share(1000, 3, 2));
+        for (int i = 0; i < 20; i++) {
+            int total = random().nextInt(5000);
+            int parts = 1 + random().nextInt(40);
+            int sum = 0;
+            for (int part = 0; part < parts; part++) {
+                int share = SearchWarmer.share(total, parts, part);
+                assertTrue(share == total / parts || share == total / parts + 1);
+                sum += share;
             }
+            assertEquals(total, sum);
         }
+        assertEquals(1, SearchWarmer.share(1, 3, 0));
+        assertEquals(0, SearchWarmer.share(1, 3, 1));
     }
 
     /** Counts the k-NN searches per field and the hits they found. */

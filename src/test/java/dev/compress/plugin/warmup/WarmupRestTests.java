@@ -2,13 +2,17 @@ package dev.compress.plugin.warmup;
 
 import dev.compress.plugin.CompressClusterTestCase;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.routing.ShardRouting;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
 /**
  * {@code GET _plugins/compress/warmup/{index}} over real HTTP on two data nodes: every shard copy
- * is read, each node runs its budget of warming searches, the answer is k-NN's {@code _shards}
+ * is read, each node splits its warming searches among its copies, the answer is k-NN's {@code _shards}
  * header, and bad index names and {@code searches} values are 4xx naming them.
  */
 @SuppressWarnings("unchecked")
@@ -44,7 +48,7 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertTrue(String.valueOf(binary), ((Number) warmed.get("files")).intValue() >= 4);
         assertTrue(String.valueOf(binary), ((Number) warmed.get("bytes")).longValue() > 0);
         assertEquals(
-                "each node runs its budget of searches over its two copies",
+                "each node splits its searches between its two copies",
                 2 * WarmupRequest.DEFAULT_SEARCHES,
                 ((Number) warmed.get("searches")).intValue());
 
@@ -57,6 +61,15 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertEquals(
                 ((Number) warmed.get("bytes")).longValue() + floatBytes,
                 ((Number) ((Map<String, Object>) both.get("warmed")).get("bytes")).longValue());
+        assertEquals(
+                "three copies on each node split its searches, not each running them all",
+                2 * WarmupRequest.DEFAULT_SEARCHES,
+                ((Number) ((Map<String, Object>) both.get("warmed")).get("searches")).intValue());
+        Map<String, Object> one = restCall("GET", "/_plugins/compress/warmup/warm-binary,warm-float?searches=1", null);
+        assertEquals(
+                "one search per node, whichever copy runs it",
+                2,
+                ((Number) ((Map<String, Object>) one.get("warmed")).get("searches")).intValue());
     }
 
     public void testSearchesParameter() throws IOException {
@@ -65,8 +78,9 @@ public class WarmupRestTests extends CompressClusterTestCase {
                 "PUT",
                 "/warm-novectors",
                 "{\"settings\":{\"index.compress\":true,\"number_of_shards\":1,\"number_of_replicas\":0},"
-                        + "\"mappings\":{\"properties\":{\"t\":{\"type\":\"keyword\"}}}}");
-        restCall("POST", "/warm-novectors/_doc?refresh=true", "{\"t\":\"a\"}");
+                        + "\"mappings\":{\"properties\":{\"t\":{\"type\":\"keyword\"},\"v\":{\"type\":"
+                        + "\"compressed_vector\",\"dimension\":" + DIM + ",\"encoding\":\"binary\"}}}}");
+        restCall("POST", "/warm-novectors/_doc?refresh=true", "{\"t\":\"a document without a vector\"}");
         ensureGreen("warm-searches", "warm-novectors");
 
         Map<String, Object> few =
@@ -83,14 +97,44 @@ public class WarmupRestTests extends CompressClusterTestCase {
         Map<String, Object> noVectors =
                 (Map<String, Object>) restCall("GET", "/_plugins/compress/warmup/warm-novectors", null)
                         .get("warmed");
-        assertEquals(0, ((Number) noVectors.get("searches")).intValue());
+        assertEquals(
+                "a vector field without vectors is not searched", 0, ((Number) noVectors.get("searches")).intValue());
 
         String negative = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=-1", null);
-        assertTrue(negative, negative.contains("[searches] must be between 0 and 100000, got [-1]"));
-        String tooMany = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=100001", null);
-        assertTrue(tooMany, tooMany.contains("got [100001]"));
+        assertTrue(negative, negative.contains("[searches] must be between 0 and 10000, got [-1]"));
+        String tooMany = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=10001", null);
+        assertTrue(tooMany, tooMany.contains("got [10001]"));
         String word = restError(400, "GET", "/_plugins/compress/warmup/warm-searches?searches=many", null);
         assertTrue(word, word.contains("[searches] must be a whole number, got [many]"));
+    }
+
+    public void testEachCopyOnANodeRunsAnEvenShare() throws IOException {
+        createAndFill("share-binary", "binary", 3, 0);
+        createAndFill("share-float", "float", 2, 0);
+        ensureGreen("share-binary", "share-float");
+        WarmupRequest request = new WarmupRequest("share-*").searches(1000);
+        ClusterState state = clusterService().state();
+        int copies = 0;
+        for (String node : internalCluster().getNodeNames()) {
+            TransportWarmupAction action = internalCluster().getInstance(TransportWarmupAction.class, node);
+            String nodeId = internalCluster().clusterService(node).localNode().getId();
+            List<Integer> shares = new ArrayList<>();
+            for (ShardRouting copy : state.routingTable().allShards(new String[] {"share-binary", "share-float"})) {
+                if (nodeId.equals(copy.currentNodeId())) {
+                    shares.add(action.searchesFor(request, copy));
+                }
+            }
+            copies += shares.size();
+            if (shares.isEmpty() == false) {
+                assertEquals(
+                        shares.toString(),
+                        1000,
+                        shares.stream().mapToInt(Integer::intValue).sum());
+                int least = 1000 / shares.size();
+                assertTrue(shares.toString(), shares.stream().allMatch(n -> n == least || n == least + 1));
+            }
+        }
+        assertEquals(5, copies);
     }
 
     public void testUnknownIndexIsA404NamingIt() throws IOException {

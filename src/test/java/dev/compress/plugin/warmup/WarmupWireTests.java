@@ -6,23 +6,18 @@ import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.test.OpenSearchTestCase;
 
 /**
- * Warmup's request, shard result and response survive the wire: a node receives the request's
- * number of searches as its own budget, and the searches run come back with the files read.
+ * Warmup's request, shard result and response survive the wire: the number of searches goes to
+ * every node, and the searches run come back with the files read.
  */
 public class WarmupWireTests extends OpenSearchTestCase {
 
-    public void testRequestCarriesSearchesAndEachCopyStartsAFullBudget() throws IOException {
+    public void testRequestCarriesSearches() throws IOException {
         WarmupRequest original = new WarmupRequest("a", "b").searches(37);
-        original.searchesLeft().addAndGet(-30);
         BytesStreamOutput out = new BytesStreamOutput();
         original.writeTo(out);
         WarmupRequest copy = new WarmupRequest(out.bytes().streamInput());
         assertArrayEquals(new String[] {"a", "b"}, copy.indices());
         assertEquals(37, copy.searches());
-        assertEquals(
-                "a node's budget is the request's, whatever the sender spent",
-                37,
-                copy.searchesLeft().get());
         assertEquals(WarmupRequest.DEFAULT_SEARCHES, new WarmupRequest("a").searches());
         assertNull(new WarmupRequest("a").searches(0).validate());
         assertNotNull(new WarmupRequest("a").searches(-1).validate());
