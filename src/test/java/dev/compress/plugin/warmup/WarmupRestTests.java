@@ -137,6 +137,33 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertEquals(5, copies);
     }
 
+    public void testNestedVectorsAndDeletedDocumentsAreSearched() throws IOException {
+        restCall(
+                "PUT",
+                "/warm-nested",
+                "{\"settings\":{\"index.compress\":true,\"number_of_shards\":1,\"number_of_replicas\":0},"
+                        + "\"mappings\":{\"properties\":{\"chunks\":{\"type\":\"nested\",\"properties\":{\"v\":{"
+                        + "\"type\":\"compressed_vector\",\"dimension\":" + DIM + ",\"encoding\":\"binary\"}}}}}}");
+        StringBuilder bulk = new StringBuilder();
+        float[][] vectors = gaussian(random(), 60, DIM);
+        for (int doc = 0; doc < 30; doc++) {
+            bulk.append("{\"index\":{\"_index\":\"warm-nested\",\"_id\":\"" + doc + "\"}}\n{\"chunks\":[{\"v\":"
+                    + Arrays.toString(vectors[2 * doc]) + "},{\"v\":" + Arrays.toString(vectors[2 * doc + 1])
+                    + "}]}\n");
+        }
+        restCall("POST", "/_bulk?refresh=true", bulk.toString());
+        for (int doc = 0; doc < 30; doc += 3) {
+            restCall("DELETE", "/warm-nested/_doc/" + doc + "?refresh=true", null);
+        }
+        ensureGreen("warm-nested");
+        Map<String, Object> answer = restCall("GET", "/_plugins/compress/warmup/warm-nested?searches=40", null);
+        assertEquals(String.valueOf(answer), 0, ((Map<String, Object>) answer.get("_shards")).get("failed"));
+        assertEquals(
+                "the one node holding the copy runs them on the nested field",
+                40,
+                ((Number) ((Map<String, Object>) answer.get("warmed")).get("searches")).intValue());
+    }
+
     public void testUnknownIndexIsA404NamingIt() throws IOException {
         createAndFill("warm-known", "binary", 1, 0);
         String error = restError(404, "GET", "/_plugins/compress/warmup/warm-known,warm-missing", null);
