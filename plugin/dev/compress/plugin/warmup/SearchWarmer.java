@@ -2,9 +2,8 @@ package dev.compress.plugin.warmup;
 
 import dev.compress.codec.search.RescoringKnnQuery;
 import java.io.IOException;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -32,22 +31,21 @@ final class SearchWarmer {
      * an equal share for each field that holds vectors; returns how many ran.
      */
     static int warm(IndexSearcher searcher, List<String> fields, int searches) throws IOException {
-        IndexReader reader = searcher.getIndexReader();
-        Map<String, Integer> vectors = new LinkedHashMap<>();
+        List<FieldVectors> withVectors = new ArrayList<>();
         for (String field : fields) {
-            int count = vectorCount(reader, field);
-            if (count > 0) {
-                vectors.put(field, count);
+            FieldVectors vectors = FieldVectors.of(searcher.getIndexReader(), field);
+            if (vectors.size() > 0) {
+                withVectors.add(vectors);
             }
         }
         int run = 0;
-        int part = 0;
-        for (Map.Entry<String, Integer> field : vectors.entrySet()) {
-            int share = share(searches, vectors.size(), part++);
+        for (int part = 0; part < withVectors.size(); part++) {
+            FieldVectors field = withVectors.get(part);
+            int share = share(searches, withVectors.size(), part);
             for (int i = 0; i < share; i++) {
                 // a prime stride spreads the queries over the field's vectors
-                float[] query = vector(reader, field.getKey(), (int) ((long) i * 7919 % field.getValue()));
-                searcher.search(new RescoringKnnQuery(field.getKey(), query, K, OVERSAMPLE, null, true), K);
+                float[] query = field.vector((int) ((long) i * 7919 % field.size()));
+                searcher.search(new RescoringKnnQuery(field.name(), query, K, OVERSAMPLE, null, true), K);
                 run++;
             }
         }
@@ -59,28 +57,32 @@ final class SearchWarmer {
         return total / parts + (part < total % parts ? 1 : 0);
     }
 
-    private static int vectorCount(IndexReader reader, String field) throws IOException {
-        int count = 0;
-        for (LeafReaderContext leaf : reader.leaves()) {
-            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
-            count += values == null ? 0 : values.size();
-        }
-        return count;
-    }
+    /** A field's vectors over a reader's segments, in segment order, opened once for all its searches. */
+    private record FieldVectors(String name, List<FloatVectorValues> segments, int size) {
 
-    /** The {@code n}-th vector of {@code field}, counting over the segments in order (a copy). */
-    private static float[] vector(IndexReader reader, String field, int n) throws IOException {
-        int left = n;
-        for (LeafReaderContext leaf : reader.leaves()) {
-            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
-            if (values == null) {
-                continue;
+        static FieldVectors of(IndexReader reader, String field) throws IOException {
+            List<FloatVectorValues> segments = new ArrayList<>();
+            int size = 0;
+            for (LeafReaderContext leaf : reader.leaves()) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+                if (values != null && values.size() > 0) {
+                    segments.add(values);
+                    size += values.size();
+                }
             }
-            if (left < values.size()) {
-                return values.vectorValue(left).clone();
-            }
-            left -= values.size();
+            return new FieldVectors(field, segments, size);
         }
-        throw new IllegalArgumentException("field [" + field + "] has no vector " + n);
+
+        /** The {@code n}-th vector, counting over the segments in order (a copy). */
+        float[] vector(int n) throws IOException {
+            int left = n;
+            for (FloatVectorValues values : segments) {
+                if (left < values.size()) {
+                    return values.vectorValue(left).clone();
+                }
+                left -= values.size();
+            }
+            throw new IllegalArgumentException("field [" + name + "] has " + size + " vectors, not " + (n + 1));
+        }
     }
 }
