@@ -68,7 +68,10 @@ final class TrainingJob {
         return body;
     }
 
-    /** Starts the job, shows its epochs as they come, and returns the final model document. */
+    /**
+     * Starts the job, shows its latest epoch and its phase after the epochs as they come, and returns
+     * the final model document.
+     */
     @SuppressWarnings("unchecked")
     static Map<String, Object> run(JsonRest rest, String modelId, Map<String, Object> request, ProgressDisplay progress)
             throws IOException, InterruptedException {
@@ -83,6 +86,7 @@ final class TrainingJob {
                         + ", parameters " + request.get("parameters"));
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         int shown = 0;
+        Map<String, Object> shownPhase = null;
         while (System.nanoTime() < deadline) {
             Map<String, Object> model;
             try {
@@ -99,18 +103,22 @@ final class TrainingJob {
             Map<String, Object> p = (Map<String, Object>) model.get("progress");
             List<Map<String, Object>> history =
                     p == null ? List.of() : (List<Map<String, Object>>) p.getOrDefault("history", List.of());
-            for (; shown < history.size(); shown++) {
-                progress.status("train", epochLine(history.get(shown), p.get("total_epochs")));
+            if (shown < history.size()) {
+                shown = history.size();
+                progress.status("train", epochLine(history.get(shown - 1), p));
+            }
+            Map<String, Object> phase = p == null ? null : (Map<String, Object>) p.get("phase");
+            if (phase != null && phase.equals(shownPhase) == false) {
+                shownPhase = phase;
+                progress.status("train", phaseLine(phase));
             }
             String state = (String) model.get("state");
             if ("created".equals(state)) {
                 progress.step(
                         "train",
                         "model [" + modelId + "] created"
-                                + (history.isEmpty()
-                                        ? ""
-                                        : "; last "
-                                                + epochLine(history.get(history.size() - 1), p.get("total_epochs"))));
+                                + (history.isEmpty() ? "" : "; last " + epochLine(history.get(history.size() - 1), p))
+                                + (phase == null ? "" : "; " + phaseLine(phase)));
                 return model;
             }
             if ("failed".equals(state)) {
@@ -132,12 +140,22 @@ final class TrainingJob {
         return value;
     }
 
-    static String epochLine(Map<String, Object> epoch, Object totalEpochs) {
-        StringBuilder line = new StringBuilder("epoch " + epoch.get("epoch") + "/" + totalEpochs);
+    /**
+     * The latest epoch's figures after the job's count of trained epochs ({@code epochs_done} of {@code
+     * total_epochs}): a trainer's own epoch numbers may also count untrained starts.
+     */
+    static String epochLine(Map<String, Object> epoch, Map<String, Object> progress) {
+        StringBuilder line =
+                new StringBuilder("epoch " + progress.get("epochs_done") + "/" + progress.get("total_epochs"));
         append(line, "loss", epoch.get("loss"));
         append(line, "rho", epoch.get("active_triplet_ratio"));
         append(line, "val nDCG@10", epoch.get("validation_ndcg@10"));
         return line.toString();
+    }
+
+    /** A phase after the epochs, such as {@code cross_validation 3/20}. */
+    static String phaseLine(Map<String, Object> phase) {
+        return String.valueOf(phase.get("name")).replace('_', '-') + " " + phase.get("done") + "/" + phase.get("total");
     }
 
     private static void append(StringBuilder line, String name, Object value) {

@@ -548,7 +548,9 @@ public final class TrainingJobs implements ClusterStateListener {
      *
      * <p>{@code history} holds every epoch the trainer reports; {@code epochs_done} counts those
      * trained ({@link #trainedEpoch}) and {@code total_epochs} those planned ({@link #plannedEpochs}),
-     * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too.
+     * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too. {@code
+     * phase} is the trainer's work after its epochs ({@link TrainingListener#onPhase}): its name and
+     * units done of total.
      */
     private final class ProgressReporter implements TrainingListener {
         private static final long CLOSE_WAIT_MILLIS = 30_000;
@@ -562,6 +564,9 @@ public final class TrainingJobs implements ClusterStateListener {
 
         private int highestEpoch;
         private int totalEpochs;
+        /** The trainer's latest {@link #onPhase}, or null before any; guarded by {@code history}. */
+        private Map<String, Object> phase;
+
         private volatile long lastPoll = System.nanoTime();
         private boolean writing;
         private boolean pending;
@@ -589,6 +594,23 @@ public final class TrainingJobs implements ClusterStateListener {
                 }
                 highestEpoch = Math.max(highestEpoch, stats.epoch());
             }
+            publish();
+        }
+
+        @Override
+        public void onPhase(String name, int done, int total) {
+            synchronized (history) {
+                Map<String, Object> latest = new LinkedHashMap<>();
+                latest.put("name", name);
+                latest.put("done", done);
+                latest.put("total", total);
+                phase = latest;
+            }
+            publish();
+        }
+
+        /** Starts a write of the progress, or marks one pending behind the write in flight. */
+        private void publish() {
             synchronized (this) {
                 if (closed) {
                     return;
@@ -677,6 +699,9 @@ public final class TrainingJobs implements ClusterStateListener {
                 p.put("epochs_done", trainedEpochs);
                 p.put("total_epochs", totalEpochs);
                 p.put("history", List.copyOf(history));
+                if (phase != null) {
+                    p.put("phase", phase);
+                }
             }
             return p;
         }

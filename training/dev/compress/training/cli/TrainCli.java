@@ -29,6 +29,7 @@ import dev.compress.training.trainer.TemperatureConfig;
 import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingBudget;
+import dev.compress.training.trainer.TrainingListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -304,6 +305,27 @@ public final class TrainCli {
                 : List.of(TrainerFactory.create(method, dims, parameters, seed, device));
     }
 
+    /** Prints a mask job's validated epochs, then each fold training of its cross-validation. */
+    private static final TrainingListener MASK_PROGRESS = new TrainingListener() {
+        @Override
+        public void onEpoch(dev.compress.training.trainer.EpochStats stats, int total) {
+            if (stats.validationNdcg() != null) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  epoch %4d  tau %s  val KL %.5f  val masked nDCG@10 %.4f%n",
+                        stats.epoch(),
+                        stats.losses().get("tau"),
+                        stats.losses().get("val_kl"),
+                        stats.validationNdcg());
+            }
+        }
+
+        @Override
+        public void onPhase(String phase, int done, int total) {
+            System.out.printf(Locale.ROOT, "  %s %d/%d%n", phase.replace('_', '-'), done, total);
+        }
+    };
+
     private static void printEpoch(dev.compress.training.trainer.EpochStats stats, int total) {
         if (stats.validationNdcg() != null) {
             System.out.printf(
@@ -356,24 +378,8 @@ public final class TrainCli {
                     .map(x -> Double.parseDouble(x.trim()))
                     .toList());
         }
-        TrainingRun.Outcome outcome = TrainingRun.run(
-                data,
-                test,
-                new QueryMaskTrainer(c),
-                (stats, total) -> {
-                    if (stats.validationNdcg() != null) {
-                        System.out.printf(
-                                Locale.ROOT,
-                                "  epoch %4d  tau %s  val KL %.5f  val masked nDCG@10 %.4f%n",
-                                stats.epoch(),
-                                stats.losses().get("tau"),
-                                stats.losses().get("val_kl"),
-                                stats.validationNdcg());
-                    }
-                },
-                budget,
-                retrieval,
-                ratios);
+        TrainingRun.Outcome outcome =
+                TrainingRun.run(data, test, new QueryMaskTrainer(c), MASK_PROGRESS, budget, retrieval, ratios);
         Map<String, Object> trainedParams = outcome.report().parameters();
         System.out.printf(
                 Locale.ROOT,

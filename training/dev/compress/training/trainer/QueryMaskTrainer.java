@@ -111,6 +111,12 @@ public final class QueryMaskTrainer implements Trainer {
     /** Training parameter holding {@link #FEEDBACK}. */
     public static final String FEEDBACK_DOCS = "feedbackDocs";
 
+    /**
+     * The phase ({@link TrainingListener#onPhase}) that trains each tau's predictor on every fold of
+     * the training queries, after the epochs; its units are fold trainings.
+     */
+    public static final String CROSS_VALIDATION_PHASE = "cross_validation";
+
     private final QueryMaskConfig config;
 
     /** The predictor's input rows ({@link FeedbackFeatures}) of the training queries and of the validation queries. */
@@ -269,25 +275,33 @@ public final class QueryMaskTrainer implements Trainer {
         List<Double> servable = RATIO_GRID.stream().filter(r -> r < 1.0).toList();
         List<MaskCrossValidation.Candidate> candidates = new ArrayList<>();
         Map<Double, List<MaskCrossValidation.Candidate>> learnedByTau = new LinkedHashMap<>();
+        // each tau's predictor trains again on every fold: several times the epochs above, so it reports progress
+        int foldTrainings = runs.size() * cv.folds().k();
+        int[] foldsDone = {0};
+        listener.onPhase(CROSS_VALIDATION_PHASE, 0, foldTrainings);
         try (NDManager base = engine.newBaseManager(device)) {
             for (TauRun run : runs) {
                 float[][] tTrain = targets(rTrain, run.tau());
                 float[][] tVal = targets(rVal, run.tau());
-                List<MaskCrossValidation.Candidate> learned = cv.learned(
-                        run.tau(),
-                        learnedRatios(),
-                        (trainRows, heldOutRows) -> trainFold(
-                                engine,
-                                base,
-                                device,
-                                data,
-                                inputs,
-                                tTrain,
-                                tVal,
-                                trainRows,
-                                heldOutRows,
-                                run.epochsTrained(),
-                                listener));
+                List<MaskCrossValidation.Candidate> learned =
+                        cv.learned(run.tau(), learnedRatios(), (trainRows, heldOutRows) -> {
+                            float[][] scores = trainFold(
+                                    engine,
+                                    base,
+                                    device,
+                                    data,
+                                    inputs,
+                                    tTrain,
+                                    tVal,
+                                    trainRows,
+                                    heldOutRows,
+                                    run.epochsTrained(),
+                                    listener);
+                            if (scores != null) {
+                                listener.onPhase(CROSS_VALIDATION_PHASE, ++foldsDone[0], foldTrainings);
+                            }
+                            return scores;
+                        });
                 learnedByTau.put(run.tau(), learned);
                 // the trained ratio, when off the grid, only picks the tau requests naming it get
                 learned.stream().filter(c -> servable.contains(c.ratio())).forEach(candidates::add);

@@ -23,6 +23,11 @@ public final class TrainingBudget {
             }
 
             @Override
+            public void onPhase(String phase, int done, int total) {
+                listener.onPhase(phase, done, total);
+            }
+
+            @Override
             public boolean stopRequested() {
                 return System.nanoTime() - deadline > 0 || listener.stopRequested();
             }

@@ -14,7 +14,8 @@ import org.opensearch.test.OpenSearchIntegTestCase;
 /**
  * A job's {@code progress} counts trained epochs against the epochs planned, whatever its trainer
  * reports besides: its untrained start (epoch 0), the start of each tau of the mask predictor's grid,
- * a tau's summary of its best epoch. {@code history} keeps every report.
+ * a tau's summary of its best epoch. {@code history} keeps every report, and {@code phase} the
+ * count of the mask predictor's cross-validation folds trained after its epochs.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 1, numClientNodes = 0)
 public class TrainingProgressTests extends OpenSearchIntegTestCase {
@@ -48,27 +49,33 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
         assertEquals(String.valueOf(progress), reports, ((List<?>) progress.get("history")).size());
     }
 
+    /** The trainer's work after its epochs, as the job last reported it; null when it reported none. */
+    private static Object phase(Map<String, Object> progress) {
+        return progress.get("phase");
+    }
+
+    private static Map<String, Object> crossValidation(int folds) {
+        return Map.of("name", "cross_validation", "done", folds, "total", folds);
+    }
+
     public void testEpochsDoneAndTotalCountTrainedEpochs() throws Exception {
         SyntheticIndices.load(client(), new Random(random().nextLong()));
         // one tau: its start (epoch 0), 3 epochs and its summary were reported as total 4, done 5
-        assertCounts(
-                trainToCreated(
-                        "mask-3", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 3, "tau", 0.03))),
-                3,
-                3,
-                5);
+        Map<String, Object> oneTau = trainToCreated(
+                "mask-3", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 3, "tau", 0.03)));
+        assertCounts(oneTau, 3, 3, 5);
+        // then its predictor trained once per fold of the cross-validation, and the job counted them
+        assertEquals(crossValidation(5), phase(oneTau));
         // the paper's grid of 4 taus, each with its start, 2 epochs (well within its patience) and its summary
-        assertCounts(
-                trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2))),
-                8,
-                8,
-                16);
-        // trainers that count as the job does stay as they were
-        assertCounts(
-                trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0))),
-                3,
-                3,
-                4);
+        Map<String, Object> grid =
+                trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2)));
+        assertCounts(grid, 8, 8, 16);
+        assertEquals(crossValidation(20), phase(grid));
+        // trainers that count as the job does stay as they were, with nothing after their epochs
+        Map<String, Object> dive =
+                trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0)));
+        assertCounts(dive, 3, 3, 4);
+        assertNull(phase(dive));
         assertCounts(trainToCreated("pca", SyntheticIndices.trainBody("pca", 8, Map.of())), 1, 1, 1);
     }
 }

@@ -17,6 +17,7 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.Test;
@@ -44,7 +45,29 @@ public class QueryMaskTrainerTests {
                 .withTaus(List.of(0.03))
                 .withEpochs(40)
                 .withDevice("cpu");
-        TrainedModel m = new QueryMaskTrainer(c).train(data, (s, t) -> {});
+        List<String> reports = new ArrayList<>();
+        TrainedModel m = new QueryMaskTrainer(c).train(data, new TrainingListener() {
+            @Override
+            public void onEpoch(EpochStats stats, int totalEpochs) {
+                reports.add("epoch");
+            }
+
+            @Override
+            public void onPhase(String phase, int done, int total) {
+                reports.add(phase + " " + done + "/" + total);
+            }
+        });
+        // after the epochs, the one tau's predictor trains on each of the folds, each reported as done
+        List<String> phases = new ArrayList<>();
+        for (int done = 0; done <= QueryMaskConfig.DEFAULT_FOLDS; done++) {
+            phases.add(QueryMaskTrainer.CROSS_VALIDATION_PHASE + " " + done + "/" + QueryMaskConfig.DEFAULT_FOLDS);
+        }
+        int firstPhase = reports.indexOf(phases.get(0));
+        assertTrue(String.valueOf(reports), firstPhase > 0);
+        assertEquals(phases, reports.subList(firstPhase, reports.size()));
+        assertEquals(
+                List.of("epoch"),
+                reports.subList(0, firstPhase).stream().distinct().toList());
         List<EpochStats> epochs = m.report().epochs();
         double startKl = epochs.get(0).losses().get("val_kl");
         double bestKl =
