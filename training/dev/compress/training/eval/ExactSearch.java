@@ -39,8 +39,23 @@ public final class ExactSearch {
                 int qn = Math.min(QUERY_BLOCK, nq - q0);
                 for (int i = 0; i < qn; i++) {
                     int qOff = (q0 + i) * dim;
-                    for (int j = 0; j < dn; j++) {
-                        scores[i * DOC_BLOCK + j] = dot(q, qOff, rows, (d0 + j) * dim, dim);
+                    int j = 0;
+                    for (; j + 3 < dn; j += 4) {
+                        int row = (d0 + j) * dim;
+                        DotProduct.ofFour(
+                                q,
+                                qOff,
+                                rows,
+                                row,
+                                row + dim,
+                                row + 2 * dim,
+                                row + 3 * dim,
+                                dim,
+                                scores,
+                                i * DOC_BLOCK + j);
+                    }
+                    for (; j < dn; j++) {
+                        scores[i * DOC_BLOCK + j] = DotProduct.of(q, qOff, rows, (d0 + j) * dim, dim);
                     }
                 }
                 for (int i = 0; i < qn; i++) {
@@ -50,20 +65,5 @@ public final class ExactSearch {
                 }
             }
         }
-    }
-
-    static float dot(float[] a, int aOff, float[] b, int bOff, int dim) {
-        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        int i = 0;
-        for (; i + 3 < dim; i += 4) {
-            s0 += a[aOff + i] * b[bOff + i];
-            s1 += a[aOff + i + 1] * b[bOff + i + 1];
-            s2 += a[aOff + i + 2] * b[bOff + i + 2];
-            s3 += a[aOff + i + 3] * b[bOff + i + 3];
-        }
-        for (; i < dim; i++) {
-            s0 += a[aOff + i] * b[bOff + i];
-        }
-        return (s0 + s1) + (s2 + s3);
     }
 }

@@ -70,7 +70,7 @@ final class RankingScan {
                     bitsTop[q].offer(score, start + j);
                 }
                 if (candidates != null && candidates[q].keeps(score, start + j)) {
-                    candidates[q].offer(score, start + j, ExactSearch.dot(queries.data(), q * dim, rows, j * dim, dim));
+                    candidates[q].offer(score, start + j, DotProduct.of(queries.data(), q * dim, rows, j * dim, dim));
                 }
             }
         }
