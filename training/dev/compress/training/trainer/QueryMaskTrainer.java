@@ -28,6 +28,7 @@ import dev.compress.training.sampling.HardNegativeMiner;
 import dev.compress.training.sampling.PositivePair;
 import dev.compress.training.sampling.Shuffle;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.sampling.UnsharedRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -398,7 +399,7 @@ public final class QueryMaskTrainer implements Trainer {
         EvalSet validation = data.validation();
         try (LayerNetwork net = new LayerNetwork(base, device, List.of(scoresLayer(d)), config.seed(), Set.of())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            Random rnd = new Random(config.seed() + 31);
+            Random rnd = new UnsharedRandom(config.seed() + 31);
             EpochLoop.Plan plan = new EpochLoop.Plan(
                     epochBase, config.epochs(), PATIENCE, config.batchSize(), totalEpochs, List.of("total"), null);
             TrainingListener withTau = new TrainingListener() {
@@ -534,7 +535,7 @@ public final class QueryMaskTrainer implements Trainer {
         }
         try (LayerNetwork net = new LayerNetwork(base, device, List.of(scoresLayer(d)), config.seed(), Set.of())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
-            Random rnd = new Random(config.seed() + 31);
+            Random rnd = new UnsharedRandom(config.seed() + 31);
             EpochLoop.Plan plan = new EpochLoop.Plan(0, epochs, 0, config.batchSize(), epochs, List.of("total"), null);
             TrainingListener stopOnly = new TrainingListener() {
                 @Override

@@ -17,7 +17,9 @@ public class DotProductTests {
     @Test
     public void fourAtOnceAreTheOneAtATimeSumsBitForBit() {
         Random random = new Random(7);
-        for (int dim = 0; dim <= 70; dim++) {
+        for (int dim : java.util.stream.IntStream.concat(
+                        java.util.stream.IntStream.rangeClosed(0, 70), java.util.stream.IntStream.of(384, 1024))
+                .toArray()) {
             int qOff = random.nextInt(5);
             float[] q = gaussian(random, qOff + dim + random.nextInt(3));
             int[] starts = new int[4];
