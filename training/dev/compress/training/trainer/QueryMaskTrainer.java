@@ -400,6 +400,7 @@ public final class QueryMaskTrainer implements Trainer {
         try (LayerNetwork net = new LayerNetwork(base, device, List.of(scoresLayer(d)), config.seed(), Set.of())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             Random rnd = new UnsharedRandom(config.seed() + 31);
+            KeptInputs kept = KeptInputs.of(inputs.train(), config.dropout());
             EpochLoop.Plan plan = new EpochLoop.Plan(
                     epochBase, config.epochs(), PATIENCE, config.batchSize(), totalEpochs, List.of("total"), null);
             TrainingListener withTau = new TrainingListener() {
@@ -418,9 +419,8 @@ public final class QueryMaskTrainer implements Trainer {
                     epoch -> Shuffle.permutation(data.queries().size(), rnd),
                     order -> order.length,
                     withTau,
-                    (order, start, n) -> new double[] {
-                        step(engine, base, net, optimizer, inputs.train(), tTrain, order, start, n, rnd)
-                    },
+                    (order, start, n) ->
+                            new double[] {step(engine, base, net, optimizer, kept, tTrain, order, start, n, rnd)},
                     EpochLoop.Validation.loss("val_kl", () -> validationKl(base, net, inputs.validation(), tVal)),
                     net::snapshot);
             List<EpochStats> epochs = new ArrayList<>();
@@ -529,6 +529,7 @@ public final class QueryMaskTrainer implements Trainer {
             TrainingListener listener) {
         int d = data.dim();
         VectorSet trainInputs = inputs.train().select(trainRows);
+        KeptInputs kept = KeptInputs.of(trainInputs, config.dropout());
         float[][] tTrain = new float[trainRows.length][];
         for (int i = 0; i < trainRows.length; i++) {
             tTrain[i] = tTrainAll[trainRows[i]];
@@ -552,8 +553,7 @@ public final class QueryMaskTrainer implements Trainer {
                     order -> order.length,
                     stopOnly,
                     (order, start, n) ->
-                            new double[] {step(engine, base, net, optimizer, trainInputs, tTrain, order, start, n, rnd)
-                            },
+                            new double[] {step(engine, base, net, optimizer, kept, tTrain, order, start, n, rnd)},
                     EpochLoop.Validation.loss("val_kl", () -> validationKl(base, net, inputs.validation(), tVal)),
                     net::snapshot);
             if (listener.stopRequested()) {
@@ -562,6 +562,21 @@ public final class QueryMaskTrainer implements Trainer {
             try (Encoder encoder = CpuEncoders.forServing(artifact(d, r.shipped(), Map.of()), d)) {
                 return encoder.encode(MaskEvaluation.rowsOf(inputs.train().select(heldOutRows)));
             }
+        }
+    }
+
+    /**
+     * Training inputs as inverted dropout uses them: each kept input is divided by the keep
+     * probability, computed once per training rather than at every step that draws it.
+     */
+    private record KeptInputs(float keep, float[] scaled, int dim) {
+        static KeptInputs of(VectorSet inputs, double dropout) {
+            float keep = (float) (1 - dropout);
+            float[] scaled = inputs.data().clone();
+            for (int i = 0; i < scaled.length; i++) {
+                scaled[i] /= keep;
+            }
+            return new KeptInputs(keep, scaled, inputs.dim());
         }
     }
 
@@ -577,7 +592,7 @@ public final class QueryMaskTrainer implements Trainer {
             NDManager base,
             LayerNetwork net,
             Optimizer optimizer,
-            VectorSet inputs,
+            KeptInputs inputs,
             float[][] targets,
             int[] order,
             int start,
@@ -585,13 +600,12 @@ public final class QueryMaskTrainer implements Trainer {
             Random rnd) {
         int in = inputs.dim();
         int d = targets[0].length;
-        float keep = (float) (1 - config.dropout());
         float[] x = new float[b * in];
         float[] t = new float[b * d];
         for (int i = 0; i < b; i++) {
-            float[] q = inputs.row(order[start + i]);
+            int row = order[start + i] * in;
             for (int j = 0; j < in; j++) {
-                x[i * in + j] = rnd.nextFloat() < keep ? q[j] / keep : 0f;
+                x[i * in + j] = rnd.nextFloat() < inputs.keep() ? inputs.scaled()[row + j] : 0f;
             }
             System.arraycopy(targets[order[start + i]], 0, t, i * d, d);
         }
