@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.junit.Test;
 
 public class DotProductTests {
@@ -17,8 +18,8 @@ public class DotProductTests {
     @Test
     public void fourAtOnceAreTheOneAtATimeSumsBitForBit() {
         Random random = new Random(7);
-        for (int dim : java.util.stream.IntStream.concat(
-                        java.util.stream.IntStream.rangeClosed(0, 70), java.util.stream.IntStream.of(384, 1024))
+        // every tail length, and the dimensions of the embeddings this project evaluates
+        for (int dim : IntStream.concat(IntStream.rangeClosed(0, 70), IntStream.of(384, 1024))
                 .toArray()) {
             int qOff = random.nextInt(5);
             float[] q = gaussian(random, qOff + dim + random.nextInt(3));
