@@ -21,6 +21,7 @@ import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -604,7 +605,7 @@ public final class TrainingJobs implements ClusterStateListener {
                 latest.put("name", name);
                 latest.put("done", done);
                 latest.put("total", total);
-                phase = latest;
+                phase = Collections.unmodifiableMap(latest); // snapshots share it
             }
             publish();
         }

@@ -1,5 +1,6 @@
 package dev.compress.training.eval;
 
+import dev.compress.training.inference.CpuEncoders;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -19,8 +20,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class DotProduct {
 
     /** Whether {@link #ofFour} takes the Vector API. */
-    static final boolean VECTORISED =
-            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    static final boolean VECTORISED = CpuEncoders.vectorApiAvailable();
 
     private DotProduct() {}
 

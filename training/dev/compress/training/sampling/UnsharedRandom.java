@@ -23,7 +23,8 @@ public final class UnsharedRandom extends Random {
 
     @Override
     public synchronized void setSeed(long seed) {
-        // Random's constructor calls this before the field initialisers would run: none here
+        // Random's constructor calls this before this class's field initialisers run, so the field
+        // must have none: one would overwrite the seed set here
         this.seed = (seed ^ MULTIPLIER) & MASK;
         super.setSeed(seed); // clears Random's stored second Gaussian
     }

@@ -121,7 +121,11 @@ public final class QueryMaskTrainer implements Trainer {
     private final QueryMaskConfig config;
 
     /** The predictor's input rows ({@link FeedbackFeatures}) of the training queries and of the validation queries. */
-    private record Inputs(VectorSet train, VectorSet validation) {}
+    private record Inputs(VectorSet train, VectorSet validation, KeptInputs kept) {
+        Inputs(VectorSet train, VectorSet validation, double dropout) {
+            this(train, validation, KeptInputs.of(train, dropout));
+        }
+    }
 
     public QueryMaskTrainer(QueryMaskConfig config) {
         this.config = config;
@@ -238,7 +242,8 @@ public final class QueryMaskTrainer implements Trainer {
                 config.seed() + 1);
         Inputs inputs = new Inputs(
                 FeedbackFeatures.of(data.queries(), data.corpus(), FEEDBACK),
-                FeedbackFeatures.of(validation.queries(), validation.corpus(), FEEDBACK));
+                FeedbackFeatures.of(validation.queries(), validation.corpus(), FEEDBACK),
+                config.dropout());
         MaskEvaluation masks = new MaskEvaluation(RetrievalEvaluator.standard());
         Scores full = RetrievalEvaluator.standard().evaluate(validation, Encoding.FLOAT);
 
@@ -276,7 +281,8 @@ public final class QueryMaskTrainer implements Trainer {
         List<Double> servable = RATIO_GRID.stream().filter(r -> r < 1.0).toList();
         List<MaskCrossValidation.Candidate> candidates = new ArrayList<>();
         Map<Double, List<MaskCrossValidation.Candidate>> learnedByTau = new LinkedHashMap<>();
-        // each tau's predictor trains again on every fold: several times the epochs above, so it reports progress
+        // each tau's predictor trains again on every fold, up to its chosen epoch: this can take longer than the
+        // epochs above, so it reports progress
         int foldTrainings = runs.size() * cv.folds().k();
         int[] foldsDone = {0};
         listener.onPhase(CROSS_VALIDATION_PHASE, 0, foldTrainings);
@@ -400,7 +406,6 @@ public final class QueryMaskTrainer implements Trainer {
         try (LayerNetwork net = new LayerNetwork(base, device, List.of(scoresLayer(d)), config.seed(), Set.of())) {
             Optimizer optimizer = TrainerSupport.adamW(config.learningRate(), config.weightDecay());
             Random rnd = new UnsharedRandom(config.seed() + 31);
-            KeptInputs kept = KeptInputs.of(inputs.train(), config.dropout());
             EpochLoop.Plan plan = new EpochLoop.Plan(
                     epochBase, config.epochs(), PATIENCE, config.batchSize(), totalEpochs, List.of("total"), null);
             TrainingListener withTau = new TrainingListener() {
@@ -419,8 +424,9 @@ public final class QueryMaskTrainer implements Trainer {
                     epoch -> Shuffle.permutation(data.queries().size(), rnd),
                     order -> order.length,
                     withTau,
-                    (order, start, n) ->
-                            new double[] {step(engine, base, net, optimizer, kept, tTrain, order, start, n, rnd)},
+                    (order, start, n) -> new double[] {
+                        step(engine, base, net, optimizer, inputs.kept(), tTrain, order, start, n, rnd)
+                    },
                     EpochLoop.Validation.loss("val_kl", () -> validationKl(base, net, inputs.validation(), tVal)),
                     net::snapshot);
             List<EpochStats> epochs = new ArrayList<>();
@@ -528,8 +534,7 @@ public final class QueryMaskTrainer implements Trainer {
             int epochs,
             TrainingListener listener) {
         int d = data.dim();
-        VectorSet trainInputs = inputs.train().select(trainRows);
-        KeptInputs kept = KeptInputs.of(trainInputs, config.dropout());
+        KeptInputs kept = inputs.kept().select(trainRows);
         float[][] tTrain = new float[trainRows.length][];
         for (int i = 0; i < trainRows.length; i++) {
             tTrain[i] = tTrainAll[trainRows[i]];
@@ -549,7 +554,7 @@ public final class QueryMaskTrainer implements Trainer {
             };
             EpochLoop.Result r = EpochLoop.run(
                     plan,
-                    epoch -> Shuffle.permutation(trainInputs.size(), rnd),
+                    epoch -> Shuffle.permutation(trainRows.length, rnd),
                     order -> order.length,
                     stopOnly,
                     (order, start, n) ->
@@ -567,7 +572,7 @@ public final class QueryMaskTrainer implements Trainer {
 
     /**
      * Training inputs as inverted dropout uses them: each kept input is divided by the keep
-     * probability, computed once per training rather than at every step that draws it.
+     * probability, computed once per job rather than at every step that draws it.
      */
     private record KeptInputs(float keep, float[] scaled, int dim) {
         static KeptInputs of(VectorSet inputs, double dropout) {
@@ -577,6 +582,15 @@ public final class QueryMaskTrainer implements Trainer {
                 scaled[i] /= keep;
             }
             return new KeptInputs(keep, scaled, inputs.dim());
+        }
+
+        /** The inputs of {@code rows}, in that order. */
+        KeptInputs select(int[] rows) {
+            float[] out = new float[rows.length * dim];
+            for (int i = 0; i < rows.length; i++) {
+                System.arraycopy(scaled, rows[i] * dim, out, i * dim, dim);
+            }
+            return new KeptInputs(keep, out, dim);
         }
     }
 

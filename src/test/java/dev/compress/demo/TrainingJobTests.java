@@ -3,7 +3,6 @@ package dev.compress.demo;
 import static org.junit.Assert.assertEquals;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.Test;
 
@@ -19,7 +18,6 @@ public class TrainingJobTests {
         last.put("epoch", 803);
         last.put("loss", 0.00012);
         last.put("validation_ndcg@10", 0.8134);
-        progress.put("history", List.of(last));
         assertEquals("epoch 800/800  loss 0.0001  val nDCG@10 0.8134", TrainingJob.epochLine(last, progress));
     }
 

@@ -49,11 +49,6 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
         assertEquals(String.valueOf(progress), reports, ((List<?>) progress.get("history")).size());
     }
 
-    /** The trainer's work after its epochs, as the job last reported it; null when it reported none. */
-    private static Object phase(Map<String, Object> progress) {
-        return progress.get("phase");
-    }
-
     private static Map<String, Object> crossValidation(int folds) {
         return Map.of("name", "cross_validation", "done", folds, "total", folds);
     }
@@ -65,17 +60,17 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
                 "mask-3", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 3, "tau", 0.03)));
         assertCounts(oneTau, 3, 3, 5);
         // then its predictor trained once per fold of the cross-validation, and the job counted them
-        assertEquals(crossValidation(5), phase(oneTau));
+        assertEquals(crossValidation(5), oneTau.get("phase"));
         // the paper's grid of 4 taus, each with its start, 2 epochs (well within its patience) and its summary
         Map<String, Object> grid =
                 trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2)));
         assertCounts(grid, 8, 8, 16);
-        assertEquals(crossValidation(20), phase(grid));
+        assertEquals(crossValidation(20), grid.get("phase"));
         // trainers that count as the job does stay as they were, with nothing after their epochs
         Map<String, Object> dive =
                 trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0)));
         assertCounts(dive, 3, 3, 4);
-        assertNull(phase(dive));
+        assertNull(dive.get("phase"));
         assertCounts(trainToCreated("pca", SyntheticIndices.trainBody("pca", 8, Map.of())), 1, 1, 1);
     }
 }

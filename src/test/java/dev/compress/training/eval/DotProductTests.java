@@ -11,7 +11,8 @@ public class DotProductTests {
 
     @Test
     public void theTestJvmTakesTheVectorApi() {
-        // surefire's JVM adds the module, as OpenSearch's does: the lanes are what the next test checks
+        // surefire's JVM adds the module, as OpenSearch's does: the lanes are what
+        // fourAtOnceAreTheOneAtATimeSumsBitForBit checks
         assertTrue(DotProduct.VECTORISED);
     }
 

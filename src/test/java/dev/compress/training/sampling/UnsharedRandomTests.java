@@ -22,7 +22,16 @@ public class UnsharedRandomTests {
                         Double.doubleToRawLongBits(reference.nextGaussian()),
                         Double.doubleToRawLongBits(unshared.nextGaussian()));
                 assertEquals(reference.nextBoolean(), unshared.nextBoolean());
+                // a power-of-two bound takes its own branch
+                assertEquals(reference.nextInt(16), unshared.nextInt(16));
+                assertEquals(
+                        Double.doubleToRawLongBits(reference.nextDouble()),
+                        Double.doubleToRawLongBits(unshared.nextDouble()));
             }
+            // an odd number of Gaussians leaves the second of a pair stored, which setSeed must drop
+            assertEquals(
+                    Double.doubleToRawLongBits(reference.nextGaussian()),
+                    Double.doubleToRawLongBits(unshared.nextGaussian()));
             reference.setSeed(seed + 1);
             unshared.setSeed(seed + 1);
             for (int i = 0; i < 100; i++) {
