@@ -4,9 +4,9 @@ import dev.compress.plugin.mapper.VectorSimilarity;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.common.unit.TimeValue;
@@ -92,7 +92,10 @@ final class IndexDataReader {
 
     /**
      * Judgments as qrels, optionally only those whose {@code splitField} equals {@code splitValue};
-     * rows missing any field are skipped.
+     * rows missing any field are skipped. Queries, and each query's documents, come in the order of
+     * their ids: the pages arrive in the order of the judgment documents' own {@code _id}s, which a
+     * bulk load without ids draws at random, and training samples in the qrels' order, so the same
+     * judgments and seed would otherwise train a different model each time they are loaded.
      */
     Qrels judgments(TrainSpec spec, String splitValue) {
         if (spec.srwJudgments()) {
@@ -100,7 +103,7 @@ final class IndexDataReader {
             SrwJudgmentList.read(client, spec.srwJudgmentId(), list);
             return list.actionGet(PAGE_TIMEOUT);
         }
-        Map<String, Map<String, Integer>> byQuery = new HashMap<>();
+        Map<String, Map<String, Integer>> byQuery = new TreeMap<>();
         String splitField = spec.split().field();
         List<String> fields = new ArrayList<>(
                 List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));
@@ -118,7 +121,7 @@ final class IndexDataReader {
             if (splitValue != null && splitValue.equals(String.valueOf(extract(source, splitField))) == false) {
                 return;
             }
-            byQuery.computeIfAbsent(String.valueOf(query), q -> new HashMap<>()).put(String.valueOf(doc), rating);
+            byQuery.computeIfAbsent(String.valueOf(query), q -> new TreeMap<>()).put(String.valueOf(doc), rating);
         });
         return new Qrels(byQuery);
     }

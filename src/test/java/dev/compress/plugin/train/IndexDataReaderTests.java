@@ -1,7 +1,11 @@
 package dev.compress.plugin.train;
 
 import dev.compress.training.data.MappedVectors;
+import dev.compress.training.data.Qrels;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.opensearch.action.bulk.BulkRequestBuilder;
@@ -71,6 +75,64 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
             }
         }
         allowedWarnings(ID_SORT_WARNING);
+    }
+
+    /**
+     * The same judgments loaded twice, under ids drawn at random and in another order, read as the same
+     * qrels in the same order: queries, and each query's documents, by id.
+     */
+    public void testJudgmentsComeInIdOrderWhateverTheirDocumentIds() {
+        List<String[]> rows = new ArrayList<>();
+        for (int q = 0; q < 40; q++) {
+            for (int d = 0; d < 1 + q % 4; d++) {
+                rows.add(new String[] {"q" + (q * 7919 % 40), "doc" + (d * 31 + q) % 50, String.valueOf(d % 3)});
+            }
+        }
+        Qrels first = judgments("judgments-a", rows);
+        List<String[]> shuffled = new ArrayList<>(rows);
+        Collections.shuffle(shuffled, random());
+        Qrels second = judgments("judgments-b", shuffled);
+        List<String> queries = new ArrayList<>(first.queryIds());
+        assertEquals(queries.stream().sorted().toList(), queries);
+        assertEquals(queries, new ArrayList<>(second.queryIds()));
+        for (String q : queries) {
+            List<String> docs = new ArrayList<>(first.judgments(q).keySet());
+            assertEquals(docs.stream().sorted().toList(), docs);
+            assertEquals(
+                    q,
+                    new ArrayList<>(first.judgments(q).entrySet()),
+                    new ArrayList<>(second.judgments(q).entrySet()));
+        }
+        allowedWarnings(ID_SORT_WARNING);
+    }
+
+    /** Loads judgment rows (query, document, rating) into {@code index} under random ids and reads them back. */
+    private Qrels judgments(String index, List<String[]> rows) {
+        client().admin()
+                .indices()
+                .prepareCreate(index)
+                .setSettings(Settings.builder().put("index.number_of_shards", 2))
+                .setMapping("query_id", "type=keyword", "doc_id", "type=keyword", "rating", "type=integer")
+                .get();
+        BulkRequestBuilder bulk = client().prepareBulk(index).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (String[] row : rows) {
+            bulk.add(client().prepareIndex()
+                    .setSource(Map.of("query_id", row[0], "doc_id", row[1], "rating", Integer.parseInt(row[2]))));
+        }
+        BulkResponse indexed = bulk.get();
+        assertFalse(indexed.buildFailureMessage(), indexed.hasFailures());
+        TrainSpec spec = TrainSpec.parse(Map.of(
+                "method",
+                "pca",
+                "dimensions",
+                2,
+                "corpus",
+                Map.of("index", INDEX, "vector_field", "vector"),
+                "queries",
+                Map.of("index", "queries"),
+                "judgments",
+                Map.of("index", index)));
+        return new IndexDataReader(client()).judgments(spec, null);
     }
 
     /** A double field keeps what a float cannot: such a vector fails the read instead of training on Infinity. */
