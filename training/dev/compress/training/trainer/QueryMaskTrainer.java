@@ -574,23 +574,19 @@ public final class QueryMaskTrainer implements Trainer {
      * Training inputs as inverted dropout uses them: each kept input is divided by the keep
      * probability, computed once per job rather than at every step that draws it.
      */
-    private record KeptInputs(float keep, float[] scaled, int dim) {
+    private record KeptInputs(float keep, VectorSet scaled) {
         static KeptInputs of(VectorSet inputs, double dropout) {
             float keep = (float) (1 - dropout);
             float[] scaled = inputs.data().clone();
             for (int i = 0; i < scaled.length; i++) {
                 scaled[i] /= keep;
             }
-            return new KeptInputs(keep, scaled, inputs.dim());
+            return new KeptInputs(keep, new VectorSet(inputs.ids(), scaled, inputs.dim()));
         }
 
         /** The inputs of {@code rows}, in that order. */
         KeptInputs select(int[] rows) {
-            float[] out = new float[rows.length * dim];
-            for (int i = 0; i < rows.length; i++) {
-                System.arraycopy(scaled, rows[i] * dim, out, i * dim, dim);
-            }
-            return new KeptInputs(keep, out, dim);
+            return new KeptInputs(keep, scaled.select(rows));
         }
     }
 
@@ -612,14 +608,15 @@ public final class QueryMaskTrainer implements Trainer {
             int start,
             int b,
             Random rnd) {
-        int in = inputs.dim();
+        int in = inputs.scaled().dim();
+        float[] scaled = inputs.scaled().data();
         int d = targets[0].length;
         float[] x = new float[b * in];
         float[] t = new float[b * d];
         for (int i = 0; i < b; i++) {
             int row = order[start + i] * in;
             for (int j = 0; j < in; j++) {
-                x[i * in + j] = rnd.nextFloat() < inputs.keep() ? inputs.scaled()[row + j] : 0f;
+                x[i * in + j] = rnd.nextFloat() < inputs.keep() ? scaled[row + j] : 0f;
             }
             System.arraycopy(targets[order[start + i]], 0, t, i * d, d);
         }
