@@ -74,7 +74,9 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         float[] expected = CpuEncoders.forServing(artifact, 16).encode(input);
         for (ModelCache cache : caches()) {
             LoadedModel loaded = load(cache, "shared");
-            assertArrayEquals(expected, loaded.encode(new float[][] {input}, 16)[0], 0f);
+            // the same weights: the Vector API's lane reductions may add in another order once the JIT has
+            // compiled them, which moves a sum in its last bit
+            assertArrayEquals(expected, loaded.encode(new float[][] {input}, 16)[0], 1e-6f);
             assertTrue(cache.cachedModelIds().contains("shared"));
         }
         EvictModelResponse response = client().execute(EvictModelAction.INSTANCE, new EvictModelRequest("shared"))
