@@ -22,20 +22,26 @@ final class VectorFloatUnpacking {
     static final boolean AVAILABLE =
             ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
                     && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
-                    && Species.native256();
+                    && Species.nativeBits() >= 256;
 
     private VectorFloatUnpacking() {}
 
-    /** Holds the species apart, so that loading {@link VectorFloatUnpacking} never needs the module. */
+    /**
+     * Holds the species apart, so that loading {@link VectorFloatUnpacking} never needs the module:
+     * 16 int lanes where the registers hold 512 bits (x86-64 with AVX-512), else 8: half the steps
+     * per record where the hardware has the width.
+     */
     private static final class Species {
-        static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
-        static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_256;
-        static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_64;
+        static final boolean WIDE = nativeBits() >= 512;
+        static final VectorSpecies<Integer> INTS = WIDE ? IntVector.SPECIES_512 : IntVector.SPECIES_256;
+        static final VectorSpecies<Float> FLOATS = WIDE ? FloatVector.SPECIES_512 : FloatVector.SPECIES_256;
+        /** One byte per int lane. */
+        static final VectorSpecies<Byte> BYTES = WIDE ? ByteVector.SPECIES_128 : ByteVector.SPECIES_64;
         /** The bytes of one int16 per int lane, read as bytes and reinterpreted as int16s. */
-        static final VectorSpecies<Byte> SHORTS_AS_BYTES = ByteVector.SPECIES_128;
+        static final VectorSpecies<Byte> SHORTS_AS_BYTES = WIDE ? ByteVector.SPECIES_256 : ByteVector.SPECIES_128;
 
-        static boolean native256() {
-            return IntVector.SPECIES_PREFERRED.vectorBitSize() >= INTS.vectorBitSize();
+        static int nativeBits() {
+            return IntVector.SPECIES_PREFERRED.vectorBitSize();
         }
     }
 
