@@ -15,6 +15,8 @@ import java.util.Set;
  * positive pairs, their mined hard negatives, the relevant set per training query (so random
  * negatives avoid it), and the validation set used for epoch selection. Test queries are not here.
  * The corpus may stay on disk: trainers read only the rows a batch touches and scan it by blocks.
+ * {@code computed} holds what is derived from this data once and used by more than one part of the
+ * job.
  */
 public record TrainingData(
         VectorRows corpus,
@@ -22,7 +24,8 @@ public record TrainingData(
         List<PositivePair> positives,
         int[][] hardNegatives,
         List<Set<Integer>> relevantDocs,
-        EvalSet validation) {
+        EvalSet validation,
+        ComputedOnce computed) {
 
     /**
      * Builds the training data of a split: positives from {@code qrels} (rating > 0, gain 2^rating - 1),
@@ -55,7 +58,14 @@ public record TrainingData(
         }
         int[][] hard = HardNegativeMiner.mine(queries, ds.corpus(), trainQrels, hardNegativesPerQuery);
         EvalSet validation = ds.evalSet(qrels.restrictTo(new HashSet<>(split.validation())));
-        return new TrainingData(ds.corpus(), queries, List.copyOf(positives), hard, List.copyOf(relevant), validation);
+        return new TrainingData(
+                ds.corpus(),
+                queries,
+                List.copyOf(positives),
+                hard,
+                List.copyOf(relevant),
+                validation,
+                new ComputedOnce());
     }
 
     public int dim() {

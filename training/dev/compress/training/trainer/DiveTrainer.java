@@ -67,7 +67,7 @@ public final class DiveTrainer implements Trainer {
                         config.heads(),
                         config.dims(),
                         config.seed(),
-                        PcaStart.fit(data.corpus()).projection(config.heads() * config.dims()))) {
+                        PcaStart.of(data).projection(config.heads() * config.dims()))) {
             Optimizer optimizer = Optimizer.adamW()
                     .optLearningRateTracker(Tracker.fixed((float) config.learningRate()))
                     .optWeightDecays((float) config.weightDecay())

@@ -1,6 +1,6 @@
 package dev.compress.training.trainer;
 
-import dev.compress.training.data.VectorRows;
+import dev.compress.training.sampling.TrainingData;
 
 /**
  * Where every learned adapter starts: the corpus PCA projection that {@link PcaTrainer} serves, so that an
@@ -19,9 +19,9 @@ final class PcaStart {
         this.axes = axes;
     }
 
-    /** Fits the principal axes of {@code corpus} (two streamed passes, O(d^2) memory). */
-    static PcaStart fit(VectorRows corpus) {
-        return new PcaStart(SymmetricEigen.of(PcaTrainer.covariance(corpus, PcaTrainer.mean(corpus))).vectors);
+    /** The principal axes of {@code data}'s corpus ({@link CorpusPca}, fitted once per job). */
+    static PcaStart of(TrainingData data) {
+        return new PcaStart(CorpusPca.of(data).axes.vectors);
     }
 
     int dim() {

@@ -50,9 +50,9 @@ public final class PcaTrainer implements Trainer {
         if (k > d) {
             throw new IllegalArgumentException("PCA dims " + k + " exceed the input dimension " + d);
         }
-        double[] mean = mean(corpus);
-        double[][] cov = covariance(corpus, mean);
-        SymmetricEigen eig = SymmetricEigen.of(cov);
+        CorpusPca pca = CorpusPca.of(data);
+        double[] mean = pca.mean;
+        SymmetricEigen eig = pca.axes;
         float[] weight = new float[k * d];
         float[] bias = new float[k];
         for (int c = 0; c < k; c++) {
@@ -160,7 +160,12 @@ public final class PcaTrainer implements Trainer {
 
     /** Intrinsic dimensionality of a vector set: PCA components (centred) explaining {@code fraction} of the variance. */
     public static int intrinsicDimension(VectorRows v, double fraction) {
-        return intrinsicDimension(SymmetricEigen.of(covariance(v, mean(v))).values, fraction);
+        return intrinsicDimension(CorpusPca.fit(v).axes.values, fraction);
+    }
+
+    /** {@link #intrinsicDimension(VectorRows, double)} of {@code data}'s corpus, from the job's one corpus PCA. */
+    static int intrinsicDimension(TrainingData data, double fraction) {
+        return intrinsicDimension(CorpusPca.of(data).axes.values, fraction);
     }
 
     /** Smallest number of leading components whose eigenvalues reach {@code fraction} of the total variance. */

@@ -89,7 +89,7 @@ final class ResidualAdapterTraining {
                         LayerNetwork.residualAdapter(d, settings.hidden(d)),
                         settings.seed(),
                         LayerNetwork.residualZeroInit(),
-                        LayerNetwork.startTensors(PcaStart.fit(data.corpus())),
+                        LayerNetwork.startTensors(PcaStart.of(data)),
                         LayerNetwork.startFrozen())) {
             Optimizer optimizer = TrainerSupport.adamW(settings.learningRate(), settings.weightDecay());
             TripletSampler sampler = new TripletSampler(

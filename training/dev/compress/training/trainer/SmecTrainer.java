@@ -133,7 +133,7 @@ public final class SmecTrainer implements Trainer {
         List<Map<String, Object>> stageReports = new ArrayList<>();
         Map<String, float[]> adapter;
         List<int[]> selections = new ArrayList<>(); // per stage: kept indices into the stage input, ascending
-        Map<String, float[]> start = LayerNetwork.startTensors(PcaStart.fit(data.corpus()));
+        Map<String, float[]> start = LayerNetwork.startTensors(PcaStart.of(data));
         Selection lastSelection = null; // the last stage's: the report's selection
         try (NDManager base = engine.newBaseManager(device)) {
             if (config.adapterInEveryStage()) {

@@ -194,7 +194,7 @@ public final class TemperatureTrainer implements Trainer {
             out.put("perDim", rows);
             out.put("intrinsicDimension95Adapted", PcaTrainer.intrinsicDimension(c, 0.95));
         }
-        out.put("intrinsicDimension95Frozen", PcaTrainer.intrinsicDimension(data.corpus(), 0.95));
+        out.put("intrinsicDimension95Frozen", PcaTrainer.intrinsicDimension(data, 0.95));
         return out;
     }
 }
