@@ -5,6 +5,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.junit.Test;
 
@@ -76,6 +77,20 @@ public class SymmetricEigenTests {
                 dot += jacobi.vectors[i][k] * householder.vectors[i][k];
             }
             assertEquals("vector " + i + " the same up to its sign", 1, Math.abs(dot), 1e-9);
+        }
+    }
+
+    @Test
+    public void rotationsAppliedInBatchesGiveTheBitsOfOneAtATime() {
+        // 600 rows: three blocks of columns and a partial one; a batch of 1,000 fills many times per run
+        double[][] a = randomSymmetric(new Random(17), 600);
+        SymmetricEigen oneAtATime = SymmetricEigen.householderQl(copy(a), 1);
+        for (SymmetricEigen batched :
+                List.of(SymmetricEigen.householderQl(copy(a), 1000), SymmetricEigen.householderQl(copy(a)))) {
+            assertArrayEquals(oneAtATime.values, batched.values, 0);
+            for (int i = 0; i < a.length; i++) {
+                assertArrayEquals(oneAtATime.vectors[i], batched.vectors[i], 0);
+            }
         }
     }
 
