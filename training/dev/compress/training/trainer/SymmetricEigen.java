@@ -305,9 +305,9 @@ final class SymmetricEigen {
     /**
      * Plane rotations of rows {@code i} and {@code i + 1}, kept in order and applied to the rows a
      * block of columns at a time: all of a batch's rotations to the first columns of every row, then
-     * to the next. Applied one at a time, each QL iteration streamed every row it rotates through
-     * memory (128 MB of rows at 4,096 dimensions, for each of thousands of iterations); a block of
-     * columns of every row stays in the CPU caches for the whole batch. Every entry goes through the
+     * to the next. Applied one at a time, each QL iteration streams every row it rotates through
+     * memory (up to 128 MB of rows at 4,096 dimensions, for each of thousands of iterations); a block
+     * of columns of every row stays nearer the CPU for the whole batch. Every entry goes through the
      * same operations in the same order either way, so the result is the same.
      */
     private static final class Rotations {
@@ -362,7 +362,7 @@ final class SymmetricEigen {
 
     /**
      * {@code sum x[k] y[k]} over {@code k < length}, in four interleaved partial sums: one sum would
-     * wait on each addition before the next, and this product is most of a reduction's time.
+     * wait on each addition before the next, and these products are the reduction's largest part.
      */
     private static double dot(double[] x, double[] y, int length) {
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
