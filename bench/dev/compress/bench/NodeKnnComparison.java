@@ -141,7 +141,9 @@ final class NodeKnnComparison {
                         "qps_1_client",
                         "p50_ms",
                         "p99_ms",
-                        "qps_ratio_to_knn_float32"));
+                        "qps_ratio_to_knn_float32",
+                        "shard_search_ms",
+                        "shard_speed_ratio_to_knn_float32"));
         Map<String, Map<String, Object>> atLevel = new LinkedHashMap<>();
         Map<String, Map<String, Object>> ingest = new LinkedHashMap<>();
         for (Kind kind : kinds) {
@@ -184,10 +186,12 @@ final class NodeKnnComparison {
             } else {
                 out.putAll(row);
                 out.put("qps_ratio_to_knn_float32", RecallSweep.ratio(row, knnFloat, "qps_1_client"));
+                out.put("shard_speed_ratio_to_knn_float32", RecallSweep.ratio(knnFloat, row, "shard_search_ms"));
             }
             level.add(out);
         }
         floor.put("qps_ratio_to_knn_float32", RecallSweep.ratio(floor, knnFloat, "qps_1_client"));
+        floor.put("shard_speed_ratio_to_knn_float32", RecallSweep.ratio(knnFloat, floor, "shard_search_ms"));
         level.add(floor);
         level.note("Each index at the parameter its sweep reached the level with, timed again in one pass that sends"
                 + " the queries in blocks of " + InterleavedPass.BLOCK + " to each index in turn (the order rotating), "
@@ -195,7 +199,11 @@ final class NodeKnnComparison {
                 + " rounds after an untimed one: this machine's speed drifts by more than the indexes differ, and one"
                 + " index timed after another lets the drift decide the ratio. qps_1_client: requests over the time"
                 + " they took. " + FLOOR + ": requests that search no vectors, timed in the same pass: what every"
-                + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here.");
+                + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here."
+                + " shard_search_ms: the shard's own search time per request as the profile API reports it (rewrite,"
+                + " where a Lucene k-NN query searches, query and collectors), from one more pass of the same bodies"
+                + " with profile on; shard_speed_ratio_to_knn_float32: k-NN float32's shard_search_ms over the row's,"
+                + " the indexes compared without the request's fixed cost.");
         indexing.note("index_s: every document through _bulk (bulks of " + BULK
                 + ", one client) and a refresh; merge_s: force-merge to one segment. Disk: the shard's store "
                 + "(_stats/store) over its documents; vector files: .vec/.vex/.vem and our .vbc/.vbf/.vbm; stored fields: .fdt/.fdx/.fdm, "
@@ -227,7 +235,8 @@ final class NodeKnnComparison {
     /**
      * Replaces each reached row of {@code atLevel} with its index timed at the same parameter in one
      * interleaved pass of every index that reached the level ({@link RestTiming#interleaved}), with a
-     * {@code match_all} request on the first index in the same pass; returns that request's row.
+     * {@code match_all} request on the first index in the same pass, and each row's shard search time
+     * ({@link RestTiming#shardSearchMillis}) after it; returns that request's row.
      */
     private Map<String, Object> timeInterleaved(
             List<Kind> kinds, float[][] queries, int[][] truth, Map<String, Map<String, Object>> atLevel)
@@ -249,12 +258,16 @@ final class NodeKnnComparison {
             row.put("parameter", swept.get("parameter"));
             row.put("value", swept.get("value"));
             row.putAll(timed.get(i));
+            row.put("shard_search_ms", RestTiming.shardSearchMillis(client, indexes.get(i), bodies.get(i)));
             System.out.println(row);
             atLevel.put(reached.get(i).label(), row);
         }
         Map<String, Object> floor = new LinkedHashMap<>();
         floor.put("index", FLOOR);
         floor.putAll(timed.get(reached.size()));
+        floor.put(
+                "shard_search_ms",
+                RestTiming.shardSearchMillis(client, indexes.get(reached.size()), bodies.get(reached.size())));
         floor.remove("recall@10");
         return floor;
     }

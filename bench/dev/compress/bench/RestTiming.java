@@ -83,6 +83,30 @@ final class RestTiming {
         return row;
     }
 
+    /**
+     * The mean time, in milliseconds, the shard itself spent on each search body, as the profile
+     * API reports it: the rewrite (where a Lucene k-NN query searches), the query's weight and
+     * scoring, and the collectors. What a request costs beyond that (HTTP, parsing the query, the
+     * search's phases, the response) is not in it, so it compares the indexes' own search work.
+     */
+    static double shardSearchMillis(NodeHttp client, String index, List<String> bodies) throws IOException {
+        long nanos = 0;
+        for (String body : bodies) {
+            JsonNode search = JSON.readTree(client.call(
+                            "POST",
+                            "/" + index + "/_search?filter_path=profile.shards.searches",
+                            "{\"profile\":true," + body.substring(body.indexOf('{') + 1)))
+                    .at("/profile/shards/0/searches/0");
+            nanos += search.at("/rewrite_time").asLong();
+            for (JsonNode part : List.of(search.at("/query"), search.at("/collector"))) {
+                for (JsonNode node : part) {
+                    nanos += node.at("/time_in_nanos").asLong();
+                }
+            }
+        }
+        return nanos / 1e6 / bodies.size();
+    }
+
     /** The ids (corpus rows) of one search's hits, best first. */
     static int[] search(NodeHttp client, String index, String body) throws IOException {
         JsonNode hits = JSON.readTree(client.call("POST", "/" + index + "/_search?filter_path=hits.hits._id", body))
