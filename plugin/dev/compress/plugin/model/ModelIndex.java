@@ -378,10 +378,10 @@ public final class ModelIndex {
     }
 
     /** A state document with the sequence number and primary term it was read at. */
-    record Versioned(ModelRecord model, long seqNo, long primaryTerm) {}
+    public record Versioned(ModelRecord model, long seqNo, long primaryTerm) {}
 
-    /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged}. */
-    void getVersioned(String modelId, ActionListener<Versioned> listener) {
+    /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged} and {@link #delete}. */
+    public void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
         asPlugin(() -> client.get(
                 new GetRequest(NAME, modelId),
@@ -502,26 +502,42 @@ public final class ModelIndex {
     }
 
     /**
-     * Deletes the state document and every chunk of the model id, also those a refused or failed
-     * job left behind (found by search, not by the state document's count).
+     * Deletes the state document, if it has not changed since {@code read} (a version conflict
+     * otherwise, and nothing is deleted), then every chunk of the model id, also those a refused or
+     * failed job left behind (found by search, not by the state document's count). The state goes
+     * first so that a model whose document changed meanwhile (a new job of the same id, a sweep)
+     * keeps its chunks.
      */
-    public void delete(ModelRecord model, ActionListener<Void> listener) {
+    public void delete(Versioned read, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
+        String id = read.model().id();
         SearchSourceBuilder chunks = new SearchSourceBuilder()
                 .query(QueryBuilders.boolQuery()
                         .filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC))
-                        .filter(QueryBuilders.termQuery(MODEL_ID, model.id())))
+                        .filter(QueryBuilders.termQuery(MODEL_ID, id)))
                 .fetchSource(false)
                 .size(MAX_CHUNKS);
-        asPlugin(() -> client.search(
-                new SearchRequest(NAME).source(chunks),
+        asPlugin(() -> client.delete(
+                new DeleteRequest(NAME, id)
+                        .setIfSeqNo(read.seqNo())
+                        .setIfPrimaryTerm(read.primaryTerm())
+                        .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
                 ActionListener.wrap(
-                        found -> {
-                            BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-                            bulk.add(new DeleteRequest(NAME, model.id()));
-                            found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-                            bulk(bulk, "deleting model [" + model.id() + "]", restoring);
-                        },
+                        deleted -> asPlugin(() -> client.search(
+                                new SearchRequest(NAME).source(chunks),
+                                ActionListener.wrap(
+                                        found -> {
+                                            if (found.getHits().getHits().length == 0) {
+                                                restoring.onResponse(null);
+                                                return;
+                                            }
+                                            BulkRequest bulk = new BulkRequest()
+                                                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+                                            found.getHits()
+                                                    .forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
+                                            bulk(bulk, "deleting the chunks of model [" + id + "]", restoring);
+                                        },
+                                        restoring::onFailure))),
                         restoring::onFailure)));
     }
 

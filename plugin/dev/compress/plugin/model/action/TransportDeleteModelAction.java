@@ -27,7 +27,8 @@ import org.opensearch.transport.client.Client;
  * {@code DELETE _plugins/compress/models/{id}}: refused (409) while the model's job runs or while an
  * ingest pipeline's {@code compress} processor names it; otherwise removes it and its chunks and
  * evicts it from every node's model cache. A model left {@code training} with no job behind it
- * (its node left or restarted, or its document names none) is deleted like any other.
+ * (its node left or restarted, or its document names none) is deleted like any other. The delete
+ * is conditional on the state document as these checks read it: one written meanwhile is a 409.
  */
 public final class TransportDeleteModelAction extends HandledTransportAction<ModelIdRequest, DeleteModelResponse> {
 
@@ -53,12 +54,13 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
     @Override
     protected void doExecute(Task task, ModelIdRequest request, ActionListener<DeleteModelResponse> listener) {
         String id = request.modelId();
-        models.get(
+        models.getVersioned(
                 id,
                 ActionListener.wrap(
-                        model -> {
+                        read -> {
+                            ModelRecord model = read.model();
                             if (model.mayBeTraining() == false) {
-                                delete(model, listener);
+                                delete(read, listener);
                                 return;
                             }
                             // a model in training whose node runs no job of it (or that names no node) would wait
@@ -76,7 +78,7 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                                                                     + id + "/_cancel",
                                                             RestStatus.CONFLICT));
                                                 } else {
-                                                    delete(model, listener);
+                                                    delete(read, listener);
                                                 }
                                             },
                                             listener::onFailure));
@@ -84,8 +86,8 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                         listener::onFailure));
     }
 
-    private void delete(ModelRecord model, ActionListener<DeleteModelResponse> listener) {
-        String id = model.id();
+    private void delete(ModelIndex.Versioned read, ActionListener<DeleteModelResponse> listener) {
+        String id = read.model().id();
         List<String> pipelines = ModelPipelines.using(clusterService.state(), id);
         if (pipelines.isEmpty() == false) {
             listener.onFailure(new OpenSearchStatusException(
@@ -94,7 +96,7 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
             return;
         }
         models.delete(
-                model,
+                read,
                 ActionListener.wrap(
                         ok -> client.execute(
                                 EvictModelAction.INSTANCE,
@@ -107,7 +109,14 @@ public final class TransportDeleteModelAction extends HandledTransportAction<Mod
                                                 id,
                                                 List.of(new EvictionFailure(
                                                         "_all", String.valueOf(e.getMessage()))))))),
-                        listener::onFailure));
+                        e -> listener.onFailure(
+                                ModelIndex.isVersionConflict(e)
+                                        ? new OpenSearchStatusException(
+                                                "model [" + id
+                                                        + "] changed while it was being deleted (a training job or a"
+                                                        + " sweep wrote it), so nothing was deleted: read it again and retry",
+                                                RestStatus.CONFLICT)
+                                        : e)));
     }
 
     /** The nodes that did not confirm the eviction: they may still serve their cached copy ({@link DeleteModelResponse}). */

@@ -207,6 +207,26 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         return failed.actionGet();
     }
 
+    private static ModelIndex.Versioned versioned(String id) {
+        PlainActionFuture<ModelIndex.Versioned> read = PlainActionFuture.newFuture();
+        models().getVersioned(id, read);
+        return read.actionGet();
+    }
+
+    /** A delete decided on a stale read (the model written meanwhile) is a version conflict and deletes nothing. */
+    public void testADeleteRefusesAStaleRead() {
+        ModelIndex.Job job = createTraining("rewritten");
+        assertEquals(ModelIndex.Completion.CREATED, complete(job, file()));
+        ModelIndex.Versioned stale = versioned("rewritten");
+        update("rewritten", Map.of("description", "written after the read"));
+        PlainActionFuture<Void> deleted = PlainActionFuture.newFuture();
+        models().delete(stale, deleted);
+        Exception e = expectThrows(Exception.class, deleted::actionGet);
+        assertTrue(String.valueOf(e), ModelIndex.isVersionConflict(e));
+        assertEquals(ModelState.CREATED, get("rewritten").state());
+        assertEquals(3, chunksOf("rewritten"));
+    }
+
     /** Deleting a model removes every chunk of its id, also one an earlier job left behind. */
     public void testDeleteRemovesChunksOfEveryJob() {
         ModelIndex.Job job = createTraining("deleted");
@@ -218,7 +238,7 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
                 .get();
         assertEquals(4, chunksOf("deleted"));
         PlainActionFuture<Void> deleted = PlainActionFuture.newFuture();
-        models().delete(get("deleted"), deleted);
+        models().delete(versioned("deleted"), deleted);
         deleted.actionGet();
         assertEquals(
                 0,
