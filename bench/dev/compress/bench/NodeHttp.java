@@ -28,8 +28,13 @@ final class NodeHttp {
 
     /** The response body of {@code method path} with a JSON {@code body} (or none); a status >= 300 is an error. */
     String call(String method, String path, String body) throws IOException {
+        return call(method, path, body, Duration.ofMinutes(10));
+    }
+
+    /** The same, waiting up to {@code timeout} for the answer. */
+    String call(String method, String path, String body, Duration timeout) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofMinutes(10))
+                .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .method(
                         method,

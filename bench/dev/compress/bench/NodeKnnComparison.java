@@ -7,6 +7,7 @@ import dev.compress.harness.RealNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -302,7 +303,8 @@ final class NodeKnnComparison {
         client.call("POST", "/" + kind.index() + "/_refresh", null);
         double indexSeconds = (System.nanoTime() - start) / 1e9;
         long mergeStart = System.nanoTime();
-        client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null);
+        // merged into one segment, a million vectors get a new graph: most of an hour on this machine
+        client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null, Duration.ofHours(4));
         client.call("POST", "/" + kind.index() + "/_refresh", null);
         double mergeSeconds = (System.nanoTime() - mergeStart) / 1e9;
         // a shard's store size is cached for index.store.stats_refresh_interval (10 s): wait it out
