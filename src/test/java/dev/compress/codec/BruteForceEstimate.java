@@ -32,4 +32,21 @@ final class BruteForceEstimate {
             case EUCLIDEAN -> 1 / (1 + Math.max(0, qq - 2 * ip + xx));
         };
     }
+
+    /**
+     * The sum of the absolute values of every term {@link #score} adds up: float arithmetic over
+     * these terms (the scorers') differs from the doubles here by a multiple of this, not of the
+     * result, which cancellation can make much smaller.
+     */
+    static double magnitude(float[] q, float[] x, float[] c) {
+        double sq = 0, l1 = 0, signTerms = 0, terms = 0;
+        for (int i = 0; i < q.length; i++) {
+            double r = x[i] - c[i];
+            sq += r * r;
+            l1 += Math.abs(r);
+            signTerms += Math.abs(q[i] - c[i]);
+            terms += Math.abs(c[i] * x[i]) + Math.abs(q[i] * c[i]) + c[i] * c[i] + x[i] * x[i] + q[i] * q[i];
+        }
+        return (l1 == 0 ? 0 : sq / l1) * signTerms + terms;
+    }
 }
