@@ -511,34 +511,35 @@ public final class ModelIndex {
     public void delete(Versioned read, ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
         String id = read.model().id();
-        SearchSourceBuilder chunks = new SearchSourceBuilder()
-                .query(QueryBuilders.boolQuery()
-                        .filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC))
-                        .filter(QueryBuilders.termQuery(MODEL_ID, id)))
-                .fetchSource(false)
-                .size(MAX_CHUNKS);
         asPlugin(() -> client.delete(
                 new DeleteRequest(NAME, id)
                         .setIfSeqNo(read.seqNo())
                         .setIfPrimaryTerm(read.primaryTerm())
                         .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE),
+                ActionListener.wrap(deleted -> deleteEveryChunk(id, restoring), restoring::onFailure)));
+    }
+
+    /** Deletes every chunk document of {@code modelId}, of whichever job. */
+    private void deleteEveryChunk(String modelId, ActionListener<Void> listener) {
+        SearchSourceBuilder chunks = new SearchSourceBuilder()
+                .query(QueryBuilders.boolQuery()
+                        .filter(QueryBuilders.termQuery(DOC_TYPE, CHUNK_DOC))
+                        .filter(QueryBuilders.termQuery(MODEL_ID, modelId)))
+                .fetchSource(false)
+                .size(MAX_CHUNKS);
+        asPlugin(() -> client.search(
+                new SearchRequest(NAME).source(chunks),
                 ActionListener.wrap(
-                        deleted -> asPlugin(() -> client.search(
-                                new SearchRequest(NAME).source(chunks),
-                                ActionListener.wrap(
-                                        found -> {
-                                            if (found.getHits().getHits().length == 0) {
-                                                restoring.onResponse(null);
-                                                return;
-                                            }
-                                            BulkRequest bulk = new BulkRequest()
-                                                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
-                                            found.getHits()
-                                                    .forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-                                            bulk(bulk, "deleting the chunks of model [" + id + "]", restoring);
-                                        },
-                                        restoring::onFailure))),
-                        restoring::onFailure)));
+                        found -> {
+                            if (found.getHits().getHits().length == 0) {
+                                listener.onResponse(null);
+                                return;
+                            }
+                            BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+                            found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
+                            bulk(bulk, "deleting the chunks of model [" + modelId + "]", listener);
+                        },
+                        listener::onFailure)));
     }
 
     /** Searches state documents only; {@code query} may be null for all. */
