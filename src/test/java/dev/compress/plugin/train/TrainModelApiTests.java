@@ -530,6 +530,16 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals("the cancelled job deleted its corpus file", before, corpusFiles());
         assertTrue(restError(409, "POST", "/_plugins/compress/models/long/_cancel", null)
                 .contains("is [failed], not [training]"));
+        // the job ends once its write of [failed] is acknowledged; a copy of the model document that has
+        // not applied that write yet still reads [training], and its DELETE answers 409 until the job ends
+        assertBusy(
+                () -> {
+                    for (TrainingJobs jobs : internalCluster().getInstances(TrainingJobs.class)) {
+                        assertEquals("jobs still running", 0, jobs.runningCount());
+                    }
+                },
+                1,
+                TimeUnit.MINUTES);
         assertEquals(
                 "deleted",
                 restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
