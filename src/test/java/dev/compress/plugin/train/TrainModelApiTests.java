@@ -532,6 +532,14 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .contains("is [failed], not [training]"));
         // the job ends once its write of [failed] is acknowledged; a copy of the model document that has
         // not applied that write yet still reads [training], and its DELETE answers 409 until the job ends
+        awaitNoJobRunning();
+        assertEquals(
+                "deleted",
+                restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
+    }
+
+    /** Waits up to a minute until no node runs a training job. */
+    private static void awaitNoJobRunning() throws Exception {
         assertBusy(
                 () -> {
                     for (TrainingJobs jobs : internalCluster().getInstances(TrainingJobs.class)) {
@@ -540,9 +548,6 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 },
                 1,
                 TimeUnit.MINUTES);
-        assertEquals(
-                "deleted",
-                restCall("DELETE", "/_plugins/compress/models/long", null).get("result"));
     }
 
     /** A job whose model document is gone (here its whole index) has nowhere to store a model: it stops and frees its slot. */
@@ -560,14 +565,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 3,
                 TimeUnit.MINUTES);
         assertAcked(client().admin().indices().prepareDelete(ModelIndex.NAME));
-        assertBusy(
-                () -> {
-                    for (TrainingJobs jobs : internalCluster().getInstances(TrainingJobs.class)) {
-                        assertEquals("jobs still running", 0, jobs.runningCount());
-                    }
-                },
-                1,
-                TimeUnit.MINUTES);
+        awaitNoJobRunning();
         assertEquals("the stopped job deleted its corpus file", before, corpusFiles());
     }
 
