@@ -55,23 +55,34 @@ final class KnnSideBySideSection implements BenchSection {
         System.setProperty(
                 "realnode.workdir",
                 BenchPaths.output().resolve("realnode").toAbsolutePath().toString());
-        try (RealNode node = RealNode.withPluginsBefore(
-                "knn-side-by-side",
-                List.of(RealNode.pluginZip("realnode.knn.zip")),
-                System.getProperty("bench.knn.node.heap", "1g"))) {
-            node.start();
-            NodeKnnComparison comparison = new NodeKnnComparison(node);
-            for (BenchData set : sets) {
-                // a tenth of scifact's float index is under a megabyte, less than the node's own files need
-                NodeKnnComparison.Outcome outcome =
-                        comparison.run(set, set.judgments().isEmpty());
-                outcomes.put(set.name(), outcome);
-                tables.addAll(outcome.tables());
+        List<String> parts =
+                List.of(System.getProperty("bench.knn.parts", "rest,inprocess").split(","));
+        if (parts.contains("rest")) {
+            List<String> settings = new ArrayList<>(KeptRestIndexes.nodeSettings());
+            // a bulk load's segments as large as the heap allows: at a million vectors the default tenth flushes a
+            // small segment every few minutes, and merging them rebuilds graphs again and again
+            settings.add("indices.memory.index_buffer_size: 50%");
+            try (RealNode node = RealNode.withPluginsBefore(
+                    "knn-side-by-side",
+                    List.of(RealNode.pluginZip("realnode.knn.zip")),
+                    System.getProperty("bench.knn.node.heap", mode.full() ? "5g" : "1g"),
+                    settings)) {
+                node.start();
+                NodeKnnComparison comparison = new NodeKnnComparison(node);
+                for (BenchData set : sets) {
+                    // a tenth of scifact's float index is under a megabyte, less than the node's own files need
+                    NodeKnnComparison.Outcome outcome =
+                            comparison.run(set, set.judgments().isEmpty());
+                    outcomes.put(set.name(), outcome);
+                    tables.addAll(outcome.tables());
+                }
             }
         }
         Map<String, Double> oursOverOsq = new LinkedHashMap<>();
-        for (BenchData set : sets) {
-            tables.addAll(luceneFormats(set, mode, oursOverOsq));
+        if (parts.contains("inprocess")) {
+            for (BenchData set : sets) {
+                tables.addAll(luceneFormats(set, mode, oursOverOsq));
+            }
         }
         tables.add(0, targets(outcomes, oursOverOsq));
         return tables;
@@ -169,16 +180,18 @@ final class KnnSideBySideSection implements BenchSection {
     private static List<ResultTable> luceneFormats(BenchData set, BenchMode mode, Map<String, Double> oursOverOsq)
             throws Exception {
         List<SearchSpec> searches = new ArrayList<>();
-        for (float f : new float[] {1, 2, 3, 5, 8, 12, 16}) {
+        // a million vectors need budgets far above a hundred thousand's for the same recall
+        boolean large = set.corpus().length > 200_000;
+        for (float f : large ? new float[] {5, 8, 12, 16, 24, 32, 48, 64, 96} : new float[] {1, 2, 3, 5, 8, 12, 16}) {
             searches.add(new SearchSpec(LUCENE_FLOAT, f, false));
         }
-        for (float f : new float[] {3, 5, 8, 12, 16, 24}) {
+        for (float f : large ? new float[] {8, 12, 16, 24, 32, 48, 64, 96, 128} : new float[] {3, 5, 8, 12, 16, 24}) {
             searches.add(new SearchSpec(LUCENE_OSQ, f, true));
         }
-        for (float f : new float[] {1, 2, 3, 5, 8}) {
+        for (float f : large ? new float[] {5, 8, 12, 16, 24, 32, 48, 64, 96} : new float[] {1, 2, 3, 5, 8}) {
             searches.add(new SearchSpec(LUCENE_SQ7, f, false));
         }
-        for (float f : new float[] {3, 5, 8, 12, 16, 24}) {
+        for (float f : large ? new float[] {8, 12, 16, 24, 32, 48, 64, 96, 128} : new float[] {3, 5, 8, 12, 16, 24}) {
             searches.add(new SearchSpec(OURS_BINARY, f, true));
         }
         List<String> compared = List.of(LUCENE_FLOAT, LUCENE_OSQ, LUCENE_SQ7, OURS_BINARY);

@@ -80,13 +80,19 @@ final class NodeKnnComparison {
 
     private final RealNode node;
     private final NodeHttp client;
+    private final KeptRestIndexes kept;
+    /** Indexes restored from a kept snapshot rather than built by this run. */
+    private final List<String> restored = new ArrayList<>();
 
-    NodeKnnComparison(RealNode node) {
+    /** A comparison on a started node configured with {@link KeptRestIndexes#nodeSettings()}. */
+    NodeKnnComparison(RealNode node) throws IOException, InterruptedException {
         this.node = node;
         this.client = new NodeHttp(node.httpPort());
+        this.kept = KeptRestIndexes.on(node, client);
     }
 
     Outcome run(BenchData set, boolean limitCache) throws Exception {
+        restored.clear();
         int dims = set.corpus()[0].length;
         String slug = set.judgments().isEmpty() ? "synthetic" : "scifact";
         List<Kind> kinds = List.of(
@@ -206,7 +212,12 @@ final class NodeKnnComparison {
                 + " with profile on; shard_speed_ratio_to_knn_float32: k-NN float32's shard_search_ms over the row's,"
                 + " the indexes compared without the request's fixed cost.");
         indexing.note("index_s: every document through _bulk (bulks of " + BULK
-                + ", one client) and a refresh; merge_s: force-merge to one segment. Disk: the shard's store "
+                + ", one client) and a refresh; merge_s: force-merge to one segment"
+                + (restored.isEmpty()
+                        ? ""
+                        : " (" + String.join("; ", restored)
+                                + ": restored from snapshots kept with -Dbench.index.dir, so the seconds of the earlier run that built them)")
+                + ". Disk: the shard's store "
                 + "(_stats/store) over its documents; vector files: .vec/.vex/.vem and our .vbc/.vbf/.vbm; stored fields: .fdt/.fdx/.fdm, "
                 + "where _source lives. search_ram: the files a graph walk reads for every candidate it scores (k-NN float32 and ours float: "
                 + ".vex graph + .vec floats; ours binary: .vex graph + .vbc codes, the packed floats of .vbf read only for the k x oversample rescored), "
@@ -277,36 +288,20 @@ final class NodeKnnComparison {
         return Arrays.stream(queries).map(q -> kind.body(q, p)).toList();
     }
 
-    /** Creates, fills, force-merges and sizes one index; the row of the indexing table. */
+    /**
+     * Creates, fills and force-merges one index, or restores it where it was kept ({@link
+     * KeptRestIndexes}), and sizes it; the row of the indexing table.
+     */
     private Map<String, Object> ingest(Kind kind, float[][] corpus) throws Exception {
-        client.call(
-                "PUT",
-                "/" + kind.index(),
-                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\",\"index.compound_format\":false"
-                        + kind.settings() + "},\"mappings\":{\"properties\":{\"v\":" + kind.field() + "}}}");
-        long start = System.nanoTime();
-        for (int from = 0; from < corpus.length; from += BULK) {
-            StringBuilder body = new StringBuilder();
-            for (int id = from; id < Math.min(corpus.length, from + BULK); id++) {
-                body.append("{\"index\":{\"_id\":\"")
-                        .append(id)
-                        .append("\"}}\n{\"v\":")
-                        .append(Arrays.toString(corpus[id]))
-                        .append("}\n");
-            }
-            String response = client.call("POST", "/" + kind.index() + "/_bulk", body.toString());
-            if (response.contains("\"errors\":true")) {
-                throw new IOException("bulk into " + kind.index() + " had errors: "
-                        + response.substring(0, Math.min(500, response.length())));
-            }
+        double[] seconds = kept.restore(kind.index(), corpus.length);
+        if (seconds == null) {
+            seconds = build(kind, corpus);
+            kept.keep(kind.index(), corpus.length, seconds);
+        } else {
+            restored.add(kind.label());
         }
-        client.call("POST", "/" + kind.index() + "/_refresh", null);
-        double indexSeconds = (System.nanoTime() - start) / 1e9;
-        long mergeStart = System.nanoTime();
-        // merged into one segment, a million vectors get a new graph: most of an hour on this machine
-        client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null, Duration.ofHours(4));
-        client.call("POST", "/" + kind.index() + "/_refresh", null);
-        double mergeSeconds = (System.nanoTime() - mergeStart) / 1e9;
+        double indexSeconds = seconds[0];
+        double mergeSeconds = seconds[1];
         // a shard's store size is cached for index.store.stats_refresh_interval (10 s): wait it out
         Thread.sleep(11_000);
         JsonNode stats = JSON.readTree(client.call("GET", "/" + kind.index() + "/_stats/store,docs", null))
@@ -334,6 +329,45 @@ final class NodeKnnComparison {
         row.put("files_bytes_per_doc", perFile.toString());
         System.out.println(row);
         return row;
+    }
+
+    /**
+     * Creates {@code kind}'s index, fills it through {@code _bulk} and force-merges it; returns the
+     * seconds of both. Refresh is off and the translog may grow large, as a bulk load is set up, so
+     * that the node's indexing buffer decides when a segment is written.
+     */
+    private double[] build(Kind kind, float[][] corpus) throws IOException {
+        client.call(
+                "PUT",
+                "/" + kind.index(),
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\",\"index.compound_format\":false,"
+                        + "\"index.translog.flush_threshold_size\":\"16gb\""
+                        + kind.settings() + "},\"mappings\":{\"properties\":{\"v\":" + kind.field() + "}}}");
+        long start = System.nanoTime();
+        for (int from = 0; from < corpus.length; from += BULK) {
+            StringBuilder body = new StringBuilder();
+            for (int id = from; id < Math.min(corpus.length, from + BULK); id++) {
+                body.append("{\"index\":{\"_id\":\"")
+                        .append(id)
+                        .append("\"}}\n{\"v\":")
+                        .append(Arrays.toString(corpus[id]))
+                        .append("}\n");
+            }
+            String response = client.call("POST", "/" + kind.index() + "/_bulk", body.toString());
+            if (response.contains("\"errors\":true")) {
+                throw new IOException("bulk into " + kind.index() + " had errors: "
+                        + response.substring(0, Math.min(500, response.length())));
+            }
+        }
+        client.call("POST", "/" + kind.index() + "/_refresh", null);
+        double indexSeconds = (System.nanoTime() - start) / 1e9;
+        long mergeStart = System.nanoTime();
+        // the merged segment's graph starts from the largest segment's and takes in the others' vectors: at a
+        // million vectors that can take most of an hour on this machine
+        client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null, Duration.ofHours(4));
+        client.call("POST", "/" + kind.index() + "/_refresh", null);
+        double mergeSeconds = (System.nanoTime() - mergeStart) / 1e9;
+        return new double[] {indexSeconds, mergeSeconds};
     }
 
     /**

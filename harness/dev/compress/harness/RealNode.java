@@ -101,6 +101,15 @@ public final class RealNode implements AutoCloseable {
      */
     public static RealNode withPluginsBefore(String name, List<Path> pluginsBefore, String heap)
             throws IOException, InterruptedException {
+        return withPluginsBefore(name, pluginsBefore, heap, List.of());
+    }
+
+    /**
+     * {@link #withPluginsBefore(String, List, String)} with {@code settings} (lines of {@code
+     * opensearch.yml}, such as {@code path.repo: DIR}) added to the node's configuration.
+     */
+    public static RealNode withPluginsBefore(String name, List<Path> pluginsBefore, String heap, List<String> settings)
+            throws IOException, InterruptedException {
         Path workdir = Path.of(required("realnode.workdir"));
         Path home = workdir.resolve(name);
         RealNode node = new RealNode(
@@ -115,7 +124,8 @@ public final class RealNode implements AutoCloseable {
                 Path.of(required("realnode.plugin.zip")),
                 null,
                 "realnode-0",
-                List.of("discovery.type: single-node"));
+                Stream.concat(Stream.of("discovery.type: single-node"), settings.stream())
+                        .toList());
         return node;
     }
 
@@ -234,6 +244,18 @@ public final class RealNode implements AutoCloseable {
                 chown.add(djlCache.toString());
             }
             run(chown, Map.of());
+        }
+    }
+
+    /**
+     * Creates {@code dir} if needed and gives it to the user the node runs as, for a directory the
+     * node must write outside its home (a snapshot repository named in {@code path.repo}).
+     */
+    public void shareDirectory(Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        if (asRoot) {
+            ensureNodeUser();
+            run(List.of("chown", "-R", NODE_USER + ":" + NODE_USER, dir.toString()), Map.of());
         }
     }
 

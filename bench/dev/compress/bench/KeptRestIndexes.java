@@ -1,0 +1,127 @@
+package dev.compress.bench;
+
+import dev.compress.harness.RealNode;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The {@code knn} section's REST indexes kept between runs, with {@code -Dbench.index.dir=DIR}, as
+ * snapshots in a repository at {@code DIR/knn-rest/repository} (the node's {@code path.repo}): an
+ * index built and force-merged is snapshotted with a marker of its build and merge seconds beside
+ * the repository, and a later run restores it instead of building it again. A million vectors take
+ * most of an hour per index, more than one sitting may have, and the searches are what a change
+ * to the search side needs measured again. Without the property nothing is kept. As for {@link
+ * BuiltIndex}, delete the directory after changing an index format or the data generator: the
+ * marker cannot tell.
+ */
+final class KeptRestIndexes {
+
+    private static final String REPOSITORY = "bench-kept";
+    private static final Duration SNAPSHOT_TIMEOUT = Duration.ofHours(1);
+
+    private final NodeHttp client;
+    private final Path dir;
+
+    private KeptRestIndexes(NodeHttp client, Path dir) {
+        this.client = client;
+        this.dir = dir;
+    }
+
+    /** Where kept indexes live, or null when {@code bench.index.dir} is unset. */
+    static Path directory() {
+        String keep = System.getProperty("bench.index.dir");
+        return keep == null ? null : Path.of(keep, "knn-rest");
+    }
+
+    /** The node settings a kept repository needs: {@code path.repo}, or none. */
+    static List<String> nodeSettings() {
+        Path dir = directory();
+        return dir == null
+                ? List.of()
+                : List.of("path.repo: " + dir.resolve("repository").toAbsolutePath());
+    }
+
+    /**
+     * The kept indexes of a started node configured with {@link #nodeSettings()}: its repository
+     * registered, when indexes are kept at all.
+     */
+    static KeptRestIndexes on(RealNode node, NodeHttp client) throws IOException, InterruptedException {
+        Path dir = directory();
+        if (dir != null) {
+            Path repository = dir.resolve("repository").toAbsolutePath();
+            node.shareDirectory(repository);
+            client.call(
+                    "PUT",
+                    "/_snapshot/" + REPOSITORY,
+                    "{\"type\":\"fs\",\"settings\":{\"location\":\"" + repository + "\"}}");
+        }
+        return new KeptRestIndexes(client, dir);
+    }
+
+    /**
+     * Restores {@code index} of {@code docs} documents from its snapshot and returns the build and
+     * merge seconds of the run that built it; null when it was not kept and must be built. A
+     * snapshot without a marker (a run stopped while taking it) is deleted.
+     */
+    double[] restore(String index, int docs) throws IOException {
+        if (dir == null) {
+            return null;
+        }
+        String snapshot = snapshot(index, docs);
+        Path marker = marker(snapshot);
+        if (Files.exists(marker) == false) {
+            if (client.call("GET", "/_snapshot/" + REPOSITORY + "/_all", null).contains("\"" + snapshot + "\"")) {
+                client.call("DELETE", "/_snapshot/" + REPOSITORY + "/" + snapshot, null, SNAPSHOT_TIMEOUT);
+            }
+            return null;
+        }
+        client.call(
+                "POST",
+                "/_snapshot/" + REPOSITORY + "/" + snapshot + "/_restore?wait_for_completion=true",
+                "{\"indices\":\"" + index + "\",\"include_global_state\":false}",
+                SNAPSHOT_TIMEOUT);
+        client.call("GET", "/_cluster/health/" + index + "?wait_for_status=green&timeout=600s", null);
+        Properties built = new Properties();
+        try (Reader in = Files.newBufferedReader(marker)) {
+            built.load(in);
+        }
+        System.out.println("restored " + index + " from snapshot " + snapshot);
+        return new double[] {
+            Double.parseDouble(built.getProperty("index_s")), Double.parseDouble(built.getProperty("merge_s"))
+        };
+    }
+
+    /** Snapshots {@code index}, just built in {@code seconds} (build, merge), for later runs. */
+    void keep(String index, int docs, double[] seconds) throws IOException {
+        if (dir == null) {
+            return;
+        }
+        String snapshot = snapshot(index, docs);
+        client.call(
+                "PUT",
+                "/_snapshot/" + REPOSITORY + "/" + snapshot + "?wait_for_completion=true",
+                "{\"indices\":\"" + index + "\",\"include_global_state\":false}",
+                SNAPSHOT_TIMEOUT);
+        Properties built = new Properties();
+        built.setProperty("index_s", Double.toString(seconds[0]));
+        built.setProperty("merge_s", Double.toString(seconds[1]));
+        try (Writer out = Files.newBufferedWriter(marker(snapshot))) {
+            built.store(out, "built by NodeKnnComparison");
+        }
+    }
+
+    private Path marker(String snapshot) {
+        return dir.resolve(snapshot + ".built");
+    }
+
+    private static String snapshot(String index, int docs) {
+        return (index + "-" + docs).toLowerCase(Locale.ROOT);
+    }
+}
