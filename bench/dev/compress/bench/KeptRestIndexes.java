@@ -49,14 +49,24 @@ final class KeptRestIndexes {
     }
 
     /**
-     * The kept indexes of a started node configured with {@link #nodeSettings()}: its repository
-     * registered, when indexes are kept at all.
+     * Gives the repository directory to the user {@code node} will run as: a node checks that it can
+     * write its {@code path.repo} when it starts.
      */
-    static KeptRestIndexes on(RealNode node, NodeHttp client) throws IOException, InterruptedException {
+    static void shareWith(RealNode node) throws IOException, InterruptedException {
+        Path dir = directory();
+        if (dir != null) {
+            node.shareDirectory(dir.resolve("repository").toAbsolutePath());
+        }
+    }
+
+    /**
+     * The kept indexes of a node configured with {@link #nodeSettings()} and {@link #shareWith},
+     * started: its repository registered, when indexes are kept at all.
+     */
+    static KeptRestIndexes on(NodeHttp client) throws IOException {
         Path dir = directory();
         if (dir != null) {
             Path repository = dir.resolve("repository").toAbsolutePath();
-            node.shareDirectory(repository);
             client.call(
                     "PUT",
                     "/_snapshot/" + REPOSITORY,

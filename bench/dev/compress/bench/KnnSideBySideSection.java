@@ -67,6 +67,7 @@ final class KnnSideBySideSection implements BenchSection {
                     List.of(RealNode.pluginZip("realnode.knn.zip")),
                     System.getProperty("bench.knn.node.heap", mode.full() ? "5g" : "1g"),
                     settings)) {
+                KeptRestIndexes.shareWith(node);
                 node.start();
                 NodeKnnComparison comparison = new NodeKnnComparison(node);
                 for (BenchData set : sets) {

@@ -84,11 +84,11 @@ final class NodeKnnComparison {
     /** Indexes restored from a kept snapshot rather than built by this run. */
     private final List<String> restored = new ArrayList<>();
 
-    /** A comparison on a started node configured with {@link KeptRestIndexes#nodeSettings()}. */
-    NodeKnnComparison(RealNode node) throws IOException, InterruptedException {
+    /** A comparison on a started node prepared for {@link KeptRestIndexes}. */
+    NodeKnnComparison(RealNode node) throws IOException {
         this.node = node;
         this.client = new NodeHttp(node.httpPort());
-        this.kept = KeptRestIndexes.on(node, client);
+        this.kept = KeptRestIndexes.on(client);
     }
 
     Outcome run(BenchData set, boolean limitCache) throws Exception {
