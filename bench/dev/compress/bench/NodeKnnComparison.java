@@ -35,6 +35,16 @@ final class NodeKnnComparison {
     private static final int BULK = 500;
     /** The row of requests that search no vectors, timed beside the indexes. */
     private static final String FLOOR = "REST floor: match_all, size 10";
+    /**
+     * Queries of each pass with the page cache limited: 500, or 100 above 200,000 vectors, where a
+     * search that reads most of its vectors from disk can take a second and the pass runs twice per
+     * index.
+     */
+    private static int limitedQueries(BenchData set) {
+        return Math.min(
+                set.queries().length,
+                Integer.getInteger("bench.knn.limited.queries", set.corpus().length > 200_000 ? 100 : 500));
+    }
     /** Timed rounds of the interleaved pass at equal recall. */
     static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
 
@@ -407,7 +417,13 @@ final class NodeKnnComparison {
             row.put("index", kind.label());
             row.put("parameter", reached.get("parameter"));
             try {
-                row.putAll(searchLimited(kind, (Number) reached.get("value"), set.queries(), truth, budget));
+                int queries = limitedQueries(set);
+                row.putAll(searchLimited(
+                        kind,
+                        (Number) reached.get("value"),
+                        Arrays.copyOf(set.queries(), queries),
+                        Arrays.copyOf(truth, queries),
+                        budget));
             } catch (IOException | IllegalStateException e) {
                 table.note("Not measured for " + kind.label() + ": " + e.getMessage());
                 continue;
@@ -431,7 +447,8 @@ final class NodeKnnComparison {
                 "The running node, warmed by the searches before, is moved into a memory cgroup; the index is closed (the node maps"
                         + " its files, and mapped pages stay in the page cache), its files are dropped from the page cache (dd iflag=nocache), the"
                         + " cgroup's limit becomes its usage then (what the node charges from the move on) plus the budget, and the index is reopened;"
-                        + " then one warm-up pass and one timed pass of the queries run. index_resident_mb: the shard's pages in the page cache"
+                        + " then one warm-up pass and one timed pass of the first " + limitedQueries(set)
+                        + " queries run. index_resident_mb: the shard's pages in the page cache"
                         + " afterwards (fincore).");
         return table;
     }
