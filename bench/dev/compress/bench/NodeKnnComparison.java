@@ -35,16 +35,6 @@ final class NodeKnnComparison {
     private static final int BULK = 500;
     /** The row of requests that search no vectors, timed beside the indexes. */
     private static final String FLOOR = "REST floor: match_all, size 10";
-    /**
-     * Queries of each pass with the page cache limited: 500, or 100 above 200,000 vectors, where a
-     * search that reads most of its vectors from disk can take a second and the pass runs twice per
-     * index.
-     */
-    private static int limitedQueries(BenchData set) {
-        return Math.min(
-                set.queries().length,
-                Integer.getInteger("bench.knn.limited.queries", set.corpus().length > 200_000 ? 100 : 500));
-    }
     /** Timed rounds of the interleaved pass at equal recall. */
     static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
 
@@ -451,6 +441,17 @@ final class NodeKnnComparison {
                         + " queries run. index_resident_mb: the shard's pages in the page cache"
                         + " afterwards (fincore).");
         return table;
+    }
+
+    /**
+     * Queries of each pass with the page cache limited: 500, or 100 above 200,000 vectors, where a
+     * search that reads most of its vectors from disk can take a second and the pass runs twice per
+     * index.
+     */
+    private static int limitedQueries(BenchData set) {
+        return Math.min(
+                set.queries().length,
+                Integer.getInteger("bench.knn.limited.queries", set.corpus().length > 200_000 ? 100 : 500));
     }
 
     /**
