@@ -3,12 +3,9 @@ package dev.compress.bench;
 import dev.compress.harness.BenchData;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Properties;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -51,26 +48,12 @@ final class BuiltIndex implements Closeable {
 
     /** Build and merge seconds of a kept index built earlier, or null when it must be built. */
     double[] seconds() throws IOException {
-        if (marker == null || Files.exists(marker) == false) {
-            return null;
-        }
-        Properties built = new Properties();
-        try (Reader in = Files.newBufferedReader(marker)) {
-            built.load(in);
-        }
-        return new double[] {
-            Double.parseDouble(built.getProperty("index_s")), Double.parseDouble(built.getProperty("merge_s"))
-        };
+        return marker == null ? null : BuildMarker.read(marker);
     }
 
     void markBuilt(double[] seconds) throws IOException {
         if (marker != null) {
-            Properties built = new Properties();
-            built.setProperty("index_s", Double.toString(seconds[0]));
-            built.setProperty("merge_s", Double.toString(seconds[1]));
-            try (Writer out = Files.newBufferedWriter(marker)) {
-                built.store(out, "built by FormatComparison");
-            }
+            BuildMarker.write(marker, seconds, "FormatComparison");
         }
     }
 

@@ -2,14 +2,10 @@ package dev.compress.bench;
 
 import dev.compress.harness.RealNode;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 
 /**
  * The {@code knn} section's REST indexes kept between runs, with {@code -Dbench.index.dir=DIR}, as
@@ -85,8 +81,8 @@ final class KeptRestIndexes {
             return null;
         }
         String snapshot = snapshot(index, docs);
-        Path marker = marker(snapshot);
-        if (Files.exists(marker) == false) {
+        double[] seconds = BuildMarker.read(marker(snapshot));
+        if (seconds == null) {
             if (client.call("GET", "/_snapshot/" + REPOSITORY + "/_all", null).contains("\"" + snapshot + "\"")) {
                 client.call("DELETE", "/_snapshot/" + REPOSITORY + "/" + snapshot, null, SNAPSHOT_TIMEOUT);
             }
@@ -98,14 +94,8 @@ final class KeptRestIndexes {
                 "{\"indices\":\"" + index + "\",\"include_global_state\":false}",
                 SNAPSHOT_TIMEOUT);
         client.call("GET", "/_cluster/health/" + index + "?wait_for_status=green&timeout=600s", null);
-        Properties built = new Properties();
-        try (Reader in = Files.newBufferedReader(marker)) {
-            built.load(in);
-        }
         System.out.println("restored " + index + " from snapshot " + snapshot);
-        return new double[] {
-            Double.parseDouble(built.getProperty("index_s")), Double.parseDouble(built.getProperty("merge_s"))
-        };
+        return seconds;
     }
 
     /** Snapshots {@code index}, just built in {@code seconds} (build, merge), for later runs. */
@@ -119,12 +109,7 @@ final class KeptRestIndexes {
                 "/_snapshot/" + REPOSITORY + "/" + snapshot + "?wait_for_completion=true",
                 "{\"indices\":\"" + index + "\",\"include_global_state\":false}",
                 SNAPSHOT_TIMEOUT);
-        Properties built = new Properties();
-        built.setProperty("index_s", Double.toString(seconds[0]));
-        built.setProperty("merge_s", Double.toString(seconds[1]));
-        try (Writer out = Files.newBufferedWriter(marker(snapshot))) {
-            built.store(out, "built by NodeKnnComparison");
-        }
+        BuildMarker.write(marker(snapshot), seconds, "NodeKnnComparison");
     }
 
     private Path marker(String snapshot) {
