@@ -36,12 +36,15 @@ final class KeptRestIndexes {
         return keep == null ? null : Path.of(keep, "knn-rest");
     }
 
+    /** The snapshot repository's directory inside {@code dir}, absolute as the node needs it. */
+    private static Path repository(Path dir) {
+        return dir.resolve("repository").toAbsolutePath();
+    }
+
     /** The node settings a kept repository needs: {@code path.repo}, or none. */
     static List<String> nodeSettings() {
         Path dir = directory();
-        return dir == null
-                ? List.of()
-                : List.of("path.repo: " + dir.resolve("repository").toAbsolutePath());
+        return dir == null ? List.of() : List.of("path.repo: " + repository(dir));
     }
 
     /**
@@ -51,7 +54,7 @@ final class KeptRestIndexes {
     static void shareWith(RealNode node) throws IOException, InterruptedException {
         Path dir = directory();
         if (dir != null) {
-            node.shareDirectory(dir.resolve("repository").toAbsolutePath());
+            node.shareDirectory(repository(dir));
         }
     }
 
@@ -62,11 +65,10 @@ final class KeptRestIndexes {
     static KeptRestIndexes on(NodeHttp client) throws IOException {
         Path dir = directory();
         if (dir != null) {
-            Path repository = dir.resolve("repository").toAbsolutePath();
             client.call(
                     "PUT",
                     "/_snapshot/" + REPOSITORY,
-                    "{\"type\":\"fs\",\"settings\":{\"location\":\"" + repository + "\"}}");
+                    "{\"type\":\"fs\",\"settings\":{\"location\":\"" + repository(dir) + "\"}}");
         }
         return new KeptRestIndexes(client, dir);
     }
