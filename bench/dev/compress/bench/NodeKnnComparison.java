@@ -397,6 +397,9 @@ final class NodeKnnComparison {
                         "qps_ratio_to_knn_float32",
                         "index_resident_mb",
                         "index_mb"));
+        int queries = limitedQueries(set);
+        float[][] searched = Arrays.copyOf(set.queries(), queries);
+        int[][] searchedTruth = Arrays.copyOf(truth, queries);
         Map<String, Object> knnRow = null;
         for (Kind kind : kinds) {
             Map<String, Object> reached = atLevel.get(kind.label());
@@ -407,13 +410,7 @@ final class NodeKnnComparison {
             row.put("index", kind.label());
             row.put("parameter", reached.get("parameter"));
             try {
-                int queries = limitedQueries(set);
-                row.putAll(searchLimited(
-                        kind,
-                        (Number) reached.get("value"),
-                        Arrays.copyOf(set.queries(), queries),
-                        Arrays.copyOf(truth, queries),
-                        budget));
+                row.putAll(searchLimited(kind, (Number) reached.get("value"), searched, searchedTruth, budget));
             } catch (IOException | IllegalStateException e) {
                 table.note("Not measured for " + kind.label() + ": " + e.getMessage());
                 continue;
@@ -437,7 +434,7 @@ final class NodeKnnComparison {
                 "The running node, warmed by the searches before, is moved into a memory cgroup; the index is closed (the node maps"
                         + " its files, and mapped pages stay in the page cache), its files are dropped from the page cache (dd iflag=nocache), the"
                         + " cgroup's limit becomes its usage then (what the node charges from the move on) plus the budget, and the index is reopened;"
-                        + " then one warm-up pass and one timed pass of the first " + limitedQueries(set)
+                        + " then one warm-up pass and one timed pass of the first " + queries
                         + " queries run. index_resident_mb: the shard's pages in the page cache"
                         + " afterwards (fincore).");
         return table;
