@@ -14,6 +14,7 @@ import dev.compress.harness.BenchData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -30,6 +31,7 @@ import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.SegmentReadState;
 import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.TopKnnCollector;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -43,14 +45,16 @@ import org.apache.lucene.util.hnsw.RandomVectorScorer;
 /**
  * Where a binary search's extra graph visits come from. The float32 index's graph and ours are each
  * walked by Lucene's HNSW searcher twice, once scoring nodes exactly (float query against float
- * vectors) and once with the estimate our search uses (4-bit query against sign codes), for a
+ * vectors) and once with the estimate our search uses (4-bit query against sign codes; on our
+ * graph, through our reader's own search), for a
  * range of beam widths. Every beam is then reranked exactly, as rescoring does, so recall@10 says
  * what the walk found and {@code visited} what it cost: the graphs' quality and the estimate's
  * are measured apart. One more walk of the float32 graph reads each node's exact score from an array
  * filled before the walk: its CPU time is the searcher's own cost (neighbour lists, visited set,
- * queues), the floor under any scorer's walk at that many visits. Another walks a fixed-width copy
- * of our graph and codes with a loop of our own ({@link FixedWidthGraphWalk}): the floor for a
- * graph format and searcher of our own. Every walk's beam is also scored exactly against the float32
+ * queues), the floor under any scorer's walk at that many visits. A loop of our own ({@link
+ * PlainHnswWalk}) walks a fixed-width heap copy of our graph and codes, the floor for a graph format
+ * and searcher of our own, and walks the index's files in place, what a searcher of our own would
+ * do on the format as it is. Every walk's beam is also scored exactly against the float32
  * index's floats, untimed in the walk and timed apart, as rescoring would score it.
  *
  * <p>It reads the synthetic set's float32 and binary indexes an earlier {@code codec} run kept
@@ -85,43 +89,45 @@ final class WalkSection implements BenchSection {
                             "rescore_cpu_us_per_query"));
             Rescorer rescorer = new Rescorer(floats);
             BinarizedVectorValues codes = codesReader.codes(FIELD);
+            List<Variant> variants = new ArrayList<>();
             for (Index graph : List.of(floats, ours)) {
                 // our codes are in our index's ordinal order; the float32 graph's nodes map to them by id
                 int[] toCodeOrd = graph == ours ? null : ordinalMap(graph, ours);
-                walk(table, set, truth, graph, rescorer, "exact", lucene(graph, q -> exactScorer(graph, q)));
-                walk(
-                        table,
-                        set,
-                        truth,
-                        graph,
-                        rescorer,
-                        "4-bit query estimate",
-                        lucene(graph, q -> translated(codesReader.getRandomVectorScorer(FIELD, q), toCodeOrd)));
+                variants.add(new Variant(graph, "exact", lucene(graph, q -> exactScorer(graph, q))));
+                variants.add(
+                        graph == ours
+                                ? new Variant(ours, "4-bit query estimate, our reader's search", readerSearch(ours))
+                                : new Variant(
+                                        graph,
+                                        "4-bit query estimate",
+                                        lucene(
+                                                graph,
+                                                q -> translated(
+                                                        codesReader.getRandomVectorScorer(FIELD, q), toCodeOrd))));
             }
-            walk(
-                    table,
-                    set,
-                    truth,
-                    floats,
-                    rescorer,
-                    "precomputed exact scores",
-                    lucene(floats, q -> precomputed(floats, q)));
-            FixedWidthGraphWalk fixedWidth = FixedWidthGraphWalk.copy(ours.graph, codes);
-            walk(
-                    table,
-                    set,
-                    truth,
+            variants.add(new Variant(floats, "precomputed exact scores", lucene(floats, q -> precomputed(floats, q))));
+            variants.add(new Variant(
                     ours,
-                    rescorer,
                     "4-bit query estimate, fixed-width copy, own loop",
-                    ownLoop(fixedWidth, codes));
+                    ownLoop(PlainHnswWalk.fixedWidthCopy(ours.graph, codes), codes)));
+            variants.add(new Variant(
+                    ours,
+                    "4-bit query estimate, files in place, own loop",
+                    ownLoop(PlainHnswWalk.inPlace(ours.graph, codesReader.codes(FIELD)), codes)));
+            walkInterleaved(table, set, truth, rescorer, variants);
             table.note(
                     "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
                             + "A flushed segment's graph is built on exact similarities, a merged one's on each format's own scores. "
-                            + "cpu_us_per_query: CPU time of the searching thread inside the walk (the first walks include JIT warm-up); "
+                            + "our reader's search: our index's own KnnVectorsReader searching with k = beam, the walk a query takes "
+                            + "(its scorer built from the query; Lucene's searcher with the dense visited set our reader picks). "
+                            + "cpu_us_per_query: CPU time of the searching thread inside the walk; the walks are timed interleaved, each block of "
+                            + QUERY_BLOCK
+                            + " queries walked by every row's walk in turn (the order rotating from block to block) after one untimed block "
+                            + "for each (JIT warm-up), since this machine's speed drifts by more than the walks differ; "
                             + "precomputed exact scores: every node's score computed before the walk and read from an array during it; "
                             + "fixed-width copy, own loop: our graph's bottom level and codes copied into fixed-width heap arrays and walked by a "
-                            + "plain HNSW loop of our own (FixedWidthGraphWalk), a bound for a graph format and searcher of our own. "
+                            + "plain HNSW loop of our own (PlainHnswWalk), a bound for a graph format and searcher of our own; "
+                            + "files in place, own loop: the same loop on Lucene's graph and our codes as the index stores them. "
                             + "rescore_cpu_us_per_query: exact scores of the whole beam from the float32 index's floats with Lucene's float32 scorer, "
                             + "what rescoring would add.");
             return List.of(table);
@@ -172,8 +178,34 @@ final class WalkSection implements BenchSection {
         };
     }
 
-    /** {@link FixedWidthGraphWalk}'s loop with the search's estimate against {@code codes}. */
-    private static WalkFactory ownLoop(FixedWidthGraphWalk graph, BinarizedVectorValues codes) {
+    /**
+     * The index's own reader searching with k = beam: for ours, the walk a query takes (its scorer
+     * built from the query, the visited set our reader chooses), without rescoring.
+     */
+    private static WalkFactory readerSearch(Index index) {
+        int maxDoc = index.segment.maxDoc();
+        return query -> new PreparedWalk() {
+            TopKnnCollector collector;
+
+            @Override
+            public long walk(int beam) throws IOException {
+                collector = new TopKnnCollector(beam, Integer.MAX_VALUE);
+                index.vectors.search(FIELD, query, collector, AcceptDocs.fromLiveDocs(null, maxDoc));
+                return collector.visitedCount();
+            }
+
+            @Override
+            public int[] beam() {
+                // one segment without deletions: doc = ordinal
+                return Arrays.stream(collector.topDocs().scoreDocs)
+                        .mapToInt(hit -> hit.doc)
+                        .toArray();
+            }
+        };
+    }
+
+    /** {@link PlainHnswWalk}'s loop with the search's estimate against {@code codes}. */
+    private static WalkFactory ownLoop(PlainHnswWalk graph, BinarizedVectorValues codes) {
         return query -> {
             SignCodeEstimator estimator = new SignCodeEstimator(query, codes.centroid(), codes.similarity());
             return new PreparedWalk() {
@@ -193,65 +225,90 @@ final class WalkSection implements BenchSection {
         };
     }
 
+    /** One kind of walk on one graph: a group of rows of the table. */
+    private record Variant(Index graph, String walk, WalkFactory walks) {}
+
+    /** A variant's sums over the queries walked so far, per beam. */
+    private static final class Totals {
+        final long[] visited = new long[BEAMS.length];
+        final long[] cpuNanos = new long[BEAMS.length];
+        final long[] rescoreNanos = new long[BEAMS.length];
+        final double[] recall = new double[BEAMS.length];
+    }
+
     /**
      * Queries go in blocks: each block's walks are prepared first (untimed: a precomputed scorer reads
      * the whole index, which empties the CPU caches), then walked at every beam.
      */
     private static final int QUERY_BLOCK = 64;
 
-    private static void walk(
-            ResultTable table,
-            BenchData set,
-            int[][] truth,
-            Index graph,
-            Rescorer rescorer,
-            String walk,
-            WalkFactory walks)
+    /**
+     * Walks every query with every variant, block by block: one untimed block per variant first, then
+     * each block by every variant in turn, the order rotating, so that drift and JIT compilation fall
+     * on all variants alike rather than on whichever runs first or last.
+     */
+    private static void walkInterleaved(
+            ResultTable table, BenchData set, int[][] truth, Rescorer rescorer, List<Variant> variants)
+            throws IOException {
+        int queries = set.queries().length;
+        for (Variant variant : variants) {
+            walkBlock(set, truth, rescorer, variant, 0, Math.min(queries, QUERY_BLOCK), new Totals());
+        }
+        List<Totals> totals = variants.stream().map(v -> new Totals()).toList();
+        for (int from = 0, block = 0; from < queries; from += QUERY_BLOCK, block++) {
+            int to = Math.min(queries, from + QUERY_BLOCK);
+            for (int i = 0; i < variants.size(); i++) {
+                int v = (block + i) % variants.size();
+                walkBlock(set, truth, rescorer, variants.get(v), from, to, totals.get(v));
+            }
+        }
+        for (int v = 0; v < variants.size(); v++) {
+            Totals sums = totals.get(v);
+            for (int b = 0; b < BEAMS.length; b++) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("graph", variants.get(v).graph().name);
+                row.put("walk", variants.get(v).walk());
+                row.put("beam", BEAMS[b]);
+                row.put("visited_per_query", sums.visited[b] / (double) queries);
+                row.put("recall@10", sums.recall[b] / queries);
+                row.put("cpu_us_per_query", sums.cpuNanos[b] / 1e3 / queries);
+                row.put("rescore_cpu_us_per_query", sums.rescoreNanos[b] / 1e3 / queries);
+                table.add(row);
+            }
+        }
+    }
+
+    /** Walks queries {@code [from, to)} with {@code variant} at every beam, adding to {@code sums}. */
+    private static void walkBlock(
+            BenchData set, int[][] truth, Rescorer rescorer, Variant variant, int from, int to, Totals sums)
             throws IOException {
         float[][] queries = set.queries();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long[] visited = new long[BEAMS.length];
-        long[] cpuNanos = new long[BEAMS.length];
-        long[] rescoreNanos = new long[BEAMS.length];
-        double[] recall = new double[BEAMS.length];
-        int[] toFloatOrd = graph == rescorer.floats ? null : ordinalMap(graph, rescorer.floats);
-        for (int from = 0; from < queries.length; from += QUERY_BLOCK) {
-            int to = Math.min(queries.length, from + QUERY_BLOCK);
-            PreparedWalk[] block = new PreparedWalk[to - from];
-            RandomVectorScorer[] exact = new RandomVectorScorer[to - from];
-            for (int q = from; q < to; q++) {
-                block[q - from] = walks.prepare(queries[q]);
-                exact[q - from] = exactScorer(rescorer.floats, queries[q]);
-            }
-            for (int b = 0; b < BEAMS.length; b++) {
-                for (int q = from; q < to; q++) {
-                    long start = threads.getCurrentThreadCpuTime();
-                    visited[b] += block[q - from].walk(BEAMS[b]);
-                    cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
-                    int[] beam = block[q - from].beam();
-                    rescoreNanos[b] += rescorer.time(exact[q - from], beam, toFloatOrd);
-                    float[] query = queries[q];
-                    int[] reranked = Arrays.stream(beam)
-                            .map(ord -> graph.ids[ord])
-                            .boxed()
-                            .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
-                            .limit(K)
-                            .mapToInt(Integer::intValue)
-                            .toArray();
-                    recall[b] += BenchData.recall(truth[q], reranked);
-                }
-            }
+        Index graph = variant.graph();
+        int[] toFloatOrd = graph == rescorer.floats ? null : rescorer.ordinalMap(graph);
+        PreparedWalk[] block = new PreparedWalk[to - from];
+        RandomVectorScorer[] exact = new RandomVectorScorer[to - from];
+        for (int q = from; q < to; q++) {
+            block[q - from] = variant.walks().prepare(queries[q]);
+            exact[q - from] = exactScorer(rescorer.floats, queries[q]);
         }
         for (int b = 0; b < BEAMS.length; b++) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("graph", graph.name);
-            row.put("walk", walk);
-            row.put("beam", BEAMS[b]);
-            row.put("visited_per_query", visited[b] / (double) queries.length);
-            row.put("recall@10", recall[b] / queries.length);
-            row.put("cpu_us_per_query", cpuNanos[b] / 1e3 / queries.length);
-            row.put("rescore_cpu_us_per_query", rescoreNanos[b] / 1e3 / queries.length);
-            table.add(row);
+            for (int q = from; q < to; q++) {
+                long start = threads.getCurrentThreadCpuTime();
+                sums.visited[b] += block[q - from].walk(BEAMS[b]);
+                sums.cpuNanos[b] += threads.getCurrentThreadCpuTime() - start;
+                int[] beam = block[q - from].beam();
+                sums.rescoreNanos[b] += rescorer.time(exact[q - from], beam, toFloatOrd);
+                float[] query = queries[q];
+                int[] reranked = Arrays.stream(beam)
+                        .map(ord -> graph.ids[ord])
+                        .boxed()
+                        .sorted(Comparator.comparingDouble(id -> -VectorUtil.dotProduct(query, set.corpus()[id])))
+                        .limit(K)
+                        .mapToInt(Integer::intValue)
+                        .toArray();
+                sums.recall[b] += BenchData.recall(truth[q], reranked);
+            }
         }
     }
 
@@ -261,8 +318,15 @@ final class WalkSection implements BenchSection {
         private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         private float[] scores = new float[0];
 
+        private final Map<Index, int[]> ordinalMaps = new java.util.IdentityHashMap<>();
+
         Rescorer(Index floats) {
             this.floats = floats;
+        }
+
+        /** {@code graph}'s ordinals mapped to the float32 index's, computed once per graph. */
+        int[] ordinalMap(Index graph) {
+            return ordinalMaps.computeIfAbsent(graph, g -> WalkSection.ordinalMap(g, floats));
         }
 
         /** CPU nanoseconds to score {@code beam} (ordinals mapped through {@code toFloatOrd}, null: same). */
@@ -345,6 +409,7 @@ final class WalkSection implements BenchSection {
         final DirectoryReader reader;
         final SegmentReader segment;
         final HnswGraph graph;
+        final KnnVectorsReader vectors;
         final FloatVectorValues floats;
         final int[] ids;
 
@@ -359,6 +424,7 @@ final class WalkSection implements BenchSection {
             this.segment = (SegmentReader) reader.leaves().get(0).reader();
             KnnVectorsReader vectors =
                     ((PerFieldKnnVectorsFormat.FieldsReader) segment.getVectorReader()).getFieldReader(FIELD);
+            this.vectors = vectors;
             this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
             this.floats = vectors.getFloatVectorValues(FIELD);
             // one segment without deletions: ordinal = doc

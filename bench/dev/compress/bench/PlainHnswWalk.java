@@ -10,15 +10,23 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.hnsw.HnswGraph;
 
 /**
- * What a graph format and searcher of our own could at best do: our index's bottom-level graph and
- * codes copied into fixed-width heap arrays (each node's neighbours in {@value #MAX_CONN} int slots;
- * each code with its corrections in one record of whole cache lines, one line at 384-d), walked by
- * a plain HNSW beam search with the search's own estimate, primitive heaps and a reused visited
- * array. Nothing is decoded and no call is virtual; a real format would read the same layout from a
- * memory-mapped file, so this bounds its cost from below. The upper levels are few nodes and are
- * walked greedily through Lucene's graph.
+ * A plain HNSW beam search of our own with the search's estimate, primitive heaps and a reused
+ * visited array, on one of two sources:
+ *
+ * <ul>
+ *   <li>{@link #fixedWidthCopy}: our index's bottom-level graph and codes copied into fixed-width
+ *       heap arrays (each node's neighbours in {@value #MAX_CONN} int slots; each code with its
+ *       corrections in one record of whole cache lines, one line at 384-d). Nothing is decoded and
+ *       no call is virtual: what a graph format and searcher of our own could at best do, since a
+ *       format would read that layout from a memory-mapped file.
+ *   <li>{@link #inPlace}: the index's own files, Lucene's graph read through its reader and the codes
+ *       read in place a batch at a time ({@link BinarizedVectorValues#readRecords}), as our search
+ *       reads them: what a searcher of our own would do on the format as it is.
+ * </ul>
+ *
+ * The upper levels are few nodes and are walked greedily through Lucene's graph.
  */
-final class FixedWidthGraphWalk {
+final class PlainHnswWalk {
 
     /** Bottom-level neighbours per node: Lucene's default {@code 2 * M} for M = 16. */
     static final int MAX_CONN = 32;
@@ -34,6 +42,9 @@ final class FixedWidthGraphWalk {
     private static final int LONGS_PER_LINE = 64 / Long.BYTES;
 
     private final HnswGraph graph;
+    /** The codes read in place; null when walking the fixed-width copy. */
+    private final BinarizedVectorValues inPlaceCodes;
+
     private final int words;
     private final int stride;
     private final long[] records;
@@ -50,15 +61,25 @@ final class FixedWidthGraphWalk {
     private long visits;
     private long touchedSink;
 
-    private FixedWidthGraphWalk(HnswGraph graph, BinarizedVectorValues codes) throws IOException {
+    private long[] batchWords = new long[0];
+    private float[] batchCorrections = new float[0];
+
+    private PlainHnswWalk(HnswGraph graph, BinarizedVectorValues codes, boolean copy) throws IOException {
         int size = codes.size();
         this.graph = graph;
+        this.inPlaceCodes = copy ? null : codes;
         this.words = CodeWords.words(codes.dimension());
+        this.visited = new int[size];
+        if (copy == false) {
+            this.stride = 0;
+            this.records = null;
+            this.neighbours = null;
+            return;
+        }
         // the code's words, then the corrections' float bits two to a word, padded to whole cache lines
         this.stride = (words + (SignBinarizer.CORRECTIONS + 1) / 2 + LONGS_PER_LINE - 1) & -LONGS_PER_LINE;
         this.records = new long[RECORD_BASE + size * stride];
         this.neighbours = new int[NEIGHBOUR_BASE + size * MAX_CONN];
-        this.visited = new int[size];
         Arrays.fill(neighbours, -1);
         for (int ord = 0; ord < size; ord++) {
             int record = RECORD_BASE + ord * stride;
@@ -79,8 +100,13 @@ final class FixedWidthGraphWalk {
     }
 
     /** Copies the bottom level of {@code graph} and every record of {@code codes}. */
-    static FixedWidthGraphWalk copy(HnswGraph graph, BinarizedVectorValues codes) throws IOException {
-        return new FixedWidthGraphWalk(graph, codes);
+    static PlainHnswWalk fixedWidthCopy(HnswGraph graph, BinarizedVectorValues codes) throws IOException {
+        return new PlainHnswWalk(graph, codes, true);
+    }
+
+    /** Walks {@code graph} and {@code codes} where they are, in the index's files. */
+    static PlainHnswWalk inPlace(HnswGraph graph, BinarizedVectorValues codes) throws IOException {
+        return new PlainHnswWalk(graph, codes, false);
     }
 
     /** Nodes scored by the last {@link #search}. */
@@ -119,6 +145,10 @@ final class FixedWidthGraphWalk {
         pushResult(first);
         while (candidateCount > 0 && (resultCount < beam || candidates[0] > results[0])) {
             int node = (int) popCandidate();
+            if (inPlaceCodes != null) {
+                expandInPlace(query, node, beam);
+                continue;
+            }
             int unvisited = 0;
             for (int slot = NEIGHBOUR_BASE + node * MAX_CONN, end = slot + MAX_CONN;
                     slot < end && neighbours[slot] >= 0;
@@ -139,14 +169,7 @@ final class FixedWidthGraphWalk {
             }
             touchedSink = touched; // a field store keeps the loads from being optimised away
             for (int i = 0; i < unvisited; i++) {
-                long scored = encode(score(query, batch[i]), batch[i]);
-                if (resultCount < beam) {
-                    pushResult(scored);
-                    pushCandidate(scored);
-                } else if (scored > results[0]) {
-                    replaceWorstResult(scored);
-                    pushCandidate(scored);
-                }
+                offer(encode(score(query, batch[i]), batch[i]), beam);
             }
         }
         int[] nodes = new int[resultCount];
@@ -156,8 +179,45 @@ final class FixedWidthGraphWalk {
         return nodes;
     }
 
-    private float score(SignCodeEstimator query, int node) {
+    /** Scores {@code node}'s unvisited neighbours, read from the graph and the codes' file. */
+    private void expandInPlace(SignCodeEstimator query, int node, int beam) throws IOException {
+        int unvisited = 0;
+        graph.seek(0, node);
+        for (int n = graph.nextNeighbor(); n != DocIdSetIterator.NO_MORE_DOCS; n = graph.nextNeighbor()) {
+            batch[unvisited] = n;
+            unvisited += visited[n] != epoch ? 1 : 0;
+            visited[n] = epoch;
+        }
+        if (batchWords.length < unvisited * words) {
+            batchWords = new long[MAX_CONN * words];
+            batchCorrections = new float[MAX_CONN * SignBinarizer.CORRECTIONS];
+        }
+        inPlaceCodes.readRecords(batch, unvisited, batchWords, batchCorrections);
+        for (int i = 0; i < unvisited; i++) {
+            visits++;
+            System.arraycopy(batchCorrections, i * SignBinarizer.CORRECTIONS, corrections, 0, corrections.length);
+            float score = query.score(query.quantizedSignDot(batchWords, i * words), corrections);
+            offer(encode(score, batch[i]), beam);
+        }
+    }
+
+    /** Puts a scored node among the results and candidates when it makes the beam. */
+    private void offer(long scored, int beam) {
+        if (resultCount < beam) {
+            pushResult(scored);
+            pushCandidate(scored);
+        } else if (scored > results[0]) {
+            replaceWorstResult(scored);
+            pushCandidate(scored);
+        }
+    }
+
+    private float score(SignCodeEstimator query, int node) throws IOException {
         visits++;
+        if (inPlaceCodes != null) {
+            System.arraycopy(inPlaceCodes.corrections(node), 0, corrections, 0, corrections.length);
+            return query.score(query.quantizedSignDot(inPlaceCodes.codeWords(node)), corrections);
+        }
         int record = RECORD_BASE + node * stride;
         for (int c = 0; c < corrections.length; c++) {
             corrections[c] = Float.intBitsToFloat((int) (records[record + words + c / 2] >>> (32 * (c % 2))));
