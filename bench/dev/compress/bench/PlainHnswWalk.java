@@ -44,7 +44,6 @@ final class PlainHnswWalk {
     private final HnswGraph graph;
     /** The codes read in place; null when walking the fixed-width copy. */
     private final BinarizedVectorValues inPlaceCodes;
-
     private final int words;
     private final int stride;
     private final long[] records;
@@ -145,31 +144,15 @@ final class PlainHnswWalk {
         pushResult(first);
         while (candidateCount > 0 && (resultCount < beam || candidates[0] > results[0])) {
             int node = (int) popCandidate();
-            if (inPlaceCodes != null) {
-                expandInPlace(query, node, beam);
-                continue;
+            int unvisited = inPlaceCodes == null ? copiedNeighbours(node) : graphNeighbours(node);
+            if (inPlaceCodes == null) {
+                touchRecords(unvisited);
+            } else {
+                readRecords(unvisited);
             }
-            int unvisited = 0;
-            for (int slot = NEIGHBOUR_BASE + node * MAX_CONN, end = slot + MAX_CONN;
-                    slot < end && neighbours[slot] >= 0;
-                    slot++) {
-                int n = neighbours[slot];
-                batch[unvisited] = n;
-                unvisited += visited[n] != epoch ? 1 : 0;
-                visited[n] = epoch;
-            }
-            // touch every cache line of every record before scoring any, so that their misses overlap
-            long touched = 0;
             for (int i = 0; i < unvisited; i++) {
-                for (int line = RECORD_BASE + batch[i] * stride, end = line + stride;
-                        line < end;
-                        line += LONGS_PER_LINE) {
-                    touched += records[line];
-                }
-            }
-            touchedSink = touched; // a field store keeps the loads from being optimised away
-            for (int i = 0; i < unvisited; i++) {
-                offer(encode(score(query, batch[i]), batch[i]), beam);
+                float score = inPlaceCodes == null ? score(query, batch[i]) : batchScore(query, i);
+                offer(encode(score, batch[i]), beam);
             }
         }
         int[] nodes = new int[resultCount];
@@ -179,26 +162,60 @@ final class PlainHnswWalk {
         return nodes;
     }
 
-    /** Scores {@code node}'s unvisited neighbours, read from the graph and the codes' file. */
-    private void expandInPlace(SignCodeEstimator query, int node, int beam) throws IOException {
+    /** Puts {@code node}'s unvisited neighbours in the copy into {@link #batch}, marking them; returns their count. */
+    private int copiedNeighbours(int node) {
+        int unvisited = 0;
+        for (int slot = NEIGHBOUR_BASE + node * MAX_CONN, end = slot + MAX_CONN;
+                slot < end && neighbours[slot] >= 0;
+                slot++) {
+            unvisited = mark(neighbours[slot], unvisited);
+        }
+        return unvisited;
+    }
+
+    /** Puts {@code node}'s unvisited neighbours in the index's graph into {@link #batch}, marking them. */
+    private int graphNeighbours(int node) throws IOException {
         int unvisited = 0;
         graph.seek(0, node);
         for (int n = graph.nextNeighbor(); n != DocIdSetIterator.NO_MORE_DOCS; n = graph.nextNeighbor()) {
-            batch[unvisited] = n;
-            unvisited += visited[n] != epoch ? 1 : 0;
-            visited[n] = epoch;
+            unvisited = mark(n, unvisited);
         }
+        return unvisited;
+    }
+
+    /** Appends {@code n} to the batch if not visited yet, without a branch, and marks it visited. */
+    private int mark(int n, int unvisited) {
+        batch[unvisited] = n;
+        unvisited += visited[n] != epoch ? 1 : 0;
+        visited[n] = epoch;
+        return unvisited;
+    }
+
+    /** Loads every cache line of the batch's copied records before any is scored, so that their misses overlap. */
+    private void touchRecords(int unvisited) {
+        long touched = 0;
+        for (int i = 0; i < unvisited; i++) {
+            for (int line = RECORD_BASE + batch[i] * stride, end = line + stride; line < end; line += LONGS_PER_LINE) {
+                touched += records[line];
+            }
+        }
+        touchedSink = touched; // a field store keeps the loads from being optimised away
+    }
+
+    /** Reads the batch's records from the codes' file as our search does. */
+    private void readRecords(int unvisited) throws IOException {
         if (batchWords.length < unvisited * words) {
             batchWords = new long[MAX_CONN * words];
             batchCorrections = new float[MAX_CONN * SignBinarizer.CORRECTIONS];
         }
         inPlaceCodes.readRecords(batch, unvisited, batchWords, batchCorrections);
-        for (int i = 0; i < unvisited; i++) {
-            visits++;
-            System.arraycopy(batchCorrections, i * SignBinarizer.CORRECTIONS, corrections, 0, corrections.length);
-            float score = query.score(query.quantizedSignDot(batchWords, i * words), corrections);
-            offer(encode(score, batch[i]), beam);
-        }
+    }
+
+    /** The score of the batch's {@code i}-th record, read by {@link #readRecords}. */
+    private float batchScore(SignCodeEstimator query, int i) {
+        visits++;
+        System.arraycopy(batchCorrections, i * SignBinarizer.CORRECTIONS, corrections, 0, corrections.length);
+        return query.score(query.quantizedSignDot(batchWords, i * words), corrections);
     }
 
     /** Puts a scored node among the results and candidates when it makes the beam. */

@@ -113,7 +113,7 @@ final class WalkSection implements BenchSection {
             variants.add(new Variant(
                     ours,
                     "4-bit query estimate, files in place, own loop",
-                    ownLoop(PlainHnswWalk.inPlace(ours.graph, codesReader.codes(FIELD)), codes)));
+                    ownLoop(PlainHnswWalk.inPlace(ours.graph, codes), codes)));
             walkInterleaved(table, set, truth, rescorer, variants);
             table.note(
                     "Lucene's HnswGraphSearcher on each index's one graph, k = beam; recall@10 after reranking the beam with exact dot products. "
@@ -422,9 +422,7 @@ final class WalkSection implements BenchSection {
                         name + ": the walk needs one segment without deletions, as the codec run leaves it");
             }
             this.segment = (SegmentReader) reader.leaves().get(0).reader();
-            KnnVectorsReader vectors =
-                    ((PerFieldKnnVectorsFormat.FieldsReader) segment.getVectorReader()).getFieldReader(FIELD);
-            this.vectors = vectors;
+            this.vectors = ((PerFieldKnnVectorsFormat.FieldsReader) segment.getVectorReader()).getFieldReader(FIELD);
             this.graph = ((HnswGraphProvider) vectors).getGraph(FIELD);
             this.floats = vectors.getFloatVectorValues(FIELD);
             // one segment without deletions: ordinal = doc
