@@ -44,6 +44,7 @@ final class PlainHnswWalk {
     private final HnswGraph graph;
     /** The codes read in place; null when walking the fixed-width copy. */
     private final BinarizedVectorValues inPlaceCodes;
+
     private final int words;
     private final int stride;
     private final long[] records;
