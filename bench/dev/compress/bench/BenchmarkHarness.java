@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * kernels}, {@code codec}, {@code scaling}, {@code node}, {@code quality} (all, in that order, when
  * none is named), {@code walk} and {@code memory} (only when named: they read indexes a {@code codec}
  * run kept), {@code load} (only when named: minutes of ingest, search and training at once on
- * a cluster of real nodes) and {@code knn} (only when named: our plugin beside the k-NN plugin on one
- * real node).
+ * a cluster of real nodes), {@code knn} (only when named: our plugin beside the k-NN plugin on one
+ * real node) and {@code pca} (only when named: the corpus PCA of a training job up to 4,096
+ * dimensions).
  * Each section writes {@code <section>.json} (every value, plus the machine and its load) and
  * {@code <section>.md} under {@code target/bench/}; {@code report.md} joins this run's sections.
  * Each section's tables also replace its block in docs/benchmarks.md ({@link BenchmarkDoc}), or in
@@ -31,7 +32,12 @@ public final class BenchmarkHarness {
             new KernelSection(), new CodecSection(), new ScalingSection(), new NodeSection(), new QualitySection());
     static final List<BenchSection> SECTIONS = Stream.concat(
                     DEFAULT_SECTIONS.stream(),
-                    Stream.of(new WalkSection(), new MemorySection(), new LoadSection(), new KnnSideBySideSection()))
+                    Stream.of(
+                            new WalkSection(),
+                            new MemorySection(),
+                            new LoadSection(),
+                            new KnnSideBySideSection(),
+                            new PcaSection()))
             .toList();
 
     private BenchmarkHarness() {}
@@ -39,7 +45,7 @@ public final class BenchmarkHarness {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             System.err.println(
-                    "usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk] [memory] [load] [knn]");
+                    "usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk] [memory] [load] [knn] [pca]");
             System.exit(2);
         }
         BenchMode mode = BenchMode.of(args[0]);
@@ -50,7 +56,7 @@ public final class BenchmarkHarness {
                     .filter(s -> s.name().equals(name))
                     .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name
-                            + "]; sections: kernels, codec, scaling, node, quality, walk, memory, load, knn")));
+                            + "]; sections: kernels, codec, scaling, node, quality, walk, memory, load, knn, pca")));
         }
         if (selected.isEmpty()) {
             selected.addAll(DEFAULT_SECTIONS);
