@@ -106,15 +106,8 @@ public final class PcaTrainer implements Trainer {
         return mean;
     }
 
-    /**
-     * Rows centred together, and each tile of the covariance's entries updated from them before the next:
-     * a tile stays in the CPU cache for the whole chunk, where one row at a time would stream the
-     * whole matrix through memory for every row once it outgrows the cache (a few thousand
-     * dimensions). Each entry sums the rows in their order either way, so the result is the same.
-     */
+    /** Rows centred together, whose products are then added tile by tile ({@link CovarianceTiles}). */
     private static final int COVARIANCE_CHUNK_ROWS = 64;
-
-    private static final int COVARIANCE_TILE = 128;
 
     /** Sample covariance of the rows of {@code v} around {@code mean}, as a full symmetric matrix. */
     static double[][] covariance(VectorRows v, double[] mean) {
@@ -130,23 +123,7 @@ public final class PcaTrainer implements Trainer {
                         row[j] = x[(r0 + r) * d + j] - mean[j];
                     }
                 }
-                // every entry still adds the rows in their order, one tile of entries at a time
-                for (int a0 = 0; a0 < d; a0 += COVARIANCE_TILE) {
-                    int a1 = Math.min(d, a0 + COVARIANCE_TILE);
-                    for (int b0 = a0; b0 < d; b0 += COVARIANCE_TILE) {
-                        int b1 = Math.min(d, b0 + COVARIANCE_TILE);
-                        for (int r = 0; r < rows; r++) {
-                            double[] row = chunk[r];
-                            for (int a = a0; a < a1; a++) {
-                                double ra = row[a];
-                                double[] ca = cov[a];
-                                for (int b = Math.max(a, b0); b < b1; b++) {
-                                    ca[b] += ra * row[b];
-                                }
-                            }
-                        }
-                    }
-                }
+                CovarianceTiles.add(chunk, rows, cov);
             }
         });
         for (int a = 0; a < d; a++) {

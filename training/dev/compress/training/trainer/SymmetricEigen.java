@@ -144,7 +144,9 @@ final class SymmetricEigen {
      * {@code a} is left holding the orthogonal Q with {@code A = Q T Q^T}. Step {@code i} reflects
      * row {@code i}'s entries left of the diagonal onto the one beside it, scaled first so that their
      * squares neither overflow nor underflow. Every pass runs along rows, which stay in cache where
-     * the columns of a large matrix would not.
+     * the columns of a large matrix would not. The reduction reads and updates only the lower
+     * triangle (the upper one keeps each step's {@code u / h}): the matrix stays symmetric, so half
+     * of it is all each step must stream through memory.
      */
     private static void tridiagonalise(double[][] a, double[] d, double[] e) {
         int n = a.length;
@@ -173,14 +175,27 @@ final class SymmetricEigen {
                 e[i] = scale * g;
                 h -= f * g;
                 ai[l] = f - g;
-                // p = A u / h into e[0..l], with u kept in row i and u / h in column i
+                // p = A u / h into e[0..l], with u kept in row i and u / h in column i. From the lower
+                // triangle, a row at a time: row j adds its entries up to the diagonal to p_j and,
+                // standing for column j above the diagonal, each entry left of it to its column's p_k
+                Arrays.fill(e, 0, l + 1, 0);
+                for (int j = 0; j <= l; j++) {
+                    double[] aj = a[j];
+                    double uj = ai[j];
+                    aj[i] = uj / h;
+                    double pj = 0;
+                    for (int k = 0; k < j; k++) {
+                        pj += aj[k] * ai[k];
+                        e[k] += aj[k] * uj;
+                    }
+                    e[j] += pj + aj[j] * uj;
+                }
                 f = 0;
                 for (int j = 0; j <= l; j++) {
-                    a[j][i] = ai[j] / h;
-                    e[j] = dot(a[j], ai, l + 1) / h;
+                    e[j] /= h;
                     f += e[j] * ai[j];
                 }
-                // q = p - hh u, then A <- A - u q^T - q u^T on whole rows, which keeps A symmetric
+                // q = p - hh u, then A <- A - u q^T - q u^T on the lower triangle
                 double hh = f / (h + h);
                 for (int j = 0; j <= l; j++) {
                     e[j] -= hh * ai[j];
@@ -189,7 +204,7 @@ final class SymmetricEigen {
                     double uj = ai[j];
                     double qj = e[j];
                     double[] aj = a[j];
-                    for (int k = 0; k <= l; k++) {
+                    for (int k = 0; k <= j; k++) {
                         aj[k] -= uj * e[k] + qj * ai[k];
                     }
                 }
@@ -358,25 +373,6 @@ final class SymmetricEigen {
             }
             size = 0;
         }
-    }
-
-    /**
-     * {@code sum x[k] y[k]} over {@code k < length}, in four interleaved partial sums: one sum would
-     * wait on each addition before the next, and these products are the reduction's largest part.
-     */
-    private static double dot(double[] x, double[] y, int length) {
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        int k = 0;
-        for (; k + 4 <= length; k += 4) {
-            s0 += x[k] * y[k];
-            s1 += x[k + 1] * y[k + 1];
-            s2 += x[k + 2] * y[k + 2];
-            s3 += x[k + 3] * y[k + 3];
-        }
-        for (; k < length; k++) {
-            s0 += x[k] * y[k];
-        }
-        return (s0 + s1) + (s2 + s3);
     }
 
     private static double[][] transpose(double[][] a) {
