@@ -43,7 +43,7 @@ final class VectorCovarianceTiles {
                 for (; a + ROWS <= a1; a += ROWS) {
                     int b = b0 >= a ? b0 : b0 + (a - b0) / width * width;
                     for (; b + width <= b1; b += width) {
-                        addBlock(chunk, rows, cov, a, b, lanes);
+                        Block.add(chunk, rows, cov, a, b, lanes);
                     }
                     for (int i = a; i < a + ROWS; i++) {
                         CovarianceTiles.addEntries(chunk, rows, cov[i], i, Math.max(i, b), b1);
@@ -57,43 +57,51 @@ final class VectorCovarianceTiles {
     }
 
     /**
-     * Adds the rows to entries {@code a..a+3} x {@code b..b+2*lanes}, written out with no vector passed
-     * to or returned from a method: a vector that crosses a call the compiler does not inline is boxed.
+     * The register blocks, apart from {@link VectorCovarianceTiles}: verifying a class loads the vector
+     * types its methods pass around, so a JVM without the module could not load a class that held
+     * them, and could not even read {@link #AVAILABLE} to learn that it should not.
      */
-    private static void addBlock(double[][] chunk, int rows, double[][] cov, int a, int b, int lanes) {
-        VectorSpecies<Double> species = Species.DOUBLES;
-        double[] c0 = cov[a];
-        double[] c1 = cov[a + 1];
-        double[] c2 = cov[a + 2];
-        double[] c3 = cov[a + 3];
-        DoubleVector s00 = DoubleVector.fromArray(species, c0, b);
-        DoubleVector s01 = DoubleVector.fromArray(species, c0, b + lanes);
-        DoubleVector s10 = DoubleVector.fromArray(species, c1, b);
-        DoubleVector s11 = DoubleVector.fromArray(species, c1, b + lanes);
-        DoubleVector s20 = DoubleVector.fromArray(species, c2, b);
-        DoubleVector s21 = DoubleVector.fromArray(species, c2, b + lanes);
-        DoubleVector s30 = DoubleVector.fromArray(species, c3, b);
-        DoubleVector s31 = DoubleVector.fromArray(species, c3, b + lanes);
-        for (int r = 0; r < rows; r++) {
-            double[] row = chunk[r];
-            DoubleVector x0 = DoubleVector.fromArray(species, row, b);
-            DoubleVector x1 = DoubleVector.fromArray(species, row, b + lanes);
-            s00 = s00.add(x0.mul(row[a]));
-            s01 = s01.add(x1.mul(row[a]));
-            s10 = s10.add(x0.mul(row[a + 1]));
-            s11 = s11.add(x1.mul(row[a + 1]));
-            s20 = s20.add(x0.mul(row[a + 2]));
-            s21 = s21.add(x1.mul(row[a + 2]));
-            s30 = s30.add(x0.mul(row[a + 3]));
-            s31 = s31.add(x1.mul(row[a + 3]));
+    private static final class Block {
+
+        /**
+         * Adds the rows to entries {@code a..a+3} x {@code b..b+2*lanes}, written out with no vector passed
+         * to or returned from a method: a vector that crosses a call the compiler does not inline is boxed.
+         */
+        static void add(double[][] chunk, int rows, double[][] cov, int a, int b, int lanes) {
+            VectorSpecies<Double> species = Species.DOUBLES;
+            double[] c0 = cov[a];
+            double[] c1 = cov[a + 1];
+            double[] c2 = cov[a + 2];
+            double[] c3 = cov[a + 3];
+            DoubleVector s00 = DoubleVector.fromArray(species, c0, b);
+            DoubleVector s01 = DoubleVector.fromArray(species, c0, b + lanes);
+            DoubleVector s10 = DoubleVector.fromArray(species, c1, b);
+            DoubleVector s11 = DoubleVector.fromArray(species, c1, b + lanes);
+            DoubleVector s20 = DoubleVector.fromArray(species, c2, b);
+            DoubleVector s21 = DoubleVector.fromArray(species, c2, b + lanes);
+            DoubleVector s30 = DoubleVector.fromArray(species, c3, b);
+            DoubleVector s31 = DoubleVector.fromArray(species, c3, b + lanes);
+            for (int r = 0; r < rows; r++) {
+                double[] row = chunk[r];
+                DoubleVector x0 = DoubleVector.fromArray(species, row, b);
+                DoubleVector x1 = DoubleVector.fromArray(species, row, b + lanes);
+                s00 = s00.add(x0.mul(row[a]));
+                s01 = s01.add(x1.mul(row[a]));
+                s10 = s10.add(x0.mul(row[a + 1]));
+                s11 = s11.add(x1.mul(row[a + 1]));
+                s20 = s20.add(x0.mul(row[a + 2]));
+                s21 = s21.add(x1.mul(row[a + 2]));
+                s30 = s30.add(x0.mul(row[a + 3]));
+                s31 = s31.add(x1.mul(row[a + 3]));
+            }
+            s00.intoArray(c0, b);
+            s01.intoArray(c0, b + lanes);
+            s10.intoArray(c1, b);
+            s11.intoArray(c1, b + lanes);
+            s20.intoArray(c2, b);
+            s21.intoArray(c2, b + lanes);
+            s30.intoArray(c3, b);
+            s31.intoArray(c3, b + lanes);
         }
-        s00.intoArray(c0, b);
-        s01.intoArray(c0, b + lanes);
-        s10.intoArray(c1, b);
-        s11.intoArray(c1, b + lanes);
-        s20.intoArray(c2, b);
-        s21.intoArray(c2, b + lanes);
-        s30.intoArray(c3, b);
-        s31.intoArray(c3, b + lanes);
     }
 }
