@@ -3,7 +3,6 @@ package dev.compress.bench;
 import dev.compress.harness.BenchData;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.trainer.PcaTrainer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,12 +50,6 @@ final class PcaSection implements BenchSection {
     }
 
     private static VectorSet rows(BenchData data) {
-        float[][] corpus = data.corpus();
-        int d = corpus[0].length;
-        float[] flat = new float[corpus.length * d];
-        for (int i = 0; i < corpus.length; i++) {
-            System.arraycopy(corpus[i], 0, flat, i * d, d);
-        }
-        return new VectorSet(new ArrayList<>(data.corpusIds()), flat, d);
+        return VectorSet.ofRows(data.corpusIds(), data.corpus());
     }
 }

@@ -8,7 +8,6 @@ import dev.compress.training.data.VectorSet;
 import dev.compress.training.trainer.PcaTrainer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -102,13 +101,9 @@ public final class WithoutVectorModuleProbe {
     }
 
     static int intrinsicDimension(float[][] vectors) {
-        float[] flat = new float[vectors.length * DIMS];
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < vectors.length; i++) {
-            System.arraycopy(vectors[i], 0, flat, i * DIMS, DIMS);
-            ids.add("d" + i);
-        }
-        return PcaTrainer.intrinsicDimension(new VectorSet(ids, flat, DIMS), 0.95);
+        List<String> ids =
+                IntStream.range(0, vectors.length).mapToObj(i -> "d" + i).toList();
+        return PcaTrainer.intrinsicDimension(VectorSet.ofRows(ids, vectors), 0.95);
     }
 
     /** Unit vectors spread over a few directions, so that the PCA has structure to find. */

@@ -3,12 +3,10 @@ package dev.compress.architecture;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.HashMap;
+import dev.compress.testing.ChildJvm;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 
 /**
@@ -22,7 +20,7 @@ public class WithoutVectorModuleTests {
 
     @Test
     public void rescoringAndPcaRunWithoutTheModule() throws Exception {
-        Map<String, String> child = runProbeWithoutModule();
+        Map<String, String> child = ChildJvm.run(WithoutVectorModuleProbe.class, List.of("-Xmx256m"));
         assertEquals("the child JVM must lack the module, or this test checks nothing", "false", child.get("module"));
         assertEquals("true", child.get("rescored_equals_exact"));
         float[][] vectors = WithoutVectorModuleProbe.vectors(new Random(11));
@@ -34,28 +32,5 @@ public class WithoutVectorModuleTests {
     public void thisJvmTakesTheVectorApi() throws Exception {
         assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent());
         assertTrue(WithoutVectorModuleProbe.rescoredEqualsExact(WithoutVectorModuleProbe.vectors(new Random(11))));
-    }
-
-    private static Map<String, String> runProbeWithoutModule() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(
-                        java.toString(),
-                        "-Xmx256m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        WithoutVectorModuleProbe.class.getName())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue("probe did not finish", process.waitFor(120, TimeUnit.SECONDS));
-        assertEquals("probe failed:\n" + output, 0, process.exitValue());
-        Map<String, String> values = new HashMap<>();
-        for (String line : output.split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && !line.startsWith("WARNING")) {
-                values.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return values;
     }
 }

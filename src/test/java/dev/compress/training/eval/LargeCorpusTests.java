@@ -4,16 +4,13 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.compress.testing.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 
 /**
@@ -36,7 +33,8 @@ public class LargeCorpusTests {
             assertEquals(4L * ROWS * PlantedCorpus.DIM, corpusBytes);
 
             long started = System.nanoTime();
-            Map<String, String> out = runProbe(dir);
+            Map<String, String> out =
+                    ChildJvm.run(LargeCorpusProbe.class, List.of("-Xmx" + HEAP, "-XX:+UseSerialGC"), dir.toString());
             double seconds = (System.nanoTime() - started) / 1e9;
             long maxHeap = Long.parseLong(out.get("maxHeap"));
             long peakHeap = Long.parseLong(out.get("peakHeap"));
@@ -69,31 +67,6 @@ public class LargeCorpusTests {
             }
             Files.delete(dir);
         }
-    }
-
-    private static Map<String, String> runProbe(Path dir) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(
-                        java.toString(),
-                        "-Xmx" + HEAP,
-                        "-XX:+UseSerialGC",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LargeCorpusProbe.class.getName(),
-                        dir.toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue("probe did not finish", p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals("probe failed:\n" + output, 0, p.exitValue());
-        Map<String, String> values = new HashMap<>();
-        for (String line : output.split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && !line.startsWith("WARNING")) {
-                values.put(line.substring(0, eq), line.substring(eq + 1).strip());
-            }
-        }
-        return values;
     }
 
     private static double[] perQuery(String csv) {
