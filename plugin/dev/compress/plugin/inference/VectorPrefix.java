@@ -16,9 +16,11 @@ public final class VectorPrefix {
                 norm += (double) v * v;
             }
             if (norm > 0) {
-                float inverse = (float) (1 / Math.sqrt(norm));
+                double length = Math.sqrt(norm);
+                float inverse = (float) (1 / length);
                 for (int i = 0; i < d; i++) {
-                    prefix[i] *= inverse;
+                    // below about 3e-39 the inverse overflows float, and only a division keeps the direction
+                    prefix[i] = Float.isFinite(inverse) ? prefix[i] * inverse : (float) (prefix[i] / length);
                 }
             }
         }

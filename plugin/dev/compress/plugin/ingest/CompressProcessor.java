@@ -1,5 +1,6 @@
 package dev.compress.plugin.ingest;
 
+import dev.compress.plugin.mapper.VectorSimilarity;
 import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +144,15 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         }
         float[][] outputs = transform.apply(inputs.toArray(new float[0][]));
         for (int i = 0; i < outputs.length; i++) {
+            int bad = firstNonFinite(outputs[i]);
+            if (bad >= 0) {
+                fail(
+                        accepted.get(i),
+                        fieldError(new IllegalArgumentException("compressing this vector, of length "
+                                + (float) Math.sqrt(VectorSimilarity.squaredLength(inputs.get(i)))
+                                + ", gave the non-finite value [" + outputs[i][bad] + "] at position " + bad)));
+                continue;
+            }
             try {
                 accepted.get(i).getIngestDocument().setFieldValue(targetField, asList(outputs[i]));
                 counters.ingestDocument();
@@ -153,6 +163,16 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
                                 "[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
             }
         }
+    }
+
+    /** The position of the first value that is not finite, or -1: a vector too short to normalise, say. */
+    private static int firstNonFinite(float[] vector) {
+        for (int i = 0; i < vector.length; i++) {
+            if (Float.isFinite(vector[i]) == false) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private IllegalArgumentException fieldError(IllegalArgumentException e) {

@@ -8,6 +8,7 @@ import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.Mapper;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
@@ -21,7 +22,14 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
 
     public static final String CONTENT_TYPE = "compressed_vector";
 
-    public static final TypeParser PARSER = new TypeParser((name, context) -> {
+    /**
+     * Parameters OpenSearch drops with only a deprecation warning from a field that does not declare them
+     * ({@code index: false} would leave the field searchable), and multi-fields, which would read the vector
+     * again as their own type and fail every document: refused when the mapping is given instead.
+     */
+    private static final List<String> REFUSED = List.of("index", "doc_values", "store", "index_options", "fields");
+
+    private static final TypeParser PARAMETERS = new TypeParser((name, context) -> {
         if (CompressSettings.INDEX_COMPRESS.get(context.getSettings()) == false) {
             throw new MapperParsingException(
                     "field [" + name + "] of type [" + CONTENT_TYPE + "] needs the index setting ["
@@ -33,6 +41,16 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         }
         return new Builder(name);
     });
+
+    public static final Mapper.TypeParser PARSER = (name, node, context) -> {
+        for (String parameter : REFUSED) {
+            if (node.containsKey(parameter)) {
+                throw new MapperParsingException("field [" + name + "] of type [" + CONTENT_TYPE + "] does not take ["
+                        + parameter + "]" + ("fields".equals(parameter) ? ": a vector has no multi-fields" : ""));
+            }
+        }
+        return PARAMETERS.parse(name, node, context);
+    };
 
     /** A mapping parameter's integer; anything else is a 400 naming {@code name} and the value. */
     static int integer(String name, Object value) {

@@ -43,7 +43,8 @@ final class DocumentVectorParser {
     }
 
     /**
-     * dot_product ranks correctly only on unit vectors, cosine is undefined for the zero vector, and no similarity
+     * dot_product ranks correctly only on unit vectors, cosine is undefined for the zero vector and underflows near it,
+     * and no similarity
      * scores a vector beyond {@link VectorSimilarity#MAX_SQUARED_LENGTH}.
      */
     static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
@@ -54,9 +55,9 @@ final class DocumentVectorParser {
                     + "] uses similarity [dot_product], which needs unit-length vectors; this one has length "
                     + (float) Math.sqrt(squaredNorm));
         }
-        if (similarity == VectorSimilarity.COSINE && squaredNorm == 0) {
-            throw new IllegalArgumentException(
-                    "field [" + field + "] uses similarity [cosine], which is undefined for the zero vector");
+        if (similarity == VectorSimilarity.COSINE) {
+            VectorSimilarity.checkCosineLength(
+                    "field [" + field + "] uses similarity [cosine], and its vector", squaredNorm);
         }
     }
 

@@ -12,7 +12,7 @@ import org.apache.lucene.index.VectorSimilarityFunction;
 public enum VectorSimilarity {
     /** Dot product of unit vectors; the mapper rejects vectors that are not unit length. Score {@code (1 + dot) / 2}. */
     DOT_PRODUCT(VectorSimilarityFunction.DOT_PRODUCT, "dot product", "(1 + dot_product) / 2"),
-    /** Cosine; any non-zero vector. Score {@code (1 + cos) / 2}. */
+    /** Cosine; any vector of squared length at least {@link #MIN_COSINE_SQUARED_LENGTH}. Score {@code (1 + cos) / 2}. */
     COSINE(VectorSimilarityFunction.COSINE, "cosine", "(1 + cosine) / 2"),
     /** Euclidean distance, any vectors. Score {@code 1 / (1 + d^2)}. */
     L2(VectorSimilarityFunction.EUCLIDEAN, "l2 distance", "1 / (1 + l2_distance^2)"),
@@ -47,6 +47,28 @@ public enum VectorSimilarity {
             throw new IllegalArgumentException(subject + " has length " + (float) Math.sqrt(squaredLength) + ", above "
                     + (float) Math.sqrt(MAX_SQUARED_LENGTH)
                     + ": similarity scores of a vector that long overflow float arithmetic");
+        }
+    }
+
+    /**
+     * The smallest squared length a vector may have under cosine: Lucene sums a vector's squares in float, and
+     * below float's smallest normal value that sum underflows to zero or keeps too few bits, so that cosines come
+     * out infinite or NaN. The zero vector, where cosine is undefined, is the extreme case.
+     */
+    public static final double MIN_COSINE_SQUARED_LENGTH = Float.MIN_NORMAL;
+
+    /**
+     * Refuses, under cosine, a vector whose squared length is below {@link #MIN_COSINE_SQUARED_LENGTH}, with an
+     * error that {@code subject} (naming the field or parameter) begins.
+     */
+    public static void checkCosineLength(String subject, double squaredLength) {
+        if (squaredLength == 0) {
+            throw new IllegalArgumentException(subject + " is the zero vector, for which cosine is undefined");
+        }
+        if (squaredLength < MIN_COSINE_SQUARED_LENGTH) {
+            throw new IllegalArgumentException(subject + " has length " + Math.sqrt(squaredLength) + ", below "
+                    + (float) Math.sqrt(MIN_COSINE_SQUARED_LENGTH)
+                    + ": cosine similarity of a vector that short underflows float arithmetic");
         }
     }
 

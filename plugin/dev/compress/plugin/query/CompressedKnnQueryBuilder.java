@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
@@ -18,6 +19,7 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilderVisitor;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 
@@ -220,6 +222,23 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
     }
 
+    /** Whether {@code query} or a query inside it, as far as compound queries let a visitor see, is one of ours. */
+    private static boolean holdsVectorQuery(QueryBuilder query) {
+        boolean[] found = {false};
+        query.visit(new QueryBuilderVisitor() {
+            @Override
+            public void accept(QueryBuilder visited) {
+                found[0] |= visited instanceof CompressedKnnQueryBuilder;
+            }
+
+            @Override
+            public QueryBuilderVisitor getChildVisitor(BooleanClause.Occur occur) {
+                return this;
+            }
+        });
+        return found[0];
+    }
+
     private CompressedKnnQueryBuilder(Builder b) {
         if (b.field == null || b.field.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires [field]");
@@ -235,6 +254,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         VectorSimilarity.checkLength("[" + NAME + "] [vector]", VectorSimilarity.squaredLength(b.vector));
         checkSearchSize(b);
+        if (b.filter != null && holdsVectorQuery(b.filter)) {
+            // each level of nesting searched its filter's vectors again for every rewrite of the level above
+            throw new IllegalArgumentException("[" + NAME + "] [filter] must not contain another [" + NAME
+                    + "] query; combine them in a [bool]" + " query instead");
+        }
         if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");
         }

@@ -54,7 +54,13 @@ public final class CompressedKnnQueryParser {
                         maxDistance = JsonParams.number(parser, "max_distance").floatValue();
                     case "num_candidates" -> numCandidates = JsonParams.wholeNumber(parser, "num_candidates");
                     case "rescore" -> rescore = RescoreOptions.parse(parser);
-                    case "filter" -> filter = AbstractQueryBuilder.parseInnerQueryBuilder(parser);
+                    case "filter" -> {
+                        if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
+                            throw new IllegalArgumentException(
+                                    "expects a query object, got [" + parser.currentToken() + "]");
+                        }
+                        filter = AbstractQueryBuilder.parseInnerQueryBuilder(parser);
+                    }
                     case "ignore_unmapped" -> ignoreUnmapped = JsonParams.bool(parser, "ignore_unmapped");
                     case "expand_nested_docs" -> expandNestedDocs = JsonParams.bool(parser, "expand_nested_docs");
                     case "model_id" -> modelId = JsonParams.string(parser, "model_id");

@@ -54,12 +54,15 @@ final class ShardQueryFactory {
                             + "] has " + config.dimension());
         }
         float[] target = q.mask() == null ? q.vector() : maskedVector(q, context, config);
-        if (config.similarity() == VectorSimilarity.COSINE && isZero(target)) {
-            throw new QueryShardException(
-                    context,
-                    "[" + NAME + "] [vector] is the zero vector"
-                            + (q.mask() == null ? "" : " after [mask]") + ", and field [" + q.field()
-                            + "] uses similarity [cosine], which is undefined for it");
+        if (config.similarity() == VectorSimilarity.COSINE) {
+            try {
+                VectorSimilarity.checkCosineLength(
+                        "field [" + q.field() + "] uses similarity [cosine], and [" + NAME + "] [vector]"
+                                + (q.mask() == null ? "" : " after [mask]"),
+                        VectorSimilarity.squaredLength(target));
+            } catch (IllegalArgumentException e) {
+                throw new QueryShardException(context, e.getMessage());
+            }
         }
         Query luceneFilter = q.filter() == null ? null : q.filter().toQuery(context);
         ShardVectorQuery shardQuery = new ShardVectorQuery(
@@ -134,15 +137,6 @@ final class ShardQueryFactory {
                 VectorSimilarity.scoreOfDistance(q.maxDistance()),
                 "l2 distance <= " + q.maxDistance() + " (score >= " + VectorSimilarity.scoreOfDistance(q.maxDistance())
                         + ")");
-    }
-
-    private static boolean isZero(float[] vector) {
-        for (float v : vector) {
-            if (v != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

@@ -114,6 +114,37 @@ public class CompressProcessorTests extends OpenSearchTestCase {
                 errors);
     }
 
+    /** A transform's output that is not finite fails its document, not the batch, and never reaches the target. */
+    public void testNonFiniteOutputFailsOnlyThatDocument() {
+        CountingCompression compression = new CountingCompression();
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, compression, new CompressCounters());
+        List<IngestDocumentWrapper> results =
+                run(processor, List.of(wrap(0, List.of(3e38, 0)), wrap(1, List.of(1, 2))));
+        assertEquals(
+                "[compress] field [v]: compressing this vector, of length 3.0E38, gave the non-finite value [Infinity]"
+                        + " at position 0",
+                results.get(0).getException().getMessage());
+        assertFalse(results.get(0).getIngestDocument().hasField("out"));
+        assertNull(results.get(1).getException());
+        assertEquals(List.of(2f, 4f), results.get(1).getIngestDocument().getFieldValue("out", List.class));
+    }
+
+    /** Truncation renormalises a vector too short for a float inverse of its length, where it wrote Infinity. */
+    public void testTruncationNormalisesTheShortestVectors() {
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, new Truncation(2), new CompressCounters());
+        List<IngestDocumentWrapper> results =
+                run(processor, List.of(wrap(0, List.of(1e-45, 1e-45, 1)), wrap(1, List.of(3e-39, 4e-39))));
+        float half = (float) Math.sqrt(0.5);
+        assertNull(results.get(0).getException());
+        assertEquals(List.of(half, half), results.get(0).getIngestDocument().getFieldValue("out", List.class));
+        // subnormal inputs carry few bits: their direction comes back to within them
+        List<?> subnormal = results.get(1).getIngestDocument().getFieldValue("out", List.class);
+        assertEquals(0.6f, (Float) subnormal.get(0), 1e-6f);
+        assertEquals(0.8f, (Float) subnormal.get(1), 1e-6f);
+    }
+
     public void testUnwritableTargetFailsOnlyThatDocument() {
         CountingCompression compression = new CountingCompression();
         CompressProcessor processor =

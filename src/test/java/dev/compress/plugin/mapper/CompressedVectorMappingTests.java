@@ -120,6 +120,20 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         String rescoreOnFloat = mappingError(
                 "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
         assertTrue(rescoreOnFloat, rescoreOnFloat.contains("[rescore_vectors] applies to [encoding: binary] only"));
+        // OpenSearch would drop these with a deprecation warning, and index: false would leave the field searchable
+        for (String dropped : new String[] {"\"index\":false", "\"doc_values\":true", "\"store\":true"}) {
+            String error = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4," + dropped + "}");
+            assertTrue(
+                    error,
+                    error.contains("field [v] of type [compressed_vector] does not take ["
+                            + dropped.substring(1, dropped.indexOf('"', 1)) + "]"));
+        }
+        String multiField = mappingError(
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"fields\":{\"k\":{\"type\":\"keyword\"}}}");
+        assertTrue(
+                multiField,
+                multiField.contains(
+                        "field [v] of type [compressed_vector] does not take [fields]: a vector has no multi-fields"));
     }
 
     /**
@@ -250,6 +264,34 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(notUnit, notUnit.contains("needs unit-length vectors; this one has length 2.0"));
         // nothing of a rejected document is indexed
         assertFalse(client().prepareGet("idx", "bad").get().isExists());
+    }
+
+    /**
+     * Cosine needs a vector whose squares, summed in float as Lucene sums them, neither vanish nor lose their bits:
+     * a shorter one scored Infinity against every query.
+     */
+    public void testCosineRefusesVectorsTooShortToScore() {
+        createIndexWithMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":3},"
+                + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":3,\"encoding\":\"binary\"}}}");
+        String zero = documentError("{\"v\":[0,0,0]}");
+        assertTrue(
+                zero,
+                zero.contains("field [v] uses similarity [cosine], and its vector is the zero vector, for which cosine"
+                        + " is undefined"));
+        for (String field : new String[] {"v", "b"}) {
+            String tiny = documentError("{\"" + field + "\":[1e-23,1e-23,1e-23]}");
+            assertTrue(
+                    tiny,
+                    tiny.contains("field [" + field + "] uses similarity [cosine], and its vector has length 1.73"));
+            assertTrue(tiny, tiny.contains("below 1.0842022E-19: cosine similarity of a vector that short underflows"));
+        }
+        assertFalse(client().prepareGet("idx", "bad").get().isExists());
+        // short, but its squares still sum to a normal float
+        client().prepareIndex("idx")
+                .setId("short")
+                .setSource("{\"v\":[1e-18,0,0],\"b\":[1e-18,1e-18,0]}", XContentType.JSON)
+                .get();
+        assertTrue(client().prepareGet("idx", "short").get().isExists());
     }
 
     /** With vectors kept in {@code _source}, it is what the user sent, byte for byte. */

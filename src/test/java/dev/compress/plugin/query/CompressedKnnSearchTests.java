@@ -294,6 +294,21 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 .contains("[num_candidates] must be in [k=3"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"bogus\":1}")
                 .contains("unknown parameter [bogus]"));
+        for (String notAQuery : new String[] {"null", "\"x\"", "[{\"match_all\":{}}]"}) {
+            String error =
+                    badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"filter\":" + notAQuery + "}");
+            assertTrue(error, error.contains("[compressed_knn] bad [filter]: expects a query object, got ["));
+        }
+        // nested in its own filter, each level searched again for every rewrite of the one above: time doubled per
+        // level
+        String inner = "{\"compressed_knn\":{\"field\":\"v\",\"vector\":" + q + ",\"k\":3}}";
+        for (String filter : new String[] {inner, "{\"bool\":{\"should\":[{\"match_all\":{}}," + inner + "]}}"}) {
+            String nested =
+                    badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"filter\":" + filter + "}");
+            assertTrue(
+                    nested,
+                    nested.contains("[compressed_knn] [filter] must not contain another [compressed_knn] query"));
+        }
         assertTrue(badRequest(
                         "errs",
                         "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"rescore\":{\"oversample_factor\":0.5}}")
@@ -309,14 +324,20 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
         String zero = badRequest("errs", "{\"field\":\"v\",\"vector\":[0,0,0,0],\"k\":3}");
         assertTrue(
                 zero,
-                zero.contains(
-                        "[vector] is the zero vector, and field [v] uses similarity [cosine], which is undefined for it"));
+                zero.contains("field [v] uses similarity [cosine], and [compressed_knn] [vector] is the zero vector,"
+                        + " for which cosine is undefined"));
+        // its squares underflow float: against stored vectors every score was NaN or Infinity
+        String tiny = badRequest("errs", "{\"field\":\"v\",\"vector\":[1e-23,1e-23,0,0],\"k\":3}");
+        assertTrue(
+                tiny,
+                tiny.contains("field [v] uses similarity [cosine], and [compressed_knn] [vector] has length 1.41"));
+        assertTrue(tiny, tiny.contains("below 1.0842022E-19: cosine similarity of a vector that short underflows"));
         String maskedZero = badRequest(
                 "errs", "{\"field\":\"v\",\"vector\":[0,1,1,1],\"k\":3,\"mask\":{\"type\":\"explicit\",\"kept\":[0]}}");
         assertTrue(
                 maskedZero,
-                maskedZero.contains(
-                        "[vector] is the zero vector after [mask], and field [v] uses similarity [cosine]"));
+                maskedZero.contains("field [v] uses similarity [cosine], and [compressed_knn] [vector] after [mask] is"
+                        + " the zero vector"));
         // codes only: reranked with the float query against the codes, or not at all
         assertEquals(
                 "0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));

@@ -144,6 +144,8 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .contains("[model_id] must not start with [_], got [_cancel]"));
         assertTrue(restError(400, "POST", "/_plugins/compress/models/a%230/_train", ok)
                 .contains("[model_id] must not contain [#], got [a#0]"));
+        assertTrue(restError(400, "POST", "/_plugins/compress/models/%20/_train", ok)
+                .contains("[model_id] must not be blank, got [ ]"));
         client().admin()
                 .cluster()
                 .prepareUpdateSettings()

@@ -8,6 +8,7 @@ public class TrainModelRequestTests extends OpenSearchTestCase {
 
     public void testUsersIdsThatCollideWithChunksOrRoutesAreRefused() {
         assertEquals("must not be empty", TrainModelRequest.modelIdProblem(""));
+        assertEquals("must not be blank", TrainModelRequest.modelIdProblem(" \t"));
         assertEquals("must not start with [_]", TrainModelRequest.modelIdProblem("_search"));
         assertEquals("must not contain [#]", TrainModelRequest.modelIdProblem("a#0"));
         assertEquals("must be at most 256 bytes", TrainModelRequest.modelIdProblem("é".repeat(129)));
