@@ -8,9 +8,11 @@ import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
 
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.stats.CompressCounters;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.opensearch.ingest.AbstractBatchingProcessor;
+import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.Processor;
 
 /**
@@ -56,6 +58,7 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
         boolean ignoreMissing = readBooleanProperty(type, tag, config, "ignore_missing", false);
         requirePath(tag, "field", field);
         requirePath(tag, "target_field", targetField);
+        requireSourceTarget(tag, targetField);
         if ((modelId == null) == (truncateTo == null)) {
             throw newConfigurationException(
                     type, tag, "model_id", "exactly one of [model_id] and [truncate_to] is required");
@@ -87,6 +90,22 @@ public final class CompressProcessorFactory extends AbstractBatchingProcessor.Fa
         if (rest.isBlank() || rest.startsWith(".") || rest.endsWith(".") || rest.contains("..")) {
             throw newConfigurationException(
                     CompressProcessor.TYPE, tag, name, "must be a field path, got [" + path + "]");
+        }
+    }
+
+    /**
+     * A vector written to a metadata field would become the document's id or routing, as text, and one written
+     * under {@code _ingest} is dropped when the pipeline ends: the target is a field of the document's source.
+     */
+    private static void requireSourceTarget(String tag, String path) {
+        boolean metadata = Arrays.stream(IngestDocument.Metadata.values())
+                .anyMatch(m -> m.getFieldName().equals(path));
+        if (metadata || path.startsWith("_ingest.")) {
+            throw newConfigurationException(
+                    CompressProcessor.TYPE,
+                    tag,
+                    "target_field",
+                    "must be a field of the document's source, got the metadata field [" + path + "]");
         }
     }
 

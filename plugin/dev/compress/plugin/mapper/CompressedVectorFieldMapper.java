@@ -61,6 +61,17 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
+    /** A mapping parameter's boolean ({@code true}, {@code false}, or those as strings); anything else is a 400 naming it. */
+    static boolean bool(String name, Object value) {
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if ("true".equals(value) || "false".equals(value)) {
+            return Boolean.parseBoolean((String) value);
+        }
+        throw new IllegalArgumentException("[" + name + "] must be true or false, got [" + value + "]");
+    }
+
     private static CompressedVectorFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
         return (CompressedVectorFieldMapper) in;
     }
@@ -80,8 +91,12 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
                 m -> toType(m).config.encoding().jsonName(),
                 VectorEncoding.FLOAT.jsonName(),
                 VectorEncoding.BINARY.jsonName());
-        private final Parameter<Boolean> rescoreVectors = Parameter.boolParam(
-                "rescore_vectors", false, m -> toType(m).config.rescoreVectors(), true);
+        private final Parameter<Boolean> rescoreVectors = new Parameter<>(
+                "rescore_vectors",
+                false,
+                () -> true,
+                (n, c, o) -> bool("rescore_vectors", o),
+                m -> toType(m).config.rescoreVectors());
         private final Parameter<String> similarity = Parameter.restrictedStringParam(
                 "similarity",
                 false,

@@ -78,6 +78,10 @@ final class TrainSpecValidator {
     private static Map<String, Object> mappedField(
             ClusterState state, String section, String index, String parameter, String path) {
         IndexMetadata metadata = state.metadata().index(index);
+        if (metadata == null && state.metadata().hasAlias(index)) {
+            throw new IllegalArgumentException(
+                    "[" + section + ".index] [" + index + "] is an alias; give the name of the index it points to");
+        }
         if (metadata == null) {
             throw new IllegalArgumentException("[" + section + ".index] index [" + index + "] does not exist");
         }

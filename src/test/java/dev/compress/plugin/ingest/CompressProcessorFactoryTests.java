@@ -36,6 +36,18 @@ public class CompressProcessorFactoryTests extends OpenSearchTestCase {
                     () -> create(Map.of("field", "a", "target_field", bad, "truncate_to", 4)));
             assertEquals("[target_field] must be a field path, got [" + bad + "]", e.getMessage());
         }
+        // the vector would become the id or routing as text, or vanish with the pipeline's own metadata
+        for (String metadata : new String[] {"_id", "_routing", "_index", "_ingest.x"}) {
+            OpenSearchParseException e = expectThrows(
+                    OpenSearchParseException.class,
+                    () -> create(Map.of("field", "a", "target_field", metadata, "truncate_to", 4)));
+            assertEquals(
+                    "[target_field] must be a field of the document's source, got the metadata field [" + metadata
+                            + "]",
+                    e.getMessage());
+        }
+        // reading from the pipeline's metadata stays possible
+        assertNotNull(create(Map.of("field", "_ingest.a", "target_field", "b", "truncate_to", 4)));
         // nested and prefixed paths stay valid
         assertNotNull(create(Map.of("field", "_source.a.b", "target_field", "c.d", "truncate_to", 4)));
     }

@@ -120,6 +120,9 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         String rescoreOnFloat = mappingError(
                 "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"float\",\"rescore_vectors\":false}");
         assertTrue(rescoreOnFloat, rescoreOnFloat.contains("[rescore_vectors] applies to [encoding: binary] only"));
+        String notBoolean = mappingError(
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"encoding\":\"binary\",\"rescore_vectors\":\"no\"}");
+        assertTrue(notBoolean, notBoolean.contains("[rescore_vectors] must be true or false, got [no]"));
         // OpenSearch would drop these with a deprecation warning, and index: false would leave the field searchable
         for (String dropped : new String[] {"\"index\":false", "\"doc_values\":true", "\"store\":true"}) {
             String error = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4," + dropped + "}");

@@ -55,6 +55,19 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .contains("[method] must be one of"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "nope"))
                 .contains("[corpus.index] index [nope] does not exist"));
+        client().admin()
+                .indices()
+                .prepareAliases()
+                .addAlias(ScifactIndices.CORPUS, "corpus-alias")
+                .get();
+        assertTrue(restError(
+                        400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "corpus-alias"))
+                .contains("[corpus.index] [corpus-alias] is an alias; give the name of the index it points to"));
+        client().admin()
+                .indices()
+                .prepareAliases()
+                .removeAlias(ScifactIndices.CORPUS, "corpus-alias")
+                .get();
         assertTrue(restError(
                         400,
                         "POST",
