@@ -43,9 +43,8 @@ final class DocumentVectorParser {
     }
 
     /**
-     * dot_product ranks correctly only on unit vectors, cosine is undefined for the zero vector and underflows near it,
-     * and no similarity
-     * scores a vector beyond {@link VectorSimilarity#MAX_SQUARED_LENGTH}.
+     * dot_product ranks correctly only on unit vectors, cosine is undefined for the zero vector and underflows
+     * near it, and no similarity scores a vector beyond {@link VectorSimilarity#MAX_SQUARED_LENGTH}.
      */
     static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
         double squaredNorm = VectorSimilarity.squaredLength(vector);

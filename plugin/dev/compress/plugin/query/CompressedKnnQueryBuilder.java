@@ -255,9 +255,9 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         VectorSimilarity.checkLength("[" + NAME + "] [vector]", VectorSimilarity.squaredLength(b.vector));
         checkSearchSize(b);
         if (b.filter != null && holdsVectorQuery(b.filter)) {
-            // each level of nesting searched its filter's vectors again for every rewrite of the level above
+            // each level of nesting would search its filter again for every rewrite of the level above
             throw new IllegalArgumentException("[" + NAME + "] [filter] must not contain another [" + NAME
-                    + "] query; combine them in a [bool]" + " query instead");
+                    + "] query; combine them in a [bool] query instead");
         }
         if (b.modelId != null && b.modelId.isBlank()) {
             throw new IllegalArgumentException("[" + NAME + "] [model_id] must not be empty");

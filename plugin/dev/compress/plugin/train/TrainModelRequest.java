@@ -77,8 +77,9 @@ public final class TrainModelRequest extends ActionRequest {
 
     /**
      * Why a user's model id cannot be used, or null. A model id is a document id of the model index:
-     * a blank one is refused by every API that reads a model, a {@code #} could collide with another model's chunk ids ({@code <id>#<created_at>#<n>}), and a leading
-     * {@code _} with the API's own paths ({@code models/_search}). Checked where a user's request
+     * a blank one is refused by every API that reads a model, a {@code #} could collide with another
+     * model's chunk ids ({@code <id>#<created_at>#<n>}), and a leading {@code _} with the API's own
+     * paths ({@code models/_search}). Checked where a user's request
      * enters, not in {@link #validate()}: the request also carries generated ids between nodes, and
      * a random base64 id may start with {@code _}.
      */
@@ -87,7 +88,6 @@ public final class TrainModelRequest extends ActionRequest {
             return "must not be empty";
         }
         if (modelId.isBlank()) {
-            // the model APIs and queries refuse a blank id: such a model could never be read, used or deleted
             return "must not be blank";
         }
         if (modelId.startsWith("_")) {

@@ -299,8 +299,7 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                     badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"filter\":" + notAQuery + "}");
             assertTrue(error, error.contains("[compressed_knn] bad [filter]: expects a query object, got ["));
         }
-        // nested in its own filter, each level searched again for every rewrite of the one above: time doubled per
-        // level
+        // nested in its own filter, time doubled with every level, and PRF masks on each level answered 500
         String inner = "{\"compressed_knn\":{\"field\":\"v\",\"vector\":" + q + ",\"k\":3}}";
         for (String filter : new String[] {inner, "{\"bool\":{\"should\":[{\"match_all\":{}}," + inner + "]}}"}) {
             String nested =
