@@ -2,7 +2,7 @@ package dev.compress.demo;
 
 import dev.compress.codec.binary.BinaryFlatVectorsFormat;
 import dev.compress.codec.binary.SignBinarizer;
-import dev.compress.plugin.inference.VectorPrefix;
+import dev.compress.training.inference.VectorPrefix;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package dev.compress.plugin.inference;
 
 import dev.compress.training.inference.Encoder;
+import dev.compress.training.inference.VectorPrefix;
 import dev.compress.training.model.ModelMetadata;
 
 /**

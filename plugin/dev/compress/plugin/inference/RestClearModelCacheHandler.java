@@ -3,6 +3,7 @@ package dev.compress.plugin.inference;
 import static org.opensearch.rest.RestRequest.Method.POST;
 
 import dev.compress.plugin.model.action.ModelRoutes;
+import dev.compress.plugin.model.action.NoRequestBody;
 import java.util.List;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
@@ -32,6 +33,7 @@ public final class RestClearModelCacheHandler extends BaseRestHandler {
 
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
+        NoRequestBody.check(request);
         String modelId = request.param(ModelRoutes.MODEL_ID);
         EvictModelRequest evict = modelId == null ? EvictModelRequest.allModels() : new EvictModelRequest(modelId);
         return channel ->

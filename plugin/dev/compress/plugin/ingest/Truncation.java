@@ -1,6 +1,6 @@
 package dev.compress.plugin.ingest;
 
-import dev.compress.plugin.inference.VectorPrefix;
+import dev.compress.training.inference.VectorPrefix;
 import org.opensearch.core.action.ActionListener;
 
 /** Matryoshka truncation without a model: the first {@code truncate_to} values, L2-renormalised. */

@@ -2,6 +2,7 @@ package dev.compress.plugin.query;
 
 import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.SearchPoolInference;
+import dev.compress.plugin.mapper.VectorSimilarity;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -39,6 +40,16 @@ public final class TransportAdaptQueryVectorAction
                     "[" + CompressedKnnQueryBuilder.NAME + "] [vector] has " + request.vector().length
                             + " dimensions but model [" + model.id() + "] expects " + model.inputDim());
         }
-        return model.encode(new float[][] {request.vector()}, outputDim)[0];
+        float[] adapted = model.encode(new float[][] {request.vector()}, outputDim)[0];
+        for (int i = 0; i < adapted.length; i++) {
+            if (Float.isFinite(adapted[i]) == false) {
+                // said here, where the model is known: the adapted vector's own check could only blame [vector]
+                throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] model [" + model.id()
+                        + "] gave the non-finite value [" + adapted[i] + "] at position " + i
+                        + " for this [vector], of length "
+                        + (float) Math.sqrt(VectorSimilarity.squaredLength(request.vector())));
+            }
+        }
+        return adapted;
     }
 }

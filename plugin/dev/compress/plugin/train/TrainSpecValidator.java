@@ -3,19 +3,24 @@ package dev.compress.plugin.train;
 import dev.compress.training.trainer.TrainerFactory;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.MappingMetadata;
 
 /**
  * Checks a {@link TrainSpec} against the cluster before a job starts: the indices exist, the named
- * fields are mapped, vector fields are vectors of one dimension on both sides, the target
+ * fields are mapped, ratings are numbers, vector fields are vectors of one dimension on both sides, the target
  * dimensions fit, and the method accepts its parameters.
  */
 final class TrainSpecValidator {
 
     /** Field types whose documents carry a float array in {@code _source}. */
     private static final Set<String> VECTOR_TYPES = Set.of("compressed_vector", "knn_vector");
+
+    /** Field types whose values range queries compare as numbers. */
+    private static final Set<String> NUMERIC_TYPES = new TreeSet<>(Set.of(
+            "byte", "short", "integer", "long", "unsigned_long", "half_float", "float", "double", "scaled_float"));
 
     private TrainSpecValidator() {}
 
@@ -44,7 +49,16 @@ final class TrainSpecValidator {
         } else {
             mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
             mappedField(state, "judgments", spec.judgmentsIndex(), "doc_field", spec.judgmentsDocField());
-            mappedField(state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField());
+            Object ratingType = mappedField(
+                            state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField())
+                    .get("type");
+            if (NUMERIC_TYPES.contains(ratingType) == false) {
+                // the checks before a job count ratings with range queries, which compare a string field's values as
+                // text
+                throw new IllegalArgumentException("[judgments.rating_field] [" + spec.judgmentsRatingField()
+                        + "] of index [" + spec.judgmentsIndex() + "] is of type [" + ratingType
+                        + "], not a numeric field " + NUMERIC_TYPES);
+            }
         }
         if (spec.split().field() != null) {
             mappedField(

@@ -161,6 +161,11 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                 .execute(ActionListener.wrap(
                         found -> {
                             long docs = found.getHits().getTotalHits().value();
+                            if (docs == 0) {
+                                listener.onFailure(new IllegalArgumentException(
+                                        "[corpus.index] [" + spec.corpusIndex() + "] has no documents to train on"));
+                                return;
+                            }
                             if (CorpusFile.bytes(docs, inputDim) > limit) {
                                 listener.onFailure(new IllegalArgumentException(
                                         CorpusFile.describe(spec.corpusIndex(), docs, inputDim) + ", above ["

@@ -141,27 +141,9 @@ public abstract class LayerStackEncoder implements Encoder {
                 x = s.apply(x, input);
             }
             for (int r = 0; r < x.length; r++) {
-                out[start + r] = finish(x[r], outputDim, l2);
+                out[start + r] = VectorPrefix.of(x[r], outputDim, l2);
             }
         }
         return out;
-    }
-
-    /** Keeps the first {@code dim} values and L2-normalises them when asked (a zero vector stays zero). */
-    static float[] finish(float[] x, int dim, boolean l2) {
-        float[] y = Arrays.copyOf(x, dim);
-        if (l2) {
-            double norm = 0;
-            for (float v : y) {
-                norm += (double) v * v;
-            }
-            if (norm > 0) {
-                float inv = (float) (1 / Math.sqrt(norm));
-                for (int i = 0; i < dim; i++) {
-                    y[i] *= inv;
-                }
-            }
-        }
-        return y;
     }
 }

@@ -26,6 +26,7 @@ public final class RestCancelTrainingHandler extends BaseRestHandler {
 
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
+        NoRequestBody.check(request);
         ModelIdRequest cancel = new ModelIdRequest(request.param(ModelRoutes.MODEL_ID), false);
         return channel -> client.execute(ModelActions.CANCEL, cancel, new RestStatusToXContentListener<>(channel));
     }

@@ -23,6 +23,7 @@ public final class RestDeleteModelHandler extends BaseRestHandler {
 
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
+        NoRequestBody.check(request);
         ModelIdRequest delete = new ModelIdRequest(request.param(ModelRoutes.MODEL_ID), false);
         return channel -> client.execute(ModelActions.DELETE, delete, new RestToXContentListener<>(channel));
     }

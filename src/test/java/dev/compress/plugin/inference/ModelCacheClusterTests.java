@@ -132,6 +132,12 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
         for (ModelCache cache : caches()) {
             assertEquals(Set.of("clear-2"), cache.cachedModelIds());
         }
+        // a body would read as scoping the cache-wide clear to one model: refused, and nothing is dropped
+        String scoped = restError(400, "POST", "/_plugins/compress/models/_clear_cache", "{\"model_id\":\"clear-2\"}");
+        assertTrue(scoped, scoped.contains("[POST /_plugins/compress/models/_clear_cache] takes no request body"));
+        for (ModelCache cache : caches()) {
+            assertEquals(Set.of("clear-2"), cache.cachedModelIds());
+        }
         Map<String, Object> every = restCall("POST", "/_plugins/compress/models/_clear_cache", null);
         for (String dataNode : internalCluster().getDataNodeNames()) {
             assertEquals(List.of("clear-2"), evictedOn(every, dataNode));

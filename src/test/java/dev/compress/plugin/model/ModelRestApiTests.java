@@ -123,6 +123,11 @@ public class ModelRestApiTests extends CompressClusterTestCase {
         restError(405, "GET", MODELS + "some-model/_cancel", null);
         String parameter = restError(400, "DELETE", MODELS + "some-model?include_weights=true", null);
         assertTrue(parameter, parameter.contains("unrecognized parameter: [include_weights]"));
+        for (String route : List.of("DELETE " + MODELS + "some-model", "POST " + MODELS + "some-model/_cancel")) {
+            String[] call = route.split(" ");
+            String body = restError(400, call[0], call[1], "{\"force\":true}");
+            assertTrue(body, body.contains("[" + route + "] takes no request body"));
+        }
         // the id is the model's, even when it reads like a route
         assertTrue(restError(404, "DELETE", MODELS + "_train", null).contains("model [_train] does not exist"));
     }

@@ -211,6 +211,31 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                                 ok.replace(ScifactIndices.JUDGMENTS, "huge-ratings"))
                         .contains(
                                 "[judgments.rating_field] [rating] of 1 judgments in [huge-ratings] rounds above the highest grade 31"));
+        // a string rating field would be counted by comparing text: "4" sorts above "31.5"
+        client().admin()
+                .indices()
+                .prepareCreate("keyword-ratings")
+                .setMapping(
+                        "{\"properties\":{\"query_id\":{\"type\":\"keyword\"},\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"keyword\"},\"split\":{\"type\":\"keyword\"}}}")
+                .get();
+        assertTrue(
+                restError(
+                                400,
+                                "POST",
+                                "/_plugins/compress/_train",
+                                ok.replace(ScifactIndices.JUDGMENTS, "keyword-ratings"))
+                        .contains(
+                                "[judgments.rating_field] [rating] of index [keyword-ratings] is of type [keyword], not a numeric field"));
+        client().admin()
+                .indices()
+                .prepareCreate("empty-corpus")
+                .setSettings(Settings.builder().put("index.compress", true))
+                .setMapping(
+                        "{\"properties\":{\"vector\":{\"type\":\"compressed_vector\",\"dimension\":384,\"encoding\":\"float\"}}}")
+                .get();
+        assertTrue(
+                restError(400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.CORPUS, "empty-corpus"))
+                        .contains("[corpus.index] [empty-corpus] has no documents to train on"));
         assertTrue(restError(404, "GET", "/_plugins/compress/models/missing", null)
                 .contains("model [missing] does not exist"));
         assertTrue(restError(400, "POST", "/_plugins/compress/_train", trainBody("query_mask", 64, "{}"))

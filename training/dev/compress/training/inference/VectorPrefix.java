@@ -1,4 +1,4 @@
-package dev.compress.plugin.inference;
+package dev.compress.training.inference;
 
 import java.util.Arrays;
 
