@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.apache.lucene.search.join.ScoreMode;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.IndicesRequest;
@@ -17,8 +18,11 @@ import org.opensearch.common.document.DocumentField;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.mapper.RoutingFieldMapper;
+import org.opensearch.index.query.InnerHitBuilder;
 import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
+import org.opensearch.search.SearchHits;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.transport.client.Client;
@@ -26,7 +30,9 @@ import org.opensearch.transport.client.Client;
 /**
  * A pseudo-relevance-feedback mask ({@code dime_prf}, {@code eclipse_prf}) from a first-pass search:
  * the unmasked query's hits on the same indices (ids only), then the vectors of the feedback
- * documents from their {@code _source}. {@code dime_prf} takes the top {@code feedback_docs};
+ * documents from their {@code _source}; for a field inside a {@code nested} object, a {@code nested} first pass
+ * whose parents rank by their best chunk, and the vectors of those chunks ({@link NestedPath}). {@code dime_prf}
+ * takes the top {@code feedback_docs};
  * {@code eclipse_prf} those as relevant and the last {@code negative_docs} of the top
  * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline, on unit
  * embeddings; here each feedback vector is brought to unit length). With no first-pass
@@ -35,6 +41,9 @@ import org.opensearch.transport.client.Client;
  * {@code feedbackDocs} documents (no negatives) from {@link #collect}.
  */
 public final class FeedbackMask {
+
+    /** The inner hits of a nested first pass: each parent's best chunk. */
+    private static final String BEST_CHUNK = "compress_feedback";
 
     private FeedbackMask() {}
 
@@ -97,10 +106,27 @@ public final class FeedbackMask {
             QueryBuilder firstPass,
             Sets sets,
             ActionListener<Feedback> listener) {
+        NestedPath.of(
+                client,
+                request,
+                field,
+                ActionListener.wrap(
+                        path -> collect(client, request, field, path, firstPass, sets, listener), listener::onFailure));
+    }
+
+    /** {@link #collect} once the field's nested path (null for none) is known. */
+    private static void collect(
+            Client client,
+            IndicesRequest request,
+            String field,
+            String nestedPath,
+            QueryBuilder firstPass,
+            Sets sets,
+            ActionListener<Feedback> listener) {
         SearchRequest ranking = new SearchRequest(request.indices())
                 .indicesOptions(request.indicesOptions())
                 .source(new SearchSourceBuilder()
-                        .query(firstPass)
+                        .query(nestedPath == null ? firstPass : bestChunk(nestedPath, firstPass))
                         .size(sets.depth())
                         .fetchSource(false)
                         .trackTotalHits(false));
@@ -142,9 +168,47 @@ public final class FeedbackMask {
                                 listener.onResponse(new Feedback(new float[0][], new float[0][]));
                                 return;
                             }
-                            fetchVectors(client, field, positives, negatives, listener);
+                            if (nestedPath == null) {
+                                fetchVectors(client, field, positives, negatives, listener);
+                            } else {
+                                String inner = field.substring(nestedPath.length() + 1);
+                                listener.onResponse(
+                                        new Feedback(bestChunks(positives, inner), bestChunks(negatives, inner)));
+                            }
                         },
                         listener::onFailure));
+    }
+
+    /**
+     * The first pass for a field inside nested object {@code path}: parents ranked by their best chunk, as a
+     * {@code nested} query ranks them, with that chunk's own source as the one inner hit.
+     */
+    private static QueryBuilder bestChunk(String path, QueryBuilder firstPass) {
+        return QueryBuilders.nestedQuery(path, firstPass, ScoreMode.Max)
+                .ignoreUnmapped(true) // indices without the path: the inner query's own ignore_unmapped decides
+                .innerHit(new InnerHitBuilder(BEST_CHUNK)
+                        .setSize(1)
+                        .setFetchSourceContext(FetchSourceContext.FETCH_SOURCE));
+    }
+
+    /** The unit vectors of the best chunks of {@code hits}, whose field {@code inner} is relative to the chunk. */
+    private static float[][] bestChunks(List<SearchHit> hits, String inner) {
+        List<float[]> vectors = new ArrayList<>();
+        for (SearchHit hit : hits) {
+            SearchHits chunks =
+                    hit.getInnerHits() == null ? null : hit.getInnerHits().get(BEST_CHUNK);
+            if (chunks == null || chunks.getHits().length == 0) {
+                continue; // matched through no chunk of the field
+            }
+            float[] v = vectorOf(chunks.getAt(0).getSourceAsMap(), inner);
+            if (v == null) {
+                throw new IllegalArgumentException("[mask] feedback document [" + hit.getId() + "] of index ["
+                        + hit.getIndex() + "] has no [" + inner + "] in the source of its chunk at offset "
+                        + chunks.getAt(0).getNestedIdentity().getOffset());
+            }
+            vectors.add(v);
+        }
+        return vectors.toArray(float[][]::new);
     }
 
     /** Every dimension of a {@code dim}-dimensional query: the mask when there is nothing to learn from. */

@@ -3,6 +3,9 @@ package dev.compress.plugin.query;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
 
 import dev.compress.plugin.CompressClusterTestCase;
+import dev.compress.plugin.query.mask.MaskSpec;
+import dev.compress.plugin.query.mask.MaskType;
+import dev.compress.training.mask.DimensionMasks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -26,8 +29,8 @@ import org.opensearch.test.OpenSearchIntegTestCase;
  * chunk, checked against brute force over the chunks on float and rescored binary fields: inside a
  * {@code nested} query the k nearest are parents, each scored by its best chunk (diversified: a parent
  * with many close chunks takes one place, not several; with a filter, its best chunk that passes), and
- * inner hits name that chunk; a radial search lists every chunk within the distance; outside a
- * {@code nested} query the field is a 400.
+ * inner hits name that chunk; a radial search lists every chunk within the distance; a feedback mask learns from
+ * the first pass's best chunks; outside a {@code nested} query the field is a 400.
  */
 @OpenSearchIntegTestCase.ClusterScope(scope = OpenSearchIntegTestCase.Scope.SUITE, numDataNodes = 2, numClientNodes = 0)
 public class CompressedKnnNestedTests extends CompressClusterTestCase {
@@ -92,6 +95,10 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
     }
 
     private List<Best> search(String field, float[] q, QueryBuilder filter) {
+        return search(field, q, filter, null);
+    }
+
+    private List<Best> search(String field, float[] q, QueryBuilder filter, MaskSpec mask) {
         CompressedKnnQueryBuilder knn = CompressedKnnQueryBuilder.builder()
                 .field("chunks." + field)
                 .vector(q)
@@ -99,6 +106,7 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
                 .numCandidates(field.equals("f") ? 400 : null)
                 .rescore(field.equals("b") ? new RescoreOptions(true, 40) : null)
                 .filter(filter)
+                .mask(mask)
                 .build();
         SearchResponse response = client().prepareSearch("docs")
                 .setQuery(QueryBuilders.nestedQuery("chunks", knn, ScoreMode.Max)
@@ -129,6 +137,38 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
                         search(field, q, QueryBuilders.rangeQuery("chunks.part").lt(2)));
             }
         }
+    }
+
+    /**
+     * A pseudo-relevance-feedback mask inside a {@code nested} query: its first pass ranks parents by their best
+     * chunk, and those chunks' vectors are the feedback.
+     */
+    public void testFeedbackMasksLearnFromTheBestChunks() {
+        Random random = new Random(randomLong());
+        createAndIndex(random);
+        MaskSpec dime = new MaskSpec(MaskType.DIME_PRF, 0.25, null, null, 2, 10, 1000, null);
+        for (int round = 0; round < 3; round++) {
+            float[] q = gaussian(random, 1, DIM)[0];
+            float[][] feedback = bruteForce(q, 2, Integer.MAX_VALUE).stream()
+                    .map(b -> unit(chunks[Integer.parseInt(b.parent())][b.offset()]))
+                    .toArray(float[][]::new);
+            MaskSpec expected = MaskSpec.explicit(DimensionMasks.dimePrf(q, feedback, 4));
+            for (String field : List.of("f", "b")) {
+                assertSameBest(field, search(field, q, null, expected), search(field, q, null, dime));
+            }
+        }
+    }
+
+    private static float[] unit(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        float[] u = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            u[i] = (float) (v[i] / Math.sqrt(norm));
+        }
+        return u;
     }
 
     private static void assertSameBest(String field, List<Best> expected, List<Best> actual) {
