@@ -1,5 +1,6 @@
 package dev.compress.plugin.query;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures;
 
 import dev.compress.plugin.CompressClusterTestCase;
@@ -157,6 +158,46 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 knn(q, 10, null, new RescoreOptions(true, 30f), QueryBuilders.termQuery("color", "red")),
                 10);
         assertEquals(bruteForce(vectors, q, 10, i -> color(i).equals("red")), hits);
+    }
+
+    /**
+     * OpenSearch applies a filtered alias's filter around the query, after the k nearest are found (as
+     * docs/api.md says): through the alias, the hits are the k nearest that pass it, often fewer than k;
+     * the same filter as [filter] searches within it.
+     */
+    public void testAFilteredAliasFiltersAfterTheTopKAndTheFilterParameterBefore() {
+        Random random = new Random(randomLong());
+        float[][] vectors = unitVectors(random, DOCS, 16);
+        client().admin()
+                .indices()
+                .prepareCreate("aliased")
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 1)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.compress", true))
+                .setMapping("{\"properties\":{\"v\":{\"type\":\"compressed_vector\",\"dimension\":16,"
+                        + "\"encoding\":\"float\"},\"color\":{\"type\":\"keyword\"}}}")
+                .get();
+        BulkRequestBuilder bulk = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int i = 0; i < vectors.length; i++) {
+            bulk.add(client().prepareIndex("aliased")
+                    .setId(Integer.toString(i))
+                    .setSource(Map.of("v", vectors[i], "color", color(i))));
+        }
+        assertNoFailures(bulk.get());
+        assertAcked(client().admin()
+                .indices()
+                .prepareAliases()
+                .addAlias("aliased", "reds", QueryBuilders.termQuery("color", "red")));
+        for (float[] q : unitVectors(random, 3, 16)) {
+            List<String> nearestRed = bruteForce(vectors, q, 10, i -> true).stream()
+                    .filter(id -> color(Integer.parseInt(id)).equals("red"))
+                    .toList();
+            assertEquals(nearestRed, search("reds", knn(q, 10, DOCS, null, null), 10));
+            assertEquals(
+                    bruteForce(vectors, q, 10, i -> color(i).equals("red")),
+                    search("reds", knn(q, 10, DOCS, null, QueryBuilders.termQuery("color", "red")), 10));
+        }
     }
 
     public void testDeletedDocumentsNeverComeBackAndForceMergeKeepsResults() {
