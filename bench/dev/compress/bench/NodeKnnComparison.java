@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The REST half of the {@code knn} section: one data set indexed on one node into k-NN's {@code
@@ -35,6 +37,8 @@ final class NodeKnnComparison {
     private static final int BULK = 500;
     /** The row of requests that search no vectors, timed beside the indexes. */
     private static final String FLOOR = "REST floor: match_all, size 10";
+    /** The fixed cost of a request of ours: its vector parsed, rewritten and scored on the shard, 10 hits fetched. */
+    static final String VECTOR_FLOOR = "REST floor with the vector: ours binary, [filter] of 10 ids";
     /** Timed rounds of the interleaved pass at equal recall. */
     static final int ROUNDS = Integer.getInteger("bench.knn.rounds", 5);
 
@@ -179,7 +183,7 @@ final class NodeKnnComparison {
             rows.forEach(sweep::add);
             atLevel.put(kind.label(), reached);
         }
-        Map<String, Object> floor = timeInterleaved(kinds, set.queries(), truth, atLevel);
+        List<Map<String, Object>> floors = timeInterleaved(kinds, set.queries(), truth, atLevel);
         Map<String, Object> knnFloat = atLevel.get(KNN_FLOAT);
         for (Kind kind : kinds) {
             Map<String, Object> row = atLevel.get(kind.label());
@@ -197,16 +201,23 @@ final class NodeKnnComparison {
             }
             level.add(out);
         }
-        floor.put("qps_ratio_to_knn_float32", RecallSweep.ratio(floor, knnFloat, "qps_1_client"));
-        floor.put("shard_speed_ratio_to_knn_float32", RecallSweep.ratio(knnFloat, floor, "shard_search_ms"));
-        level.add(floor);
+        for (Map<String, Object> floor : floors) {
+            floor.put("qps_ratio_to_knn_float32", RecallSweep.ratio(floor, knnFloat, "qps_1_client"));
+            floor.put("shard_speed_ratio_to_knn_float32", RecallSweep.ratio(knnFloat, floor, "shard_search_ms"));
+            level.add(floor);
+            atLevel.put((String) floor.get("index"), floor);
+        }
         level.note("Each index at the parameter its sweep reached the level with, timed again in one pass that sends"
                 + " the queries in blocks of " + InterleavedPass.BLOCK + " to each index in turn (the order rotating), "
                 + ROUNDS
                 + " rounds after an untimed one: this machine's speed drifts by more than the indexes differ, and one"
                 + " index timed after another lets the drift decide the ratio. qps_1_client: requests over the time"
                 + " they took. " + FLOOR + ": requests that search no vectors, timed in the same pass: what every"
-                + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here."
+                + " request costs whatever it searches, so its ratio bounds any index's ratio through REST here. "
+                + VECTOR_FLOOR + ": the request of ours binary's row with a [filter] that leaves 10 documents, so"
+                + " that the shard scores 10 vectors instead of walking the graph: what a request of ours costs beyond"
+                + " its search (the vector sent, parsed and rewritten, 10 hits fetched), so its ratio bounds ours"
+                + " binary's ratio through REST here."
                 + " shard_search_ms: the shard's own search time per request as the profile API reports it (rewrite,"
                 + " where a Lucene k-NN query searches, query and collectors), from one more pass of the same bodies"
                 + " with profile on; shard_speed_ratio_to_knn_float32: k-NN float32's shard_search_ms over the row's,"
@@ -247,10 +258,11 @@ final class NodeKnnComparison {
     /**
      * Replaces each reached row of {@code atLevel} with its index timed at the same parameter in one
      * interleaved pass of every index that reached the level ({@link RestTiming#interleaved}), with a
-     * {@code match_all} request on the first index in the same pass, and each row's shard search time
-     * ({@link RestTiming#shardSearchMillis}) after it; returns that request's row.
+     * {@code match_all} request on the first index and ours binary's request limited to 10 documents
+     * ({@link #VECTOR_FLOOR}) in the same pass, and each row's shard search time ({@link
+     * RestTiming#shardSearchMillis}) after it; returns the rows of those two requests.
      */
-    private Map<String, Object> timeInterleaved(
+    private List<Map<String, Object>> timeInterleaved(
             List<Kind> kinds, float[][] queries, int[][] truth, Map<String, Map<String, Object>> atLevel)
             throws IOException {
         List<Kind> reached =
@@ -262,6 +274,13 @@ final class NodeKnnComparison {
                 .toList());
         bodies.add(Collections.nCopies(
                 queries.length, "{\"size\":" + K + ",\"_source\":false,\"query\":{\"match_all\":{}}}"));
+        Kind ours = kinds.stream()
+                .filter(k -> k.label().equals(OURS_BINARY))
+                .findFirst()
+                .orElseThrow();
+        indexes.add(ours.index());
+        bodies.add(
+                Arrays.stream(queries).map(NodeKnnComparison::vectorFloorBody).toList());
         List<Map<String, Object>> timed = RestTiming.interleaved(client, indexes, bodies, truth, ROUNDS);
         for (int i = 0; i < reached.size(); i++) {
             Map<String, Object> swept = atLevel.get(reached.get(i).label());
@@ -274,14 +293,24 @@ final class NodeKnnComparison {
             System.out.println(row);
             atLevel.put(reached.get(i).label(), row);
         }
-        Map<String, Object> floor = new LinkedHashMap<>();
-        floor.put("index", FLOOR);
-        floor.putAll(timed.get(reached.size()));
-        floor.put(
-                "shard_search_ms",
-                RestTiming.shardSearchMillis(client, indexes.get(reached.size()), bodies.get(reached.size())));
-        floor.remove("recall@10");
-        return floor;
+        List<Map<String, Object>> floors = new ArrayList<>();
+        for (String label : List.of(FLOOR, VECTOR_FLOOR)) {
+            int i = reached.size() + floors.size();
+            Map<String, Object> floor = new LinkedHashMap<>();
+            floor.put("index", label);
+            floor.putAll(timed.get(i));
+            floor.put("shard_search_ms", RestTiming.shardSearchMillis(client, indexes.get(i), bodies.get(i)));
+            floor.remove("recall@10");
+            floors.add(floor);
+        }
+        return floors;
+    }
+
+    /** {@link #VECTOR_FLOOR}'s request for query vector {@code q}: ours binary's, candidates the first 10 documents. */
+    private static String vectorFloorBody(float[] q) {
+        String ids = IntStream.range(0, K).mapToObj(i -> "\"" + i + "\"").collect(Collectors.joining(","));
+        return "{\"size\":" + K + ",\"_source\":false,\"query\":{\"compressed_knn\":{\"field\":\"v\",\"vector\":"
+                + Arrays.toString(q) + ",\"k\":" + K + ",\"filter\":{\"ids\":{\"values\":[" + ids + "]}}}}}";
     }
 
     private static List<String> bodies(Kind kind, float[][] queries, Number p) {
