@@ -144,10 +144,10 @@ final class KnnSideBySideSection implements BenchSection {
         }
         table.note(
                 "The equal-recall rows each ratio comes from are in the tables below; a recall level an index never reached leaves the ratio empty."
-                        + " bound_through_rest: the REST ratio of a request of ours that scores 10 documents instead of"
-                        + " walking the graph (" + NodeKnnComparison.VECTOR_FLOOR + ", timed in the same pass): what"
-                        + " the request costs beyond the search itself leaves no index of ours a higher ratio through"
-                        + " REST on this machine.");
+                        + " bound_through_rest: the REST ratio of a request of ours on an unmapped field ("
+                        + NodeKnnComparison.VECTOR_FLOOR + ", timed in the same pass): it sends, parses and rewrites"
+                        + " the vector and finds nothing, so no index of ours reaches a higher ratio through REST on"
+                        + " this machine.");
         return table;
     }
 

@@ -329,6 +329,14 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 .contains("is of type [keyword], not [compressed_vector]"));
         assertTrue(badRequest("errs", "{\"field\":\"nope\",\"vector\":" + q + ",\"k\":3}")
                 .contains("field [nope] does not exist"));
+        // with ignore_unmapped the same search finds nothing on that index instead of failing
+        Map<String, Object> ignored = restCall(
+                "POST",
+                "/errs/_search",
+                "{\"query\":{\"compressed_knn\":{\"field\":\"nope\",\"vector\":" + q
+                        + ",\"k\":3,\"ignore_unmapped\":true}}}");
+        assertEquals(0, ((Map<?, ?>) ignored.get("_shards")).get("failed"));
+        assertEquals(List.of(), ((Map<?, ?>) ignored.get("hits")).get("hits"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":0}")
                 .contains("[k] must be in [1, 10000], got [0]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":" + q + ",\"k\":3,\"num_candidates\":2}")
