@@ -185,7 +185,8 @@ public final class FeedbackMask {
      */
     private static QueryBuilder bestChunk(String path, QueryBuilder firstPass) {
         return QueryBuilders.nestedQuery(path, firstPass, ScoreMode.Max)
-                .ignoreUnmapped(true) // indices without the path: the inner query's own ignore_unmapped decides
+                .ignoreUnmapped(
+                        true) // an index that does not map the path has no chunk to give, as NestedPath skips it
                 .innerHit(new InnerHitBuilder(BEST_CHUNK)
                         .setSize(1)
                         .setFetchSourceContext(FetchSourceContext.FETCH_SOURCE));
