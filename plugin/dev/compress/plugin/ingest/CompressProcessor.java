@@ -144,7 +144,7 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         }
         float[][] outputs = transform.apply(inputs.toArray(new float[0][]));
         for (int i = 0; i < outputs.length; i++) {
-            int bad = firstNonFinite(outputs[i]);
+            int bad = VectorSimilarity.firstNonFinite(outputs[i]);
             if (bad >= 0) {
                 fail(
                         accepted.get(i),
@@ -163,16 +163,6 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
                                 "[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
             }
         }
-    }
-
-    /** The position of the first value that is not finite, or -1: a vector too short to normalise, say. */
-    private static int firstNonFinite(float[] vector) {
-        for (int i = 0; i < vector.length; i++) {
-            if (Float.isFinite(vector[i]) == false) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     private IllegalArgumentException fieldError(IllegalArgumentException e) {

@@ -38,6 +38,16 @@ public enum VectorSimilarity {
         return squares;
     }
 
+    /** The position of the first value of {@code vector} that is not finite, or -1: a model's output that overflowed, say. */
+    public static int firstNonFinite(float[] vector) {
+        for (int i = 0; i < vector.length; i++) {
+            if (Float.isFinite(vector[i]) == false) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * Refuses a vector whose squared length is above {@link #MAX_SQUARED_LENGTH}, with an error that {@code subject}
      * (naming the field or parameter) begins.

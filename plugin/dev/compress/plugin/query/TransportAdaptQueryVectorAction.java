@@ -41,14 +41,13 @@ public final class TransportAdaptQueryVectorAction
                             + " dimensions but model [" + model.id() + "] expects " + model.inputDim());
         }
         float[] adapted = model.encode(new float[][] {request.vector()}, outputDim)[0];
-        for (int i = 0; i < adapted.length; i++) {
-            if (Float.isFinite(adapted[i]) == false) {
-                // said here, where the model is known: the adapted vector's own check could only blame [vector]
-                throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] model [" + model.id()
-                        + "] gave the non-finite value [" + adapted[i] + "] at position " + i
-                        + " for this [vector], of length "
-                        + (float) Math.sqrt(VectorSimilarity.squaredLength(request.vector())));
-            }
+        int bad = VectorSimilarity.firstNonFinite(adapted);
+        if (bad >= 0) {
+            // said here, where the model is known: the adapted vector's own check could only blame [vector]
+            throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] model [" + model.id()
+                    + "] gave the non-finite value [" + adapted[bad] + "] at position " + bad
+                    + " for this [vector], of length "
+                    + (float) Math.sqrt(VectorSimilarity.squaredLength(request.vector())));
         }
         return adapted;
     }

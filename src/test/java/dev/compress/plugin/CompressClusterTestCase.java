@@ -87,6 +87,19 @@ public abstract class CompressClusterTestCase extends OpenSearchIntegTestCase {
         StoredModels.store(internalCluster().getInstance(ModelIndex.class), id, artifact, state);
     }
 
+    /** {@code v} at unit length. */
+    protected static float[] unit(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (float) (v[i] / Math.sqrt(norm));
+        }
+        return out;
+    }
+
     /** {@code n} vectors of {@code dims} independent standard normal components. */
     protected static float[][] gaussian(Random random, int n, int dims) {
         float[][] vectors = new float[n][dims];

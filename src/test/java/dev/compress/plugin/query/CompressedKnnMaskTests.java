@@ -157,18 +157,6 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertFalse(bulk.get().hasFailures());
     }
 
-    private static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += x * x;
-        }
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = (float) (v[i] / Math.sqrt(norm));
-        }
-        return out;
-    }
-
     /** The k largest of {@code importance} (ties: lower index), ascending. */
     private static int[] top(float[] importance, int k) {
         return IntStream.range(0, importance.length)

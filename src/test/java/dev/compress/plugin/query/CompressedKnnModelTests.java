@@ -10,15 +10,11 @@ import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelState;
 import dev.compress.training.inference.CpuEncoders;
 import dev.compress.training.inference.Encoder;
-import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelFile;
 import dev.compress.training.model.ModelFileTests;
-import dev.compress.training.model.ModelMetadata;
-import dev.compress.training.model.Tensor;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -208,37 +204,13 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 400,
                 "[vector] has 16 dimensions but field [emb8] has 8");
         // finite weights and a query within the length limit can still overflow float inside the model
-        storeModel("overflowing", linearModel(1e30f), ModelState.CREATED);
+        storeModel("overflowing", ModelFileTests.linearModel(INPUT_DIM, 16, 1e30f), ModelState.CREATED);
         float[] large = new float[INPUT_DIM];
         Arrays.fill(large, 1e10f);
         assertSearchError(
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"overflowing\",\"vector\":" + Arrays.toString(large) + "}",
                 400,
                 "model [overflowing] gave the non-finite value [NaN] at position 0 for this [vector], of length 5.656854E10");
-    }
-
-    /** A model of one linear layer, {@value #INPUT_DIM} to 16 dimensions, every weight {@code weight}, no bias. */
-    private static ModelArtifact linearModel(float weight) {
-        List<LayerSpec> layers = List.of(LayerSpec.linear("fc1", INPUT_DIM, 16));
-        Map<String, Tensor> tensors = new LinkedHashMap<>();
-        layers.get(0).requiredTensors().forEach((name, shape) -> {
-            float[] values = new float[Arrays.stream(shape).reduce(1, (a, b) -> a * b)];
-            Arrays.fill(values, name.endsWith("bias") ? 0 : weight);
-            tensors.put(name, new Tensor(name, shape, values));
-        });
-        return new ModelArtifact(
-                new ModelMetadata(
-                        "pca",
-                        INPUT_DIM,
-                        List.of(16),
-                        ModelMetadata.OUTPUT_EMBEDDING,
-                        ModelMetadata.NORM_L2,
-                        4,
-                        layers,
-                        Map.of(),
-                        Map.of(),
-                        Map.of()),
-                tensors);
     }
 
     /** A model file written into the model index by hand is checked before it serves: a 409 naming the model, never a 500. */

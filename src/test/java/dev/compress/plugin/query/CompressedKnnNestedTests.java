@@ -159,18 +159,6 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
         }
     }
 
-    private static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += x * x;
-        }
-        float[] u = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            u[i] = (float) (v[i] / Math.sqrt(norm));
-        }
-        return u;
-    }
-
     private static void assertSameBest(String field, List<Best> expected, List<Best> actual) {
         assertEquals(
                 field,

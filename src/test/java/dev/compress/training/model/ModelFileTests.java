@@ -49,6 +49,30 @@ public class ModelFileTests {
         return new ModelArtifact(meta, tensors);
     }
 
+    /** A model of one linear layer from {@code in} to {@code out} dimensions, every weight {@code weight}, no bias. */
+    public static ModelArtifact linearModel(int in, int out, float weight) {
+        List<LayerSpec> layers = List.of(LayerSpec.linear("fc1", in, out));
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        layers.get(0).requiredTensors().forEach((name, shape) -> {
+            float[] values = new float[Arrays.stream(shape).reduce(1, (a, b) -> a * b)];
+            Arrays.fill(values, name.endsWith("bias") ? 0 : weight);
+            tensors.put(name, new Tensor(name, shape, values));
+        });
+        return new ModelArtifact(
+                new ModelMetadata(
+                        "pca",
+                        in,
+                        List.of(out),
+                        ModelMetadata.OUTPUT_EMBEDDING,
+                        ModelMetadata.NORM_L2,
+                        4,
+                        layers,
+                        Map.of(),
+                        Map.of(),
+                        Map.of()),
+                tensors);
+    }
+
     @Test
     public void roundTripIsBitExact() {
         ModelArtifact model = sampleModel(1, 12, 8, 6);
