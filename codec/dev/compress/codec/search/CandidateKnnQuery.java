@@ -44,25 +44,32 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
     }
 
     /**
-     * Candidates rescored per slot of the walk's beam. The nodes that enter the beam and are pushed
-     * out of it again are the estimate's near misses: the walk has scored them already, so keeping
-     * them for rescoring costs only their float reads, and exact scores recover true neighbours the
-     * estimate ranked just below the beam. Above 2 nothing is gained, because a walk rarely collects
-     * more than twice its beam. Recall@10 after rescoring at each candidate budget: {@code bench/run
-     * quick codec}.
+     * Near misses rescored per hit asked for. The nodes that enter the walk's beam and are pushed out
+     * of it again are the estimate's near misses: the walk has scored them already, so keeping them
+     * for rescoring costs only their float reads, and exact scores recover true neighbours the
+     * estimate ranked just below the beam. That matters for a narrow beam, which the estimate's
+     * errors can push a true neighbour out of; a wide beam already holds the true neighbours, and
+     * near misses beyond a few per hit cost float reads without changing the hits. At the default
+     * oversample of 3 this keeps twice the beam, as many as a walk rarely exceeds. Recall@10 and CPU
+     * per query at each candidate budget: {@code bench/run quick codec}.
      */
-    private static final int RESCORED_PER_BEAM_SLOT = 2;
+    static final int NEAR_MISSES_PER_HIT = 3;
+
+    /** Candidates a rescoring walk with a beam of {@code beam} keeps for {@code finalK} hits. */
+    static int rescoredCandidates(int beam, int finalK) {
+        return (int) Math.min(Integer.MAX_VALUE, beam + (long) NEAR_MISSES_PER_HIT * finalK);
+    }
 
     /**
      * Every segment collects the full {@code numCandidates}: Lucene's optimistic collection would
      * shrink small segments' share, which the rescoring phase cannot recover. With rescoring, the
-     * walk keeps {@value #RESCORED_PER_BEAM_SLOT}x its beam of best approximate candidates ({@link
-     * WideKnnCollector}): the walk is the same, and the near misses get rescored too.
+     * walk also keeps {@value #NEAR_MISSES_PER_HIT} near misses per hit ({@link #rescoredCandidates},
+     * {@link WideKnnCollector}): the walk is the same, and the near misses get rescored too.
      */
     @Override
     protected KnnCollectorManager getKnnCollectorManager(int k, IndexSearcher searcher) {
         if (rescore) {
-            int keep = (int) Math.min(Integer.MAX_VALUE, (long) RESCORED_PER_BEAM_SLOT * k);
+            int keep = rescoredCandidates(k, finalK);
             return (visitedLimit, strategy, context) -> new WideKnnCollector(k, keep, visitedLimit, strategy);
         }
         return (visitedLimit, strategy, context) -> new TopKnnCollector(k, visitedLimit, strategy);
