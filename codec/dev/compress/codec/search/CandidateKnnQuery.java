@@ -50,8 +50,8 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
      * estimate ranked just below the beam. That matters for a narrow beam, which the estimate's
      * errors can push a true neighbour out of; a wide beam already holds the true neighbours, and
      * near misses beyond a few per hit cost float reads without changing the hits. At the default
-     * oversample of 3 this keeps twice the beam, as many as a walk rarely exceeds. Recall@10 and CPU
-     * per query at each candidate budget: {@code bench/run quick codec}.
+     * oversample of 3 this keeps twice the beam. Recall@10 and CPU per query at each candidate
+     * budget: {@code bench/run quick codec}.
      */
     static final int NEAR_MISSES_PER_HIT = 3;
 
