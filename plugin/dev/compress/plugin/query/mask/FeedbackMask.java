@@ -184,9 +184,9 @@ public final class FeedbackMask {
      * {@code nested} query ranks them, with that chunk's own source as the one inner hit.
      */
     private static QueryBuilder bestChunk(String path, QueryBuilder firstPass) {
+        // ignore_unmapped: an index that does not map the path has no chunk to give, as NestedPath skips it
         return QueryBuilders.nestedQuery(path, firstPass, ScoreMode.Max)
-                .ignoreUnmapped(
-                        true) // an index that does not map the path has no chunk to give, as NestedPath skips it
+                .ignoreUnmapped(true)
                 .innerHit(new InnerHitBuilder(BEST_CHUNK)
                         .setSize(1)
                         .setFetchSourceContext(FetchSourceContext.FETCH_SOURCE));
