@@ -37,15 +37,19 @@ public final class BenchmarkHarness {
                             new MemorySection(),
                             new LoadSection(),
                             new KnnSideBySideSection(),
+                            new NestedSection(),
                             new PcaSection()))
             .toList();
 
     private BenchmarkHarness() {}
 
+    private static List<String> sectionNames() {
+        return SECTIONS.stream().map(BenchSection::name).toList();
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            System.err.println(
-                    "usage: bench/run quick|full [kernels] [codec] [scaling] [node] [quality] [walk] [memory] [load] [knn] [pca]");
+            System.err.println("usage: bench/run quick|full [" + String.join("] [", sectionNames()) + "]");
             System.exit(2);
         }
         BenchMode mode = BenchMode.of(args[0]);
@@ -55,8 +59,8 @@ public final class BenchmarkHarness {
             selected.add(SECTIONS.stream()
                     .filter(s -> s.name().equals(name))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("unknown section [" + name
-                            + "]; sections: kernels, codec, scaling, node, quality, walk, memory, load, knn, pca")));
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "unknown section [" + name + "]; sections: " + String.join(", ", sectionNames()))));
         }
         if (selected.isEmpty()) {
             selected.addAll(DEFAULT_SECTIONS);

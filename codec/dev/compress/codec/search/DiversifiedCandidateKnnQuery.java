@@ -33,6 +33,9 @@ import org.apache.lucene.util.Bits;
  * child of each candidate parent (live, passing the filter) is scored again with the field's
  * rescorer and the parent keeps its best, so a parent ranks by its truly nearest child. Expanding
  * ({@link ParentJoin#expandChildren}) scores the children the same way and keeps them all as hits.
+ *
+ * <p>Unlike {@link CandidateKnnQuery}, the walk keeps no near misses: a near-miss parent would bring
+ * every one of its children to rescoring, and for the same recall a wider beam costs no more.
  */
 final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVectorQuery {
 
