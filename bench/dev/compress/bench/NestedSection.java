@@ -45,8 +45,9 @@ import org.apache.lucene.tests.util.TestUtil;
 import org.apache.lucene.util.IOUtils;
 
 /**
- * Search inside nested documents, one vector per chunk ({@link ChunkedCorpus}: every scifact
- * document a parent of 1 to {@value #MAX_CHUNKS} chunks): Lucene float32 HNSW, Lucene's 1-bit OSQ and
+ * Search inside nested documents, one vector per chunk ({@link ChunkedCorpus}: every document of
+ * scifact, and in {@code full} mode of a synthetic set of {@code -Dbench.nested.synthetic.docs}
+ * (100,000), a parent of 1 to {@value #MAX_CHUNKS} chunks): Lucene float32 HNSW, Lucene's 1-bit OSQ and
  * our binary format (both rescored), each searched as a {@code compressed_knn} inside a {@code nested} query searches a
  * shard (Lucene's diversifying walk, one best chunk per parent; with rescoring, every chunk of each
  * candidate parent scored with the float query). Swept over {@code oversample_factor}: recall@10 of
@@ -60,9 +61,10 @@ final class NestedSection implements BenchSection {
     /** Length of the noise added to a document's vector to make each of its chunks. */
     static final double CHUNK_NOISE = 0.5;
 
-    private static final int[] BUDGETS = {1, 2, 3, 4, 5, 8, 12};
+    private static final int[] BUDGETS = {1, 2, 3, 4, 5, 8, 12, 16, 24};
     private static final double[] RECALL_LEVELS = {0.90, 0.95};
     private static final String PARENT = "parent";
+    private static final List<String> INDEXES = List.of(LUCENE_FLOAT, LUCENE_OSQ, OURS_BINARY);
 
     @Override
     public String name() {
@@ -72,35 +74,47 @@ final class NestedSection implements BenchSection {
     @Override
     public List<ResultTable> run(BenchMode mode) throws Exception {
         Path data = DataDirectory.resolve();
-        BenchData scifact = BenchData.beir(
+        List<BenchData> sets = new ArrayList<>();
+        sets.add(BenchData.beir(
                 "scifact bge-small-en-v1.5 (5,183 x 384, 300 test queries)",
                 data.resolve("embeddings/scifact/bge-small-en-v1.5"),
-                data.resolve("beir/scifact/qrels/test.tsv"));
-        ChunkedCorpus corpus = ChunkedCorpus.of(scifact.corpus(), MAX_CHUNKS, CHUNK_NOISE, 42);
-        float[][] queries = scifact.queries();
+                data.resolve("beir/scifact/qrels/test.tsv")));
+        int synthetic = Integer.getInteger("bench.nested.synthetic.docs", mode.full() ? 100_000 : 0);
+        if (synthetic > 0) {
+            sets.add(BenchData.synthetic(synthetic, 500, 384, 42));
+        }
+        List<ResultTable> tables = new ArrayList<>();
+        for (BenchData set : sets) {
+            tables.addAll(sweep(set, mode.full() ? 10 : 3));
+        }
+        return tables;
+    }
+
+    /** The sweep on {@code set}'s documents as chunked parents, and its equal-recall read-out. */
+    private static List<ResultTable> sweep(BenchData set, int rounds) throws IOException {
+        ChunkedCorpus corpus = ChunkedCorpus.of(set.corpus(), MAX_CHUNKS, CHUNK_NOISE, 42);
+        float[][] queries = set.queries();
         int[][] truth = corpus.exactTopParents(queries, K);
-        List<String> indexes = List.of(LUCENE_FLOAT, LUCENE_OSQ, OURS_BINARY);
         List<NestedIndex> open = new ArrayList<>();
         try {
-            for (String index : indexes) {
+            for (String index : INDEXES) {
                 open.add(NestedIndex.build(
                         corpus, FormatComparison.INDEXES.get(index).format().get()));
             }
             List<Map<String, Object>> rows = new ArrayList<>();
             List<Integer> rowIndex = new ArrayList<>();
-            for (int i = 0; i < indexes.size(); i++) {
+            for (int i = 0; i < INDEXES.size(); i++) {
                 for (int budget : BUDGETS) {
                     Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("index", indexes.get(i));
+                    row.put("index", INDEXES.get(i));
                     row.put("oversample_factor", budget);
-                    row.put("rescore", LUCENE_FLOAT.equals(indexes.get(i)) ? "no" : "yes");
+                    row.put("rescore", LUCENE_FLOAT.equals(INDEXES.get(i)) ? "no" : "yes");
                     rows.add(row);
                     rowIndex.add(i);
                 }
             }
             double[] recall = new double[rows.size()];
             long[] cpuNanos = new long[rows.size()];
-            int rounds = mode.full() ? 10 : 3;
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             InterleavedPass.run(rows.size(), queries.length, rounds, (r, q, round) -> {
                 NestedIndex index = open.get(rowIndex.get(r));
@@ -116,31 +130,31 @@ final class NestedSection implements BenchSection {
                 }
             });
             ResultTable sweep = new ResultTable(
-                    "scifact documents as nested chunks (" + corpus.parents() + " parents, " + corpus.chunks().length
-                            + " chunks x 384), k = 10",
+                    set.name() + " as nested chunks (" + corpus.parents() + " parents, " + corpus.chunks().length
+                            + " chunks), k = 10",
                     List.of("index", "oversample_factor", "rescore", RecallSweep.RECALL, "cpu_us_per_query"));
             for (int r = 0; r < rows.size(); r++) {
                 rows.get(r).put(RecallSweep.RECALL, recall[r] / queries.length);
                 rows.get(r).put("cpu_us_per_query", cpuNanos[r] / 1e3 / ((double) rounds * queries.length));
                 sweep.add(rows.get(r));
             }
-            sweep.note("Each scifact document (bge-small-en-v1.5) is a parent of 1 to " + MAX_CHUNKS
+            sweep.note("Each document is a parent of 1 to " + MAX_CHUNKS
                     + " chunks, each chunk the document's vector plus Gaussian noise of length " + CHUNK_NOISE
-                    + ", normalised; the 300 test queries. recall@10: of the 10 parents with the best chunk by exact dot"
+                    + ", normalised; the set's queries. recall@10: of the 10 parents with the best chunk by exact dot"
                     + " product. One segment per index, one thread; oversample_factor: parents per walk as a multiple of k."
                     + " With rescore, every chunk of each candidate parent is scored with the float query and the parent"
                     + " ranks by its best. cpu_us_per_query: the searching thread's CPU time, every row timed in one pass"
                     + " (blocks of 50 queries to each row in turn, " + rounds + " rounds after an untimed one).");
-            return List.of(sweep, equalRecall(rows));
+            return List.of(sweep, equalRecall(set.name(), rows));
         } finally {
             IOUtils.close(open);
         }
     }
 
     /** Each index's cheapest budget reaching each recall level, and its CPU time against float32's. */
-    private static ResultTable equalRecall(List<Map<String, Object>> rows) {
+    private static ResultTable equalRecall(String setName, List<Map<String, Object>> rows) {
         ResultTable table = new ResultTable(
-                "the same at equal recall@10 (smallest oversample_factor reaching the level)",
+                setName + " as nested chunks at equal recall@10 (smallest oversample_factor reaching the level)",
                 List.of(
                         "recall_level",
                         "index",
@@ -151,7 +165,7 @@ final class NestedSection implements BenchSection {
         for (double level : RECALL_LEVELS) {
             Map<String, Object> float32 =
                     RecallSweep.firstReaching(rows, r -> LUCENE_FLOAT.equals(r.get("index")), level);
-            for (String index : List.of(LUCENE_FLOAT, LUCENE_OSQ, OURS_BINARY)) {
+            for (String index : INDEXES) {
                 Map<String, Object> row = RecallSweep.firstReaching(rows, r -> index.equals(r.get("index")), level);
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("recall_level", level);
