@@ -1,8 +1,9 @@
 package dev.compress.bench;
 
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 import java.util.Random;
-import java.util.stream.IntStream;
 import org.apache.lucene.util.VectorUtil;
 
 /**
@@ -60,12 +61,17 @@ record ChunkedCorpus(float[][] chunks, int[] firstChunk) {
                     best[p] = Math.max(best[p], VectorUtil.dotProduct(queries[q], chunks[c]));
                 }
             }
-            top[q] = IntStream.range(0, best.length)
-                    .boxed()
-                    .sorted((a, b) -> best[a] != best[b] ? Float.compare(best[b], best[a]) : Integer.compare(a, b))
-                    .limit(k)
-                    .mapToInt(Integer::intValue)
-                    .toArray();
+            Comparator<Integer> better =
+                    (a, b) -> best[a] != best[b] ? Float.compare(best[b], best[a]) : Integer.compare(a, b);
+            // the k best so far, worst at the head, so a query costs O(parents log k), not a sort of every parent
+            PriorityQueue<Integer> kept = new PriorityQueue<>(k + 1, better.reversed());
+            for (int p = 0; p < best.length; p++) {
+                kept.add(p);
+                if (kept.size() > k) {
+                    kept.poll();
+                }
+            }
+            top[q] = kept.stream().sorted(better).mapToInt(Integer::intValue).toArray();
         }
         return top;
     }

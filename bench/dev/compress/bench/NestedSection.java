@@ -35,13 +35,16 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.join.BitSetProducer;
 import org.apache.lucene.search.join.QueryBitSetProducer;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.tests.util.TestUtil;
+import org.apache.lucene.util.BitSet;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -217,27 +220,34 @@ final class NestedSection implements BenchSection {
             DirectoryReader reader = DirectoryReader.open(directory);
             IndexSearcher searcher = new IndexSearcher(reader);
             searcher.setQueryCache(null);
+            BitSetProducer parents = new QueryBitSetProducer(new TermQuery(new Term("type", PARENT)));
             return new NestedIndex(
                     path,
                     directory,
                     reader,
                     searcher,
-                    parentOfEveryDocument(reader),
-                    new ParentJoin(new QueryBitSetProducer(new TermQuery(new Term("type", PARENT))), false));
+                    parentOfEveryDocument(reader, parents),
+                    new ParentJoin(parents, false));
         }
 
-        /** The parent number of every document, from the parent that closes each block. */
-        private static int[] parentOfEveryDocument(DirectoryReader reader) throws IOException {
+        /**
+         * The parent number of every document, from the parent that closes each block: only parents'
+         * stored fields are read.
+         */
+        private static int[] parentOfEveryDocument(DirectoryReader reader, BitSetProducer parents) throws IOException {
             int[] parentOf = new int[reader.maxDoc()];
             StoredFields stored = reader.storedFields();
+            BitSet isParent = parents.getBitSet(reader.leaves().get(0)); // force-merged: one segment
             int blockStart = 0;
-            for (int doc = 0; doc < reader.maxDoc(); doc++) {
-                var parent = stored.document(doc).getField(PARENT);
-                if (parent != null) {
-                    Arrays.fill(
-                            parentOf, blockStart, doc + 1, parent.numericValue().intValue());
-                    blockStart = doc + 1;
-                }
+            for (int doc = isParent.nextSetBit(0);
+                    doc != DocIdSetIterator.NO_MORE_DOCS;
+                    doc = doc + 1 < reader.maxDoc() ? isParent.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
+                int parent = stored.document(doc, Set.of(PARENT))
+                        .getField(PARENT)
+                        .numericValue()
+                        .intValue();
+                Arrays.fill(parentOf, blockStart, doc + 1, parent);
+                blockStart = doc + 1;
             }
             return parentOf;
         }

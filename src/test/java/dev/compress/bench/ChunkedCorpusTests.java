@@ -44,6 +44,17 @@ public class ChunkedCorpusTests {
         assertArrayEquals(new int[] {1, 0, 2}, corpus.exactTopParents(new float[][] {{1, 0}}, 3)[0]);
     }
 
+    @Test
+    public void tiesGoToTheLowerParentAndOnlyTheBestKAreKept() {
+        // parents 0 to 5, one chunk each; 1, 3 and 4 tie at the top, 0 and 5 tie below them
+        float[][] chunks = {unit(0.5f, 1), unit(1, 0), unit(0, 1), unit(1, 0), unit(1, 0), unit(0.5f, 1)};
+        ChunkedCorpus corpus = new ChunkedCorpus(chunks, new int[] {0, 1, 2, 3, 4, 5, 6});
+        float[][] query = {{1, 0}};
+        assertArrayEquals(new int[] {1, 3}, corpus.exactTopParents(query, 2)[0]);
+        assertArrayEquals(new int[] {1, 3, 4, 0}, corpus.exactTopParents(query, 4)[0]);
+        assertArrayEquals(new int[] {1, 3, 4, 0, 5, 2}, corpus.exactTopParents(query, 9)[0]);
+    }
+
     private static float[] unit(float... v) {
         return VectorUtil.l2normalize(v.clone());
     }
