@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import dev.compress.plugin.mapper.MappingSourcePath;
 import dev.compress.training.trainer.TrainerFactory;
 import java.util.Map;
 import java.util.Set;
@@ -88,7 +89,6 @@ final class TrainSpecValidator {
         return ((Number) mapping.get("dimension")).intValue();
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> mappedField(
             ClusterState state, String section, String index, String parameter, String path) {
         IndexMetadata metadata = state.metadata().index(index);
@@ -100,16 +100,11 @@ final class TrainSpecValidator {
             throw new IllegalArgumentException("[" + section + ".index] index [" + index + "] does not exist");
         }
         MappingMetadata mapping = metadata.mapping();
-        Map<String, Object> node = mapping == null ? Map.of() : mapping.sourceAsMap();
-        for (String part : path.split("\\.")) {
-            Object properties = node.get("properties");
-            Object child = properties instanceof Map<?, ?> p ? p.get(part) : null;
-            if (child instanceof Map<?, ?> == false) {
-                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path
-                        + "] is not mapped in index [" + index + "]");
-            }
-            node = (Map<String, Object>) child;
+        MappingSourcePath found = MappingSourcePath.of(mapping == null ? Map.of() : mapping.sourceAsMap(), path);
+        if (found == null) {
+            throw new IllegalArgumentException(
+                    "[" + section + "." + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
         }
-        return node;
+        return found.field();
     }
 }

@@ -1,6 +1,6 @@
 package dev.compress.plugin.query.mask;
 
-import java.util.Arrays;
+import dev.compress.plugin.mapper.MappingSourcePath;
 import java.util.Map;
 import java.util.Objects;
 import org.opensearch.action.IndicesRequest;
@@ -52,16 +52,17 @@ final class NestedPath {
             if (index.getValue() == null) {
                 continue;
             }
-            Mapped found = mapped(index.getValue().sourceAsMap(), field);
+            MappingSourcePath found = MappingSourcePath.of(index.getValue().sourceAsMap(), field);
             if (found == null) {
                 continue; // not mapped here: the first pass finds nothing in this index
             }
-            if (pathIndex != null && Objects.equals(path, found.nestedPath()) == false) {
-                throw new IllegalArgumentException("[mask] field [" + field + "] lies " + where(found.nestedPath())
+            String nested = found.innermostNested();
+            if (pathIndex != null && Objects.equals(path, nested) == false) {
+                throw new IllegalArgumentException("[mask] field [" + field + "] lies " + where(nested)
                         + " in index [" + index.getKey() + "] but " + where(path) + " in index [" + pathIndex
                         + "]: one first-pass search cannot search both");
             }
-            path = found.nestedPath();
+            path = nested;
             pathIndex = index.getKey();
         }
         return path;
@@ -69,28 +70,5 @@ final class NestedPath {
 
     private static String where(String nestedPath) {
         return nestedPath == null ? "outside any nested object" : "in nested object [" + nestedPath + "]";
-    }
-
-    /** A field mapped in an index: the innermost nested object it lies in, or null for none. */
-    private record Mapped(String nestedPath) {}
-
-    /** Where {@code field} is mapped in {@code mapping}, or null when it is not. */
-    @SuppressWarnings("unchecked")
-    private static Mapped mapped(Map<String, Object> mapping, String field) {
-        String path = null;
-        Map<String, Object> node = mapping;
-        String[] parts = field.split("\\.");
-        for (int i = 0; i < parts.length; i++) {
-            if (node.get("properties") instanceof Map<?, ?> properties
-                    && properties.get(parts[i]) instanceof Map<?, ?> child) {
-                node = (Map<String, Object>) child;
-            } else {
-                return null;
-            }
-            if (i < parts.length - 1 && "nested".equals(node.get("type"))) {
-                path = String.join(".", Arrays.copyOf(parts, i + 1));
-            }
-        }
-        return new Mapped(path);
     }
 }
