@@ -9,7 +9,10 @@ import org.opensearch.core.action.ActionListener;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
-/** {@code POST _plugins/compress/models/_search}: searches model state documents (never the chunks). */
+/**
+ * {@code POST _plugins/compress/models/_search}: searches model state documents (never the chunks), with the queries
+ * and aggregations {@link ModelSearchScope} allows.
+ */
 public final class TransportSearchModelsAction extends HandledTransportAction<SearchModelsRequest, SearchResponse> {
 
     private final ModelIndex models;
@@ -23,6 +26,12 @@ public final class TransportSearchModelsAction extends HandledTransportAction<Se
 
     @Override
     protected void doExecute(Task task, SearchModelsRequest request, ActionListener<SearchResponse> listener) {
+        try {
+            ModelSearchScope.check(request.source());
+        } catch (IllegalArgumentException e) {
+            listener.onFailure(e);
+            return;
+        }
         models.search(request.source(), listener);
     }
 }

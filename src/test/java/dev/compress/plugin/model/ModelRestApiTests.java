@@ -87,6 +87,20 @@ public class ModelRestApiTests extends CompressClusterTestCase {
                     hits.stream().map(hit -> hit.get("_id")).toList());
         }
 
+        Map<String, Object> byState =
+                restCall("POST", MODELS + "_search", "{\"size\":0,\"aggs\":{\"s\":{\"terms\":{\"field\":\"state\"}}}}");
+        assertEquals(
+                "aggregations see the model documents, not the chunks",
+                List.of(Map.of("key", "created", "doc_count", 1)),
+                ((Map<String, Object>) ((Map<String, Object>) byState.get("aggregations")).get("s")).get("buckets"));
+        String global = restError(
+                400,
+                "POST",
+                MODELS + "_search",
+                "{\"size\":0,\"aggs\":{\"g\":{\"global\":{},\"aggs\":{\"c\":{\"top_hits\":{\"size\":100}}}}}}");
+        assertTrue(global, global.contains("[aggs.g] aggregation type [global] is not supported in a model search"));
+        assertFalse("no chunk reaches the answer", global.contains("\"data\""));
+
         Response deleted = perform("DELETE", MODELS + "stored", null);
         assertEquals(200, deleted.getStatusLine().getStatusCode());
         assertEquals(Map.of("model_id", "stored", "result", "deleted"), jsonBody(deleted));
