@@ -6,6 +6,8 @@ import dev.compress.training.mask.DimensionMasks;
 import dev.compress.training.mask.FeedbackFeatures;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.trainer.QueryMaskTrainer;
+import java.util.Arrays;
+import java.util.List;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -18,6 +20,10 @@ import org.opensearch.transport.TransportService;
  * and keeps the top ones; errors name [mask.model_id].
  */
 public final class TransportLearnedMaskAction extends HandledTransportAction<LearnedMaskRequest, LearnedMaskResponse> {
+
+    /** The masks a mask model's validation chooses between. */
+    private static final List<MaskType> VALIDATED_MASKS =
+            List.of(MaskType.LEARNED, MaskType.NORM, MaskType.DIME_PRF, MaskType.ECLIPSE_PRF);
 
     private final SearchPoolInference inference;
 
@@ -65,18 +71,12 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
             keep = request.mask().keep(dim);
         } else {
             double ratio = validatedRatio(model);
-            Object validatedMask = metadata.trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
-            MaskType type = validatedMask == null ? MaskType.LEARNED : MaskType.fromJson(validatedMask.toString());
-            switch (type) {
-                case LEARNED -> keep = DimensionMasks.keep(dim, ratio);
+            MaskType type = validatedMask(model);
+            if (type != MaskType.LEARNED) {
                 // handed back for the query to resolve as it resolves any mask of that kind
-                case NORM, DIME_PRF, ECLIPSE_PRF -> {
-                    return LearnedMaskResponse.of(MaskSpec.ofShare(type, ratio));
-                }
-                default ->
-                    throw new IllegalStateException("model [" + model.id() + "] names mask [" + validatedMask
-                            + "], which validation never chooses");
+                return LearnedMaskResponse.of(MaskSpec.ofShare(type, ratio));
             }
+            keep = DimensionMasks.keep(dim, ratio);
         }
         if (readsFeedback == false) {
             return LearnedMaskResponse.of(MaskSpec.explicit(DimensionMasks.learned(model.encoder(), vector, keep)));
@@ -106,6 +106,24 @@ public final class TransportLearnedMaskAction extends HandledTransportAction<Lea
         throw new IllegalArgumentException("[mask.model_id] model [" + model.id()
                 + "] reads first-pass feedback but its training parameter [" + name + "] is [" + docs
                 + "], not a number of documents in [1, " + MaskSpec.MAX_DEPTH + "]");
+    }
+
+    /** The mask the model's validation chose: its own scores ({@code learned}) or a judgment-free mask. */
+    private static MaskType validatedMask(LoadedModel model) {
+        Object name = model.metadata().trainingParameters().get(QueryMaskTrainer.VALIDATED_MASK);
+        if (name == null) {
+            return MaskType.LEARNED;
+        }
+        MaskType type = Arrays.stream(MaskType.values())
+                .filter(t -> t.jsonName().equals(name))
+                .findFirst()
+                .orElse(null);
+        if (VALIDATED_MASKS.contains(type) == false) {
+            throw new IllegalArgumentException("[mask.model_id] model [" + model.id() + "] names the validated mask ["
+                    + name + "], which validation never chooses (it chooses one of "
+                    + VALIDATED_MASKS.stream().map(MaskType::jsonName).toList() + "): train it again");
+        }
+        return type;
     }
 
     /** The share of dimensions the model's training chose on validation (1 = the whole query: no mask). */

@@ -96,7 +96,16 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         adapter = ModelFileTests.sampleModel(5, RAW_DIM, 40, DIM);
         maskModel = maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO));
         for (String id : List.of(
-                "qa", "qm", "qm16", "qm-unvalidated", "qm-dime", "qm-norm", "qm-fb", "qm-wide", "qm-fb-nodocs")) {
+                "qa",
+                "qm",
+                "qm16",
+                "qm-unvalidated",
+                "qm-dime",
+                "qm-norm",
+                "qm-cutoff",
+                "qm-fb",
+                "qm-wide",
+                "qm-fb-nodocs")) {
             client().execute(EvictModelAction.INSTANCE, new EvictModelRequest(id))
                     .actionGet();
         }
@@ -126,6 +135,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         storeModel("qm-fb", feedbackMaskModel, ModelState.CREATED);
         // a feedback-reading predictor that does not say how many documents its feedback averages
         storeModel("qm-fb-nodocs", maskModel(random, FeedbackFeatures.WIDTH * DIM, DIM, Map.of()), ModelState.CREATED);
+        // a predictor whose validation names a mask it never chooses (a damaged or foreign model document)
+        storeModel(
+                "qm-cutoff",
+                maskModel(random, DIM, Map.of("validatedRatio", VALIDATED_RATIO, "validatedMask", "cutoff")),
+                ModelState.CREATED);
         // a predictor whose input is neither the query nor the query with the feedback served
         storeModel("qm-wide", maskModel(random, 3 * DIM, DIM, Map.of()), ModelState.CREATED);
         client().admin()
@@ -593,6 +607,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-unvalidated\"}}",
                 400,
                 "[mask] model [qm-unvalidated] was trained before ratios were validated: give [mask.ratio] or [mask.dimensions]");
+        assertSearchError(
+                "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm-cutoff\"}}",
+                400,
+                "[mask.model_id] model [qm-cutoff] names the validated mask [cutoff], which validation never chooses"
+                        + " (it chooses one of [learned, norm, dime_prf, eclipse_prf]): train it again");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":40}}",
                 400,
