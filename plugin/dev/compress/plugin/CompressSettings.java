@@ -59,9 +59,13 @@ public final class CompressSettings {
      * whose ids take on the order of a gigabyte of heap: as much as a default should let one request
      * take from a node; whoever has the heap and the disk raises it.
      */
-    public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_SIZE = Setting.byteSizeSetting(
+    public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_SIZE = new Setting<>(
             "compress.training.max_corpus_size",
-            new ByteSizeValue(16, ByteSizeUnit.GB),
+            new ByteSizeValue(16, ByteSizeUnit.GB).getStringRep(),
+            value -> ModelCache.nonNegative(
+                    "compress.training.max_corpus_size",
+                    value,
+                    ByteSizeValue.parseBytesSizeValue(value, "compress.training.max_corpus_size")),
             Property.NodeScope,
             Property.Dynamic);
 

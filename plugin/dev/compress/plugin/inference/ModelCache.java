@@ -15,6 +15,7 @@ import org.opensearch.common.cache.RemovalNotification;
 import org.opensearch.common.cache.RemovalReason;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.common.unit.MemorySizeValue;
 import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.unit.ByteSizeValue;
@@ -30,9 +31,28 @@ import org.opensearch.core.common.unit.ByteSizeValue;
  */
 public final class ModelCache {
 
-    /** Bytes of model files the cache keeps; a model larger than this is served but not kept. */
-    public static final Setting<ByteSizeValue> MAX_SIZE =
-            Setting.memorySizeSetting("compress.model_cache.max_size", "10%", Property.NodeScope, Property.Dynamic);
+    /**
+     * Bytes of model files the cache keeps; a model larger than this is served but not kept. Bytes or a share of the
+     * heap, never negative: a bad value is refused when it is set, since a node that applied it could no longer apply
+     * cluster states.
+     */
+    public static final Setting<ByteSizeValue> MAX_SIZE = new Setting<>(
+            "compress.model_cache.max_size",
+            "10%",
+            value -> nonNegative(
+                    "compress.model_cache.max_size",
+                    value,
+                    MemorySizeValue.parseBytesSizeValueOrHeapRatio(value, "compress.model_cache.max_size")),
+            Property.NodeScope,
+            Property.Dynamic);
+
+    /** {@code size}, parsed from {@code value}; a 400 that names {@code setting} when it is negative (such as -1). */
+    public static ByteSizeValue nonNegative(String setting, String value, ByteSizeValue size) {
+        if (size.getBytes() < 0) {
+            throw new IllegalArgumentException("[" + setting + "] must be 0 or more bytes, got [" + value + "]");
+        }
+        return size;
+    }
 
     private final ModelLoader loader;
     private volatile long maxBytes;

@@ -190,6 +190,12 @@ public class ModelCacheClusterTests extends CompressClusterTestCase {
             restCall("PUT", "/_cluster/settings", "{\"transient\":{\"" + ModelCache.MAX_SIZE.getKey() + "\":null}}");
         }
         assertEquals("back to the node's own setting", 30 * 1024, cache.maxBytes());
+        for (String setting : List.of(ModelCache.MAX_SIZE.getKey(), "compress.training.max_corpus_size")) {
+            String refused =
+                    restError(400, "PUT", "/_cluster/settings", "{\"persistent\":{\"" + setting + "\":\"-1\"}}");
+            assertTrue(refused, refused.contains("[" + setting + "] must be 0 or more bytes, got [-1]"));
+        }
+        assertEquals("a refused value changes nothing", 30 * 1024, cache.maxBytes());
         load(cache, "resized-1");
         assertEquals(Set.of("resized-0", "resized-1"), cache.cachedModelIds());
     }
