@@ -13,13 +13,18 @@ public record HnswParameters(int m, int beamWidth) {
     public static final HnswParameters DEFAULT = new HnswParameters(
             Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH);
 
+    /** The narrowest beam Lucene's graph builder works with. */
+    public static final int MIN_BEAM_WIDTH = 2;
+
     public HnswParameters {
         if (m <= 0 || m > Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN) {
             throw new IllegalArgumentException(
                     "m must be in [1, " + Lucene99HnswVectorsFormat.MAXIMUM_MAX_CONN + "], got " + m);
         }
-        if (beamWidth <= 0 || beamWidth > Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH) {
-            throw new IllegalArgumentException("ef_construction must be in [1, "
+        // Lucene's graph builder keeps beamWidth / 2 candidates on the bottom layer, none at a beam of 1:
+        // it then fails every insertion and merge once the graph grows a second layer
+        if (beamWidth < MIN_BEAM_WIDTH || beamWidth > Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH) {
+            throw new IllegalArgumentException("ef_construction must be in [" + MIN_BEAM_WIDTH + ", "
                     + Lucene99HnswVectorsFormat.MAXIMUM_BEAM_WIDTH
                     + "], got "
                     + beamWidth);

@@ -30,9 +30,9 @@ public record HnswMappingParameters(int m, int efConstruction) implements ToXCon
         if (m < 2 || m > MAX_M) {
             throw new IllegalArgumentException("[hnsw.m] must be in [2, " + MAX_M + "], got [" + m + "]");
         }
-        if (efConstruction < 1 || efConstruction > MAX_EF_CONSTRUCTION) {
-            throw new IllegalArgumentException(
-                    "[hnsw.ef_construction] must be in [1, " + MAX_EF_CONSTRUCTION + "], got [" + efConstruction + "]");
+        if (efConstruction < HnswParameters.MIN_BEAM_WIDTH || efConstruction > MAX_EF_CONSTRUCTION) {
+            throw new IllegalArgumentException("[hnsw.ef_construction] must be in [" + HnswParameters.MIN_BEAM_WIDTH
+                    + ", " + MAX_EF_CONSTRUCTION + "], got [" + efConstruction + "]");
         }
     }
 

@@ -115,6 +115,8 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         String huge = mappingError(
                 "{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"ef_construction\":4294967296}}");
         assertTrue(huge, huge.contains("[hnsw.ef_construction] must be an integer, got [4294967296]"));
+        String beam = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"ef_construction\":1}}");
+        assertTrue(beam, beam.contains("[hnsw.ef_construction] must be in [2, 3200], got [1]"));
         String unknown = mappingError("{\"type\":\"compressed_vector\",\"dimension\":4,\"hnsw\":{\"beam\":1}}");
         assertTrue(unknown, unknown.contains("unknown parameter [beam]"));
         String rescoreOnFloat = mappingError(
