@@ -49,10 +49,8 @@ final class DocumentVectorParser {
     static void checkSimilarity(String field, float[] vector, VectorSimilarity similarity) {
         double squaredNorm = VectorSimilarity.squaredLength(vector);
         VectorSimilarity.checkLength("field [" + field + "]'s vector", squaredNorm);
-        if (similarity == VectorSimilarity.DOT_PRODUCT && Math.abs(squaredNorm - 1.0) > 1e-3) {
-            throw new IllegalArgumentException("field [" + field
-                    + "] uses similarity [dot_product], which needs unit-length vectors; this one has length "
-                    + (float) Math.sqrt(squaredNorm));
+        if (similarity == VectorSimilarity.DOT_PRODUCT) {
+            VectorSimilarity.checkUnitLength("field [" + field + "] uses similarity [dot_product]", squaredNorm);
         }
         if (similarity == VectorSimilarity.COSINE) {
             VectorSimilarity.checkCosineLength(

@@ -60,6 +60,20 @@ public enum VectorSimilarity {
         }
     }
 
+    /** How far from 1 the squared length of a {@code dot_product} vector may be: float rounding of a normalised vector. */
+    public static final double UNIT_SQUARED_LENGTH_TOLERANCE = 1e-3;
+
+    /**
+     * Refuses, under dot_product, a vector that is not unit length: Lucene's score {@code (1 + dot) / 2} is clamped
+     * at 0 and ranks correctly only on unit vectors. {@code subject} (naming the field or parameter) begins the error.
+     */
+    public static void checkUnitLength(String subject, double squaredLength) {
+        if (Math.abs(squaredLength - 1.0) > UNIT_SQUARED_LENGTH_TOLERANCE) {
+            throw new IllegalArgumentException(subject + ", which needs unit-length vectors; this one has length "
+                    + (float) Math.sqrt(squaredLength));
+        }
+    }
+
     /**
      * The smallest squared length a vector may have under cosine: Lucene sums a vector's squares in float, and
      * below float's smallest normal value that sum underflows to zero or keeps too few bits, so that cosines come

@@ -53,6 +53,16 @@ final class ShardQueryFactory {
                     "[" + NAME + "] [vector] has " + q.vector().length + " dimensions but field [" + q.field()
                             + "] has " + config.dimension());
         }
+        if (config.similarity() == VectorSimilarity.DOT_PRODUCT) {
+            // the query as sent (or adapted): a mask then zeroes some of its values, which only lowers every score
+            try {
+                VectorSimilarity.checkUnitLength(
+                        "[" + NAME + "] [vector] searches field [" + q.field() + "] with similarity [dot_product]",
+                        VectorSimilarity.squaredLength(q.vector()));
+            } catch (IllegalArgumentException e) {
+                throw new QueryShardException(context, e.getMessage());
+            }
+        }
         float[] target = q.mask() == null ? q.vector() : maskedVector(q, context, config);
         if (config.similarity() == VectorSimilarity.COSINE) {
             try {

@@ -386,6 +386,19 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 maskedZero,
                 maskedZero.contains("field [v] uses similarity [cosine], and [compressed_knn] [vector] after [mask] is"
                         + " the zero vector"));
+        // dot_product is clamped at 0 and ranks correctly only on unit vectors: [-3, -4] tied every document at 0
+        createAndIndex(
+                "errs_dp",
+                "{\"type\":\"compressed_vector\",\"dimension\":4,\"similarity\":\"dot_product\"}",
+                vectors,
+                1);
+        assertEquals(
+                "0", search("errs_dp", knn(vectors[0], 1, null, null, null), 1).get(0));
+        String notUnit = badRequest("errs_dp", "{\"field\":\"v\",\"vector\":[-3,-4,0,0],\"k\":1}");
+        assertTrue(
+                notUnit,
+                notUnit.contains("[compressed_knn] [vector] searches field [v] with similarity [dot_product], which"
+                        + " needs unit-length vectors; this one has length 5.0"));
         // codes only: reranked with the float query against the codes, or not at all
         assertEquals(
                 "0", search("errs", knn(vectors[0], 3, null, null, null), 10).get(0));
