@@ -98,22 +98,37 @@ final class ShardQueryFactory {
 
     /**
      * Inside a {@code nested} query, the parents of the nested documents the field's vectors are in,
-     * so that the k nearest are diversified by parent; null elsewhere. A field inside a nested
-     * mapping searched outside a {@code nested} query would find only nested documents, which the
-     * search then drops as not top-level: that is a 400 naming the path.
+     * so that the k nearest are diversified by parent; null elsewhere. The field must lie in the
+     * nested object the query's path names, no deeper and not outside it: its vectors are in the
+     * documents of its innermost nested object, and a walk diversified by the parents of another
+     * level finds none, or only documents the search then drops. Each case is a 400 naming the path.
      */
     private static BitSetProducer nestedParents(CompressedKnnQueryBuilder q, QueryShardContext context) {
-        if (context.nestedScope().getObjectMapper() != null) {
-            return context.getParentFilter();
-        }
         ObjectMapper nested = NestedObjects.innermostNested(context::getObjectMapper, q.field());
-        if (nested != null) {
+        ObjectMapper scope = context.nestedScope().getObjectMapper();
+        if (scope == null && nested == null) {
+            return null;
+        }
+        if (scope == null) {
             throw new QueryShardException(
                     context,
                     "[" + NAME + "] field [" + q.field() + "] is inside nested field [" + nested.fullPath()
                             + "]: search it within a [nested] query with [path: " + nested.fullPath() + "]");
         }
-        return null;
+        if (nested == null) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] field [" + q.field() + "] is inside no nested field, but is searched within a"
+                            + " [nested] query with [path: " + scope.fullPath() + "]: search it outside that query");
+        }
+        if (nested.fullPath().equals(scope.fullPath()) == false) {
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] field [" + q.field() + "] is inside nested field [" + nested.fullPath()
+                            + "], but is searched within a [nested] query with [path: " + scope.fullPath()
+                            + "]: search it within a [nested] query with [path: " + nested.fullPath() + "]");
+        }
+        return context.getParentFilter();
     }
 
     /**

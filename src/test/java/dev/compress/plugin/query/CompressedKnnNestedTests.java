@@ -18,6 +18,7 @@ import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.query.InnerHitBuilder;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
@@ -300,5 +301,55 @@ public class CompressedKnnNestedTests extends CompressClusterTestCase {
                 "{\"query\":{\"nested\":{\"path\":\"chunks\",\"query\":{\"compressed_knn\":{\"field\":\"chunks.f\","
                         + "\"vector\":" + vector + ",\"min_score\":0.5,\"expand_nested_docs\":true}}}}}");
         assertTrue(radial, radial.contains("[expand_nested_docs] applies to [k] searches only, not to [min_score]"));
+    }
+
+    @SuppressWarnings("unchecked")
+    public void testANestedQueryOnAnotherPathThanTheFieldsIsA400() throws Exception {
+        client().admin()
+                .indices()
+                .prepareCreate("levels")
+                .setSettings(Settings.builder().put("index.compress", true))
+                .setMapping("{\"properties\":{\"sec\":{\"type\":\"nested\",\"properties\":{"
+                        + "\"par\":{\"type\":\"nested\",\"properties\":{"
+                        + "\"e\":{\"type\":\"compressed_vector\",\"dimension\":3,\"similarity\":\"l2\"}}}}},"
+                        + "\"top\":{\"type\":\"compressed_vector\",\"dimension\":3,\"similarity\":\"l2\"}}}")
+                .get();
+        client().prepareIndex("levels")
+                .setId("1")
+                .setSource("{\"top\":[1,0,0],\"sec\":[{\"par\":[{\"e\":[1,0,0]},{\"e\":[0,1,0]}]}]}", XContentType.JSON)
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        String knn = "\"vector\":[1,0,0],\"k\":2}}";
+        String outer = restError(
+                400,
+                "POST",
+                "/levels/_search",
+                "{\"query\":{\"nested\":{\"path\":\"sec\",\"query\":{\"compressed_knn\":{\"field\":\"sec.par.e\"," + knn
+                        + "}}}");
+        assertTrue(
+                outer,
+                outer.contains("[compressed_knn] field [sec.par.e] is inside nested field [sec.par], but is searched"
+                        + " within a [nested] query with [path: sec]: search it within a [nested] query with [path:"
+                        + " sec.par]"));
+        String top = restError(
+                400,
+                "POST",
+                "/levels/_search",
+                "{\"query\":{\"nested\":{\"path\":\"sec\",\"query\":{\"compressed_knn\":{\"field\":\"top\"," + knn
+                        + "}}}");
+        assertTrue(
+                top,
+                top.contains("[compressed_knn] field [top] is inside no nested field, but is searched within a"
+                        + " [nested] query with [path: sec]"));
+        for (String query : List.of(
+                "{\"nested\":{\"path\":\"sec.par\",\"query\":{\"compressed_knn\":{\"field\":\"sec.par.e\"," + knn
+                        + "}}",
+                "{\"nested\":{\"path\":\"sec\",\"query\":{\"nested\":{\"path\":\"sec.par\",\"query\":"
+                        + "{\"compressed_knn\":{\"field\":\"sec.par.e\"," + knn + "}}}}")) {
+            Map<String, Object> hits =
+                    (Map<String, Object>) restCall("POST", "/levels/_search", "{\"query\":" + query + "}")
+                            .get("hits");
+            assertEquals(query, 1, ((List<?>) hits.get("hits")).size());
+        }
     }
 }
