@@ -27,6 +27,7 @@ import dev.compress.plugin.model.action.TransportSearchModelsAction;
 import dev.compress.plugin.query.AdaptQueryVectorAction;
 import dev.compress.plugin.query.CompressedKnnQueryBuilder;
 import dev.compress.plugin.query.CompressedKnnQueryParser;
+import dev.compress.plugin.query.QueryPhaseCounter;
 import dev.compress.plugin.query.TransportAdaptQueryVectorAction;
 import dev.compress.plugin.query.mask.LearnedMaskAction;
 import dev.compress.plugin.query.mask.TransportLearnedMaskAction;
@@ -67,6 +68,7 @@ import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
 import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
+import org.opensearch.index.IndexModule;
 import org.opensearch.index.IndexSettings;
 import org.opensearch.index.codec.CodecServiceFactory;
 import org.opensearch.index.mapper.Mapper;
@@ -239,6 +241,14 @@ public class CompressPlugin extends Plugin
         return CompressSettings.INDEX_COMPRESS.get(settings)
                 && indexSettings.getIndexMetadata().isSystem() == false
                 && IndexMetadata.INDEX_HIDDEN_SETTING.get(settings) == false;
+    }
+
+    /** On our indexes, the node's query counts are taken once per completed shard query phase. */
+    @Override
+    public void onIndexModule(IndexModule indexModule) {
+        if (CompressSettings.INDEX_COMPRESS.get(indexModule.getSettings())) {
+            indexModule.addSearchOperationListener(new QueryPhaseCounter(counters));
+        }
     }
 
     @Override

@@ -1,8 +1,10 @@
 package dev.compress.plugin.query;
 
+import dev.compress.plugin.stats.CompressCounters;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.FilterWeight;
 import org.apache.lucene.search.IndexSearcher;
@@ -20,10 +22,13 @@ final class ExplainedVectorQuery extends Query {
 
     private final Query in;
     private final ScoreOrigin origin;
+    private final boolean filtered;
 
-    ExplainedVectorQuery(Query in, ScoreOrigin origin) {
+    /** {@code filtered}: whether the query carries a filter, for the node's query counts ({@link QueryPhaseCounter}). */
+    ExplainedVectorQuery(Query in, ScoreOrigin origin, boolean filtered) {
         this.in = Objects.requireNonNull(in);
         this.origin = Objects.requireNonNull(origin);
+        this.filtered = filtered;
     }
 
     /** How the wrapped query's scores are made. */
@@ -34,7 +39,7 @@ final class ExplainedVectorQuery extends Query {
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
         Query rewritten = in.rewrite(searcher);
-        return rewritten == in ? this : new ExplainedVectorQuery(rewritten, origin);
+        return rewritten == in ? this : new ExplainedVectorQuery(rewritten, origin, filtered);
     }
 
     @Override
@@ -50,9 +55,15 @@ final class ExplainedVectorQuery extends Query {
         };
     }
 
+    /** Adds this query to the node's counts of the queries its shards ran. */
+    void count(CompressCounters counters) {
+        counters.shardQuery(origin.method().rescored(), filtered, origin.kept() != null);
+    }
+
+    /** The wrapped query is visited as this query's one required clause, so that a visitor can find this query. */
     @Override
     public void visit(QueryVisitor visitor) {
-        in.visit(visitor);
+        in.visit(visitor.getSubVisitor(BooleanClause.Occur.MUST, this));
     }
 
     @Override
@@ -64,11 +75,12 @@ final class ExplainedVectorQuery extends Query {
     public boolean equals(Object other) {
         return sameClassAs(other)
                 && in.equals(((ExplainedVectorQuery) other).in)
-                && origin.equals(((ExplainedVectorQuery) other).origin);
+                && origin.equals(((ExplainedVectorQuery) other).origin)
+                && filtered == ((ExplainedVectorQuery) other).filtered;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), in, origin);
+        return Objects.hash(classHash(), in, origin, filtered);
     }
 }

@@ -89,11 +89,9 @@ final class ShardQueryFactory {
                             + "] [expand_nested_docs] applies inside a [nested] query only, and field [" + q.field()
                             + "] is searched outside one");
         }
-        ExplainedVectorQuery query = q.k() != null
+        return q.k() != null
                 ? shardQuery.nearest(q.k(), q.numCandidates(), q.rescore(), q.expandNestedDocs())
                 : radialQuery(q, context, config, shardQuery);
-        q.counters().shardQuery(query.origin().method().rescored(), luceneFilter != null, q.mask() != null);
-        return query;
     }
 
     /**

@@ -91,11 +91,12 @@ public class StatsRestTests extends CompressClusterTestCase {
         assertNull(stats.get(ClusterStats.MODEL_INDEX_STATUS));
     }
 
+    /** Two shards: each counts its query phase once, not the fetch and dfs phases that build the query again. */
     public void testQueriesCountByKindAndMaskType() throws IOException {
         restCall(
                 "PUT",
                 "/" + INDEX,
-                "{\"settings\":{\"index.compress\":true,\"number_of_shards\":1,\"number_of_replicas\":0},"
+                "{\"settings\":{\"index.compress\":true,\"number_of_shards\":2,\"number_of_replicas\":0},"
                         + "\"mappings\":{\"properties\":{\"tag\":{\"type\":\"keyword\"},"
                         + "\"f\":{\"type\":\"compressed_vector\",\"dimension\":" + DIM + ",\"encoding\":\"float\"},"
                         + "\"b\":{\"type\":\"compressed_vector\",\"dimension\":" + DIM
@@ -111,6 +112,10 @@ public class StatsRestTests extends CompressClusterTestCase {
         Map<String, Long> before = counts();
         String q = java.util.Arrays.toString(vectors[3]);
         search("{\"field\":\"f\",\"vector\":" + q + ",\"k\":5}");
+        restCall(
+                "POST",
+                "/" + INDEX + "/_search?search_type=dfs_query_then_fetch",
+                "{\"query\":{\"compressed_knn\":{\"field\":\"f\",\"vector\":" + q + ",\"k\":5}}}");
         search("{\"field\":\"b\",\"vector\":" + q + ",\"k\":5}");
         search("{\"field\":\"b\",\"vector\":" + q + ",\"k\":5,\"rescore\":false}");
         search("{\"field\":\"f\",\"vector\":" + q + ",\"k\":5,\"filter\":{\"term\":{\"tag\":\"even\"}}}");
@@ -118,11 +123,12 @@ public class StatsRestTests extends CompressClusterTestCase {
         search("{\"field\":\"b\",\"vector\":" + q + ",\"k\":5,\"mask\":{\"type\":\"cutoff\",\"ratio\":0.5},"
                 + "\"filter\":{\"term\":{\"tag\":\"odd\"}}}");
         Map<String, Long> after = counts();
-        assertEquals(6, after.get("query_requests") - before.get("query_requests"));
-        assertEquals("float, and binary without rescoring", 2, after.get("query_plain") - before.get("query_plain"));
-        assertEquals(2, after.get("query_rescored") - before.get("query_rescored"));
-        assertEquals(2, after.get("query_filtered") - before.get("query_filtered"));
-        assertEquals(2, after.get("query_masked") - before.get("query_masked"));
+        assertEquals("7 searches on 2 shards", 14, after.get("query_requests") - before.get("query_requests"));
+        assertEquals(
+                "float twice, and binary without rescoring", 6, after.get("query_plain") - before.get("query_plain"));
+        assertEquals(4, after.get("query_rescored") - before.get("query_rescored"));
+        assertEquals(4, after.get("query_filtered") - before.get("query_filtered"));
+        assertEquals(4, after.get("query_masked") - before.get("query_masked"));
         assertEquals(1, after.get("query_mask_norm") - before.get("query_mask_norm"));
         assertEquals(1, after.get("query_mask_cutoff") - before.get("query_mask_cutoff"));
         assertEquals(0, after.get("query_mask_explicit") - before.get("query_mask_explicit"));
