@@ -30,17 +30,25 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
 
     private final int finalK;
     private final boolean rescore;
+    private final boolean rescoreHits;
 
+    /**
+     * @param rescore whether the candidates are scored again with the field's rescorer before the best are kept
+     * @param rescoreHits without {@code rescore}: whether the hits kept are scored again with the rescorer (see
+     *     {@link RescoringKnnQuery#exactFloat})
+     */
     CandidateKnnQuery(
             String field,
             float[] target,
             int numCandidates,
             org.apache.lucene.search.Query filter,
             int finalK,
-            boolean rescore) {
+            boolean rescore,
+            boolean rescoreHits) {
         super(field, target, numCandidates, filter);
         this.finalK = finalK;
         this.rescore = rescore;
+        this.rescoreHits = rescoreHits;
     }
 
     /**
@@ -80,6 +88,11 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
             LeafReaderContext context, Weight filterWeight, TimeLimitingKnnCollectorManager collectors)
             throws IOException {
         TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
+        if (rescore == false && rescoreHits) {
+            ScoreDoc[] hits = best(candidates.scoreDocs, finalK);
+            VectorScorer rescorer = context.reader().getFloatVectorValues(field).rescorer(target);
+            return new TopDocs(candidates.totalHits, best(scoredOneByOne(context, rescorer, hits, field), finalK));
+        }
         ScoreDoc[] hits = rescore ? rescored(context, candidates.scoreDocs) : candidates.scoreDocs;
         return new TopDocs(candidates.totalHits, best(hits, finalK));
     }
@@ -129,13 +142,32 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
             }
             return best;
         }
+        return exactScores(context, rescorer, candidates, field);
+    }
+
+    /**
+     * {@code hits} (global doc ids, each with a vector in {@code field}) scored with the field's
+     * {@code rescorer}, in doc order, read through its bulk interface (Lucene's float scorers then
+     * score several vectors per pass, so their memory misses overlap).
+     */
+    static ScoreDoc[] exactScores(LeafReaderContext context, VectorScorer rescorer, ScoreDoc[] hits, String field)
+            throws IOException {
+        if (hits.length == 0) {
+            return hits;
+        }
+        int[] docs = new int[hits.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = hits[i].doc - context.docBase;
+        }
+        Arrays.sort(docs);
         DocIdSetBuilder set = new DocIdSetBuilder(context.reader().maxDoc());
         DocIdSetBuilder.BulkAdder adder = set.grow(docs.length);
         for (int doc : docs) {
             adder.add(doc);
         }
         VectorScorer.Bulk bulk = rescorer.bulk(set.build().iterator());
-        ScoreDoc[] rescored = new ScoreDoc[candidates.length];
+        DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        ScoreDoc[] rescored = new ScoreDoc[hits.length];
         int count = 0;
         for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, null, buffer);
                 buffer.size > 0;
@@ -144,11 +176,35 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
                 rescored[count++] = new ScoreDoc(context.docBase + buffer.docs[i], buffer.features[i]);
             }
         }
-        if (count != candidates.length) {
-            throw new IllegalStateException((candidates.length - count) + " of " + candidates.length
-                    + " candidates have no vector in field " + field);
+        if (count != hits.length) {
+            throw new IllegalStateException(
+                    (hits.length - count) + " of " + hits.length + " candidates have no vector in field " + field);
         }
         return rescored;
+    }
+
+    /**
+     * {@code hits} (global doc ids) scored with {@code rescorer}'s {@link VectorScorer#score}, one at
+     * a time, as radial search scores ({@link SimilarityThresholdQuery}): the bulk interface may
+     * round differently.
+     */
+    static ScoreDoc[] scoredOneByOne(LeafReaderContext context, VectorScorer rescorer, ScoreDoc[] hits, String field)
+            throws IOException {
+        ScoreDoc[] inDocOrder = hits.clone();
+        Arrays.sort(inDocOrder, (a, b) -> Integer.compare(a.doc, b.doc));
+        DocIdSetIterator vectors = rescorer.iterator();
+        ScoreDoc[] scored = new ScoreDoc[hits.length];
+        for (int i = 0; i < inDocOrder.length; i++) {
+            int doc = inDocOrder[i].doc - context.docBase;
+            if (vectors.docID() < doc) {
+                vectors.advance(doc);
+            }
+            if (vectors.docID() != doc) {
+                throw new IllegalStateException("hit " + doc + " has no vector in field " + field);
+            }
+            scored[i] = new ScoreDoc(inDocOrder[i].doc, rescorer.score());
+        }
+        return scored;
     }
 
     @Override

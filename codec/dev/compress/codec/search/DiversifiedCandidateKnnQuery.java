@@ -44,7 +44,9 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
     private final ParentJoin join;
     private final int finalK;
     private final boolean rescore;
+    private final boolean rescoreHits;
 
+    /** {@code rescore} and {@code rescoreHits} as for {@link CandidateKnnQuery}. */
     DiversifiedCandidateKnnQuery(
             String field,
             float[] target,
@@ -52,13 +54,15 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
             int numCandidates,
             ParentJoin join,
             int finalK,
-            boolean rescore) {
+            boolean rescore,
+            boolean rescoreHits) {
         super(field, target, filter, numCandidates, join.parents());
         this.field = field;
         this.target = target;
         this.join = join;
         this.finalK = finalK;
         this.rescore = rescore;
+        this.rescoreHits = rescoreHits;
     }
 
     /** A child hit, tagged with its parent (global doc id) and whether it is the parent's best child. */
@@ -79,7 +83,13 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
             throws IOException {
         TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
         if ((rescore || join.expandChildren()) == false || candidates.scoreDocs.length == 0) {
-            return new TopDocs(candidates.totalHits, CandidateKnnQuery.best(candidates.scoreDocs, finalK));
+            ScoreDoc[] hits = CandidateKnnQuery.best(candidates.scoreDocs, finalK);
+            if (rescoreHits) {
+                VectorScorer rescorer =
+                        context.reader().getFloatVectorValues(field).rescorer(target);
+                hits = CandidateKnnQuery.best(CandidateKnnQuery.scoredOneByOne(context, rescorer, hits, field), finalK);
+            }
+            return new TopDocs(candidates.totalHits, hits);
         }
         List<ChildHit[]> families = scoredChildren(context, filterWeight, candidates.scoreDocs);
         // families hold their best child first: the segment keeps its best finalK parents

@@ -41,6 +41,7 @@ public final class RescoringKnnQuery extends Query {
     private final float oversample;
     private final Query filter;
     private final boolean rescore;
+    private final boolean rescoreHits;
     private final ParentJoin join;
 
     /**
@@ -63,6 +64,30 @@ public final class RescoringKnnQuery extends Query {
      */
     public RescoringKnnQuery(
             String field, float[] target, int k, float oversample, Query filter, boolean rescore, ParentJoin join) {
+        this(field, target, k, oversample, filter, rescore, false, join);
+    }
+
+    /**
+     * k nearest on a field whose graph walk scores exactly (float vectors), with each segment's hits
+     * scored again with the field's rescorer: Lucene's graph scorer and its rescorer compute the same
+     * similarity in different order, a float rounding apart, and radial search scores with the
+     * rescorer ({@link SimilarityThresholdQuery}), so that a hit's score given back as a threshold
+     * finds the hit again. Only the hits are scored again, not the beam.
+     */
+    public static RescoringKnnQuery exactFloat(
+            String field, float[] target, int k, float oversample, Query filter, ParentJoin join) {
+        return new RescoringKnnQuery(field, target, k, oversample, filter, false, true, join);
+    }
+
+    private RescoringKnnQuery(
+            String field,
+            float[] target,
+            int k,
+            float oversample,
+            Query filter,
+            boolean rescore,
+            boolean rescoreHits,
+            ParentJoin join) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be at least 1, got " + k);
         }
@@ -75,6 +100,7 @@ public final class RescoringKnnQuery extends Query {
         this.oversample = oversample;
         this.filter = filter;
         this.rescore = rescore;
+        this.rescoreHits = rescoreHits;
         this.join = join;
     }
 
@@ -86,10 +112,12 @@ public final class RescoringKnnQuery extends Query {
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
         if (join != null) {
-            return new DiversifiedCandidateKnnQuery(field, target, filter, candidatesPerSegment(), join, k, rescore)
+            return new DiversifiedCandidateKnnQuery(
+                            field, target, filter, candidatesPerSegment(), join, k, rescore, rescoreHits)
                     .rewrite(searcher);
         }
-        return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore).rewrite(searcher);
+        return new CandidateKnnQuery(field, target, candidatesPerSegment(), filter, k, rescore, rescoreHits)
+                .rewrite(searcher);
     }
 
     @Override
@@ -109,6 +137,7 @@ public final class RescoringKnnQuery extends Query {
                 + oversample
                 + ", rescore="
                 + rescore
+                + (rescoreHits ? ", rescoreHits=true" : "")
                 + (filter == null ? "" : ", filter=" + filter)
                 + (join == null ? "" : ", join=" + join)
                 + ")";
@@ -123,11 +152,13 @@ public final class RescoringKnnQuery extends Query {
                 && oversample == ((RescoringKnnQuery) other).oversample
                 && Objects.equals(filter, ((RescoringKnnQuery) other).filter)
                 && rescore == ((RescoringKnnQuery) other).rescore
+                && rescoreHits == ((RescoringKnnQuery) other).rescoreHits
                 && Objects.equals(join, ((RescoringKnnQuery) other).join);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, join);
+        return Objects.hash(
+                classHash(), field, Arrays.hashCode(target), k, oversample, filter, rescore, rescoreHits, join);
     }
 }

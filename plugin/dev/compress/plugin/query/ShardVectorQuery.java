@@ -43,7 +43,7 @@ record ShardVectorQuery(
         if (config.encoding() == VectorEncoding.FLOAT) {
             // float scores are exact already: the beam only widens the graph search
             return explained(
-                    new RescoringKnnQuery(field, target, k, beamFactor, filter, false, join),
+                    RescoringKnnQuery.exactFloat(field, target, k, beamFactor, filter, join),
                     ScoreOrigin.Method.EXACT_FLOAT,
                     search);
         }
