@@ -29,22 +29,34 @@ public final class JsonParams {
         return parser.booleanValue();
     }
 
+    /** A number; a string holding one counts, as OpenSearch's own parsers take {@code "size": "10"}. */
     public static Number number(XContentParser parser, String name) throws IOException {
-        if (parser.currentToken() != Token.VALUE_NUMBER) {
-            throw new IllegalArgumentException("[" + name + "] must be a number, got " + sent(parser));
+        if (parser.currentToken() == Token.VALUE_NUMBER) {
+            return parser.numberValue();
         }
-        return parser.numberValue();
+        if (parser.currentToken() == Token.VALUE_STRING) {
+            String text = parser.text().trim();
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException notWhole) {
+                try {
+                    return Double.parseDouble(text);
+                } catch (NumberFormatException notANumber) {
+                    // refused below, naming the string
+                }
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be a number, got " + sent(parser));
     }
 
     /** An int; {@code 10.0} counts (clients that only have doubles send it), {@code 10.5} and {@code 1e12} do not. */
     public static int wholeNumber(XContentParser parser, String name) throws IOException {
         Number n = number(parser, name);
-        boolean whole = switch (parser.numberType()) {
-            case INT -> true;
-            case FLOAT, DOUBLE ->
-                n.doubleValue() == Math.rint(n.doubleValue()) && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
-            default -> false;
-        };
+        boolean whole = n instanceof Integer
+                || n instanceof Long && Math.abs(n.longValue()) <= Integer.MAX_VALUE
+                || (n instanceof Float || n instanceof Double)
+                        && n.doubleValue() == Math.rint(n.doubleValue())
+                        && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
         if (whole == false) {
             throw new IllegalArgumentException(
                     "[" + name + "] must be a whole number up to " + Integer.MAX_VALUE + ", got [" + n + "]");
@@ -57,6 +69,7 @@ public final class JsonParams {
             case VALUE_NULL -> "[null]";
             case START_ARRAY -> "an array";
             case START_OBJECT -> "an object";
+            case VALUE_STRING -> "the string [" + parser.text() + "]";
             default -> "[" + parser.text() + "]";
         };
     }

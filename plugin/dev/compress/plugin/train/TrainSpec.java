@@ -70,7 +70,7 @@ public record TrainSpec(
         }
         Object params = body.getOrDefault("parameters", Map.of());
         if (params instanceof Map<?, ?> == false) {
-            throw new IllegalArgumentException("[parameters] must be an object, got [" + params + "]");
+            throw new IllegalArgumentException("[parameters] must be an object, got " + sent(params));
         }
         if (split.get("field") != null && split.get("test_fraction") != null) {
             throw new IllegalArgumentException(
@@ -124,7 +124,7 @@ public record TrainSpec(
             return Map.of();
         }
         if (v instanceof Map<?, ?> == false) {
-            throw new IllegalArgumentException("[" + name + "] must be an object, got [" + v + "]");
+            throw new IllegalArgumentException("[" + name + "] must be an object, got " + sent(v));
         }
         return (Map<String, Object>) v;
     }
@@ -150,7 +150,7 @@ public record TrainSpec(
     private static Number number(Map<String, Object> map, String name, String prefix) {
         Object v = map.get(name);
         if (v instanceof Number == false) {
-            throw new IllegalArgumentException("[" + prefix + name + "] must be a number, got [" + v + "]");
+            throw new IllegalArgumentException("[" + prefix + name + "] must be a number, got " + sent(v));
         }
         return (Number) v;
     }
@@ -184,10 +184,15 @@ public record TrainSpec(
         List<Integer> dims = new ArrayList<>();
         for (Object d : raw) {
             if (d instanceof Integer == false || (Integer) d < 1) {
-                throw new IllegalArgumentException("[dimensions] must hold positive whole numbers, got [" + d + "]");
+                throw new IllegalArgumentException("[dimensions] must hold positive whole numbers, got " + sent(d));
             }
             dims.add((Integer) d);
         }
         return dims.stream().distinct().sorted().toList();
+    }
+
+    /** A value as sent: a string named as one, so that {@code "8"} does not read as the number it holds. */
+    private static String sent(Object v) {
+        return v instanceof String text ? "the string [" + text + "]" : "[" + v + "]";
     }
 }

@@ -666,9 +666,9 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 400,
                 "[mask.model_id] must be a string, got an array");
         assertSearchError(
-                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"0.3\"}}",
+                "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":\"most\"}}",
                 400,
-                "[mask.ratio] must be a number, got [0.3]");
+                "[mask.ratio] must be a number, got the string [most]");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"ratio\":true}}",
                 400,

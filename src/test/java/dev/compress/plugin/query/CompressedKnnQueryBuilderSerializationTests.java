@@ -168,7 +168,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         assertTrue(builder.toString(), builder.toString().contains("\"expand_nested_docs\":true"));
         assertEquals(original, parse(builder.toString()));
         assertEquals(
-                "[compressed_knn] bad [expand_nested_docs]: [expand_nested_docs] must be true or false, got [yes]",
+                "[compressed_knn] bad [expand_nested_docs]: [expand_nested_docs] must be true or false, got the string [yes]",
                 parseError("{\"field\":\"emb\",\"vector\":[1],\"k\":1,\"expand_nested_docs\":\"yes\"}"));
 
         assertEquals(
@@ -203,8 +203,25 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
                         + " document with its float vector",
                 parseError("{" + v + ",\"max_distance\":1,\"rescore\":false}"));
         assertEquals(
-                "[compressed_knn] bad [min_score]: [min_score] must be a number, got [high]",
+                "[compressed_knn] bad [min_score]: [min_score] must be a number, got the string [high]",
                 parseError("{" + v + ",\"min_score\":\"high\"}"));
+    }
+
+    /** Numbers sent as strings count, as OpenSearch's own parsers take {@code "size": "10"}. */
+    public void testNumbersSentAsStringsCount() throws IOException {
+        String v = "\"field\":\"f\",\"vector\":[0.5,0.5]";
+        assertEquals(
+                parse("{\"compressed_knn\":{" + v + ",\"k\":3,\"num_candidates\":20,\"boost\":2.5,"
+                        + "\"rescore\":{\"oversample_factor\":4},\"mask\":{\"type\":\"norm\",\"ratio\":0.5}}}"),
+                parse(
+                        "{\"compressed_knn\":{" + v + ",\"k\":\"3\",\"num_candidates\":\" 20 \",\"boost\":\"2.5\","
+                                + "\"rescore\":{\"oversample_factor\":\"4\"},\"mask\":{\"type\":\"norm\",\"ratio\":\"0.5\"}}}"));
+        assertEquals(
+                "[compressed_knn] bad [k]: [k] must be a whole number up to 2147483647, got [3.5]",
+                parseError("{" + v + ",\"k\":\"3.5\"}"));
+        assertEquals(
+                "[compressed_knn] bad [k]: [k] must be a number, got the string [three]",
+                parseError("{" + v + ",\"k\":\"three\"}"));
     }
 
     private static String parseError(String body) {
