@@ -25,6 +25,12 @@ final class DocumentVectorParser {
                         + describe(parser, token) + "] at position " + count);
             }
             float value = parser.floatValue();
+            // the parser may give the float it cached for a double too: the text tells a number beyond float
+            if (Float.isInfinite(value) && Double.isFinite(Double.parseDouble(parser.text()))) {
+                throw new IllegalArgumentException("field [" + field + "] has the value [" + parser.text()
+                        + "] at position " + count + ", outside float's range (magnitude up to " + Float.MAX_VALUE
+                        + ")");
+            }
             if (Float.isFinite(value) == false) {
                 throw new IllegalArgumentException(
                         "field [" + field + "] has a non-finite value [" + value + "] at position " + count);

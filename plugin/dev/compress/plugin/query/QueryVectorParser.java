@@ -22,7 +22,13 @@ final class QueryVectorParser {
             if (n == values.length) {
                 values = java.util.Arrays.copyOf(values, n * 2);
             }
-            values[n++] = parser.floatValue();
+            float value = parser.floatValue();
+            // the parser may give the float it cached for a double too: the text tells a number beyond float
+            if (Float.isInfinite(value) && Double.isFinite(Double.parseDouble(parser.text()))) {
+                throw new IllegalArgumentException("the value [" + parser.text() + "] at position " + n
+                        + " is outside float's range (magnitude up to " + Float.MAX_VALUE + ")");
+            }
+            values[n++] = value;
         }
         return java.util.Arrays.copyOf(values, n);
     }

@@ -174,7 +174,7 @@ final class ShardQueryFactory {
             throw new QueryShardException(
                     context,
                     "[" + NAME + "] [mask.kept] keeps dimension " + kept[kept.length - 1] + " but field [" + q.field()
-                            + "] has " + config.dimension());
+                            + "] has " + config.dimension() + ", numbered 0 to " + (config.dimension() - 1));
         }
         float[] masked = new float[q.vector().length];
         for (int j : kept) {

@@ -259,7 +259,11 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertTrue(str, str.contains("field [v] expects only numbers, got [string \"a\"] at position 1"));
         String nested = documentError("{\"v\":[[1,0,0]]}");
         assertTrue(nested, nested.contains("got [nested array] at position 0"));
-        String infinite = documentError("{\"v\":[1e39,0,0]}");
+        String beyondFloat = documentError("{\"v\":[0,1e39,0]}");
+        assertTrue(
+                beyondFloat,
+                beyondFloat.contains("field [v] has the value [1e39] at position 1, outside float's range"));
+        String infinite = documentError("{\"v\":[1e400,0,0]}");
         assertTrue(infinite, infinite.contains("non-finite value [Infinity] at position 0"));
         String huge = documentError("{\"v\":[1e19,1e19,0]}");
         assertTrue(huge, huge.contains("field [v]'s vector has length 1.4142135E19, above 9.2233715E18"));

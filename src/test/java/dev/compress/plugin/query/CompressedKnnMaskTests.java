@@ -623,7 +623,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"explicit\",\"kept\":[1,40]}}",
                 400,
-                "[mask.kept] keeps dimension 40 but field [emb] has 32");
+                "[mask.kept] keeps dimension 40 but field [emb] has 32, numbered 0 to 31");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"learned\",\"model_id\":\"qm16\",\"ratio\":0.5}}",
                 400,

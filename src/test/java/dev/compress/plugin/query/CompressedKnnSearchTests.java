@@ -363,6 +363,11 @@ public class CompressedKnnSearchTests extends CompressClusterTestCase {
                 .contains("[rescore.oversample_factor] must be in [1, 100.0], got [0.5]"));
         assertTrue(badRequest("errs", "{\"field\":\"v\",\"vector\":[1,\"x\",0,0],\"k\":3}")
                 .contains("expected only numbers"));
+        String beyondFloat = badRequest("errs", "{\"field\":\"v\",\"vector\":[1,1e39,0,0],\"k\":3}");
+        assertTrue(
+                beyondFloat,
+                beyondFloat.contains(
+                        "[compressed_knn] bad [vector]: the value [1e39] at position 1 is outside float's range"));
         // finite, but its cosine with any vector overflows float: every score would be NaN
         String huge = badRequest("errs", "{\"field\":\"v\",\"vector\":[1e30,0,0,0],\"k\":3}");
         assertTrue(
