@@ -4,6 +4,7 @@ import static org.opensearch.rest.RestRequest.Method.GET;
 
 import dev.compress.plugin.model.action.ModelRoutes;
 import java.util.List;
+import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.core.common.Strings;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
@@ -35,6 +36,7 @@ public final class RestWarmupHandler extends BaseRestHandler {
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
         WarmupRequest warmup = new WarmupRequest(Strings.splitStringByCommaToArray(request.param(INDEX)));
+        warmup.indicesOptions(IndicesOptions.fromRequest(request, warmup.indicesOptions()));
         String searches = request.param(SEARCHES);
         if (searches != null) {
             try {

@@ -6,17 +6,21 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.apache.lucene.search.IndexSearcher;
 import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.action.support.broadcast.node.TransportBroadcastByNodeAction;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.block.ClusterBlockException;
 import org.opensearch.cluster.block.ClusterBlockLevel;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.cluster.routing.ShardRouting;
 import org.opensearch.cluster.routing.ShardsIterator;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
+import org.opensearch.common.regex.Regex;
 import org.opensearch.core.action.support.DefaultShardOperationFailedException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.index.shard.ShardId;
@@ -35,7 +39,7 @@ import org.opensearch.transport.TransportService;
  * SegmentFileWarmer}) and then runs its share of the request's searches over them ({@link
  * SearchWarmer}), on the {@code warmer} pool, as long reads must not hold a transport thread.
  * Indexes created without {@code index.compress: true} hold no such files: a request naming one is
- * refused with a 400 before any node reads anything.
+ * refused with a 400 before any node reads anything, and one that a pattern reaches is skipped.
  */
 public final class TransportWarmupAction
         extends TransportBroadcastByNodeAction<WarmupRequest, WarmupResponse, WarmedShard> {
@@ -112,8 +116,8 @@ public final class TransportWarmupAction
         ClusterState state = clusterService.state();
         String local = state.nodes().getLocalNodeId();
         List<ShardId> copies = new ArrayList<>();
-        for (ShardRouting routing :
-                state.routingTable().allShards(indexNameExpressionResolver.concreteIndexNames(state, request))) {
+        for (ShardRouting routing : state.routingTable()
+                .allShards(warmed(state, indexNameExpressionResolver.concreteIndexNames(state, request)))) {
             if (local.equals(routing.currentNodeId())) {
                 copies.add(routing.shardId());
             }
@@ -136,19 +140,47 @@ public final class TransportWarmupAction
         return fields;
     }
 
+    /**
+     * The shard copies of the request's {@code index.compress: true} indexes. Another index named in
+     * the request (by name or alias) is a 400 before any node reads anything; one that only a pattern
+     * or {@code _all} reaches is skipped, so that {@code *} warms every index of ours.
+     */
     @Override
     protected ShardsIterator shards(ClusterState state, WarmupRequest request, String[] concreteIndices) {
+        Set<String> named = named(state, request);
         String[] notOurs = Arrays.stream(concreteIndices)
-                .filter(index -> CompressSettings.INDEX_COMPRESS.get(
-                                state.metadata().index(index).getSettings())
-                        == false)
+                .filter(index -> ours(state, index) == false && named.contains(index))
                 .toArray(String[]::new);
         if (notOurs.length > 0) {
             throw new IllegalArgumentException("warmup reads the vector files of [index.compress: true] indexes only; "
                     + Arrays.toString(notOurs) + " " + (notOurs.length == 1 ? "was" : "were")
                     + " created without it");
         }
-        return state.routingTable().allShards(concreteIndices);
+        return state.routingTable().allShards(warmed(state, concreteIndices));
+    }
+
+    /** The indexes of {@code concreteIndices} that warmup reads: those created with {@code index.compress: true}. */
+    private static String[] warmed(ClusterState state, String[] concreteIndices) {
+        return Arrays.stream(concreteIndices)
+                .filter(index -> ours(state, index))
+                .toArray(String[]::new);
+    }
+
+    private static boolean ours(ClusterState state, String index) {
+        return CompressSettings.INDEX_COMPRESS.get(state.metadata().index(index).getSettings());
+    }
+
+    /** The indexes the request names outright (by name or alias), not through a pattern or {@code _all}. */
+    private Set<String> named(ClusterState state, WarmupRequest request) {
+        String[] names = Arrays.stream(request.indices())
+                .filter(e -> Regex.isSimpleMatchPattern(e) == false
+                        && Metadata.ALL.equals(e) == false
+                        && e.startsWith("-") == false)
+                .toArray(String[]::new);
+        if (names.length == 0) {
+            return Set.of();
+        }
+        return Set.of(indexNameExpressionResolver.concreteIndexNames(state, IndicesOptions.lenientExpandOpen(), names));
     }
 
     @Override

@@ -170,6 +170,7 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertTrue(error, error.contains("no such index [warm-missing]"));
     }
 
+    @SuppressWarnings("unchecked")
     public void testIndexWithoutIndexCompressIsA400NamingIt() throws IOException {
         restCall("PUT", "/warm-plain", "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0}}");
         createAndFill("warm-ours", "binary", 1, 0);
@@ -177,5 +178,14 @@ public class WarmupRestTests extends CompressClusterTestCase {
         assertTrue(error, error.contains("[index.compress: true]"));
         assertTrue(error, error.contains("[warm-plain]"));
         assertFalse(error, error.contains("warm-ours]"));
+        // reached by a pattern, an index of another kind is skipped: * warms every index of ours
+        for (String all : List.of("warm-*", "_all", "*,-warm-plain")) {
+            Map<String, Object> warmed = restCall("GET", "/_plugins/compress/warmup/" + all, null);
+            assertEquals(all + ": " + warmed, 1, ((Map<String, Object>) warmed.get("_shards")).get("total"));
+            assertEquals(all + ": " + warmed, 1, ((Map<String, Object>) warmed.get("_shards")).get("successful"));
+        }
+        Map<String, Object> lenient = restCall(
+                "GET", "/_plugins/compress/warmup/warm-ours,warm-missing?ignore_unavailable=true&searches=0", null);
+        assertEquals(String.valueOf(lenient), 1, ((Map<String, Object>) lenient.get("_shards")).get("successful"));
     }
 }
