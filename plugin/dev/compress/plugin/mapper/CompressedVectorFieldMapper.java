@@ -37,7 +37,8 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         }
         if (IndexMetadata.INDEX_HIDDEN_SETTING.get(context.getSettings())) {
             throw new MapperParsingException(
-                    "field [" + name + "] of type [" + CONTENT_TYPE + "] cannot be in a hidden index");
+                    "field [" + name + "] of type [" + CONTENT_TYPE + "] cannot be in a hidden index, and the"
+                            + " backing indexes of a data stream are hidden: write to an alias with rollover instead");
         }
         return new Builder(name);
     });

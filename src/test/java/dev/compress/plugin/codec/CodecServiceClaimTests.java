@@ -4,9 +4,15 @@ import dev.compress.plugin.CompressPlugin;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.opensearch.action.DocWriteRequest;
+import org.opensearch.action.admin.indices.template.put.PutComposableIndexTemplateAction;
+import org.opensearch.cluster.metadata.ComposableIndexTemplate;
 import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.cluster.metadata.Template;
+import org.opensearch.common.compress.CompressedXContent;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.IndexSettings;
 import org.opensearch.index.codec.CodecService;
 import org.opensearch.index.codec.CodecServiceFactory;
@@ -102,6 +108,37 @@ public class CodecServiceClaimTests extends OpenSearchSingleNodeTestCase {
     }
 
     /** One of ours cannot be hidden afterwards: its mapping would no longer parse when a shard opens. */
+    /** A data stream's backing indexes are hidden: its first document is refused with a message that says so. */
+    public void testADataStreamIsRefusedSayingWhy() throws Exception {
+        ComposableIndexTemplate template = new ComposableIndexTemplate(
+                List.of("vectors-stream*"),
+                new Template(
+                        Settings.builder().put("index.compress", true).build(),
+                        new CompressedXContent("{\"properties\":{\"@timestamp\":{\"type\":\"date\"},"
+                                + "\"v\":{\"type\":\"compressed_vector\",\"dimension\":3}}}"),
+                        null),
+                null,
+                null,
+                null,
+                null,
+                new ComposableIndexTemplate.DataStreamTemplate());
+        client().execute(
+                        PutComposableIndexTemplateAction.INSTANCE,
+                        new PutComposableIndexTemplateAction.Request("vectors").indexTemplate(template))
+                .actionGet();
+        Exception refused = expectThrows(
+                Exception.class,
+                () -> client().prepareIndex("vectors-stream")
+                        .setOpType(DocWriteRequest.OpType.CREATE)
+                        .setSource("{\"@timestamp\":\"2026-01-01T00:00:00Z\",\"v\":[1,2,3]}", XContentType.JSON)
+                        .get());
+        assertTrue(
+                refused.getMessage(),
+                refused.getMessage()
+                        .contains("cannot be in a hidden index, and the backing indexes of a data stream"
+                                + " are hidden: write to an alias with rollover instead"));
+    }
+
     public void testOursCannotBeHiddenLater() {
         createIndex(
                 "shown-ours",
