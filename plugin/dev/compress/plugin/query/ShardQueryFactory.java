@@ -24,13 +24,20 @@ final class ShardQueryFactory {
     private ShardQueryFactory() {}
 
     static Query create(CompressedKnnQueryBuilder q, QueryShardContext context) throws IOException {
+        // a search applies both before its shards; a query a shard reads alone (an alias filter, say) has no such step
         if (q.modelId() != null) {
-            throw new IllegalStateException("[" + NAME + "] [model_id] [" + q.modelId()
-                    + "] must be applied in the rewrite phase, before the shards");
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [model_id] [" + q.modelId() + "] is applied by a search before it reaches the"
+                            + " shards, and cannot be used where a shard reads the query alone (such as an alias"
+                            + " filter)");
         }
         if (q.mask() != null && q.mask().isResolved() == false) {
-            throw new IllegalStateException(
-                    "[" + NAME + "] [mask] must be resolved in the rewrite phase, before the shards");
+            throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] [mask] type [" + q.mask().type().jsonName() + "] is resolved by a search before it"
+                            + " reaches the shards, and cannot be used where a shard reads the query alone (such as an"
+                            + " alias filter)");
         }
         MappedFieldType mapped = context.fieldMapper(q.field());
         if (mapped == null) {

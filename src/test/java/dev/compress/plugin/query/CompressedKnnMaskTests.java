@@ -27,6 +27,7 @@ import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.support.WriteRequest;
+import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
@@ -698,5 +699,32 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "{" + q + ",\"rescore\":{\"oversample_factor\":null}}",
                 400,
                 "[rescore.oversample_factor] must be a number, got [null]");
+    }
+
+    /** A shard reads an alias filter alone: a mask that a search resolves first cannot be one, and is a 400. */
+    public void testAMaskThatASearchResolvesCannotFilterAnAlias() throws IOException {
+        setUpModelsAndIndex(new Random(randomLong()));
+        String vector = Arrays.toString(unit(gaussian(new Random(3), 1, DIM)[0]));
+        for (String mask : List.of(
+                "{\"type\":\"learned\",\"model_id\":\"qm\",\"ratio\":0.5}", "{\"type\":\"dime_prf\",\"ratio\":0.5}")) {
+            String filter =
+                    "{\"compressed_knn\":{\"field\":\"emb\",\"k\":3,\"vector\":" + vector + ",\"mask\":" + mask + "}}";
+            ResponseException e = expectThrows(ResponseException.class, () -> {
+                restCall(
+                        "POST",
+                        "/_aliases",
+                        "{\"actions\":[{\"add\":{\"index\":\"docs\",\"alias\":\"masked\"," + "\"filter\":" + filter
+                                + "}}]}");
+                restCall("POST", "/masked/_search", "{\"query\":{\"match_all\":{}}}");
+            });
+            String body = new String(
+                    e.getResponse().getEntity().getContent().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(body, 400, e.getResponse().getStatusLine().getStatusCode());
+            // OpenSearch refuses the alias when it rewrites the filter; a shard reading it alone would refuse it too
+            assertTrue(
+                    body,
+                    body.contains("failed to parse filter for alias [masked]")
+                            || body.contains("cannot be used where a shard reads the query alone"));
+        }
     }
 }
