@@ -57,6 +57,7 @@ import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.transport.client.Client;
 
@@ -73,7 +74,9 @@ public final class ModelIndex {
     static final int CHUNK_BYTES = 1 << 20;
     private static final int CHUNKS_PER_FETCH = 8;
     /** Chunks one model may have: the search window that deleting a model reads them through (10 GB). */
-    private static final int MAX_CHUNKS = 10_000;
+    static final int MAX_CHUNKS = 10_000;
+    /** Models in state {@code training} read per search by {@link #trainingModels}. */
+    static final int TRAINING_PAGE = 1_000;
     /** Conditional writes retried this often when another write got in between the read and the write. */
     private static final int COMMIT_ATTEMPTS = 10;
 
@@ -519,7 +522,11 @@ public final class ModelIndex {
                 ActionListener.wrap(deleted -> deleteEveryChunk(id, restoring), restoring::onFailure)));
     }
 
-    /** Deletes every chunk document of {@code modelId}, of whichever job. */
+    /**
+     * Deletes every chunk document of {@code modelId}, of whichever job: a page of them at a time, each
+     * deleted and refreshed before the next is searched, until a search finds none (a model's chunks and
+     * those failed jobs left behind can be more than one page).
+     */
     private void deleteEveryChunk(String modelId, ActionListener<Void> listener) {
         SearchSourceBuilder chunks = new SearchSourceBuilder()
                 .query(QueryBuilders.boolQuery()
@@ -537,7 +544,11 @@ public final class ModelIndex {
                             }
                             BulkRequest bulk = new BulkRequest().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
                             found.getHits().forEach(hit -> bulk.add(new DeleteRequest(NAME, hit.getId())));
-                            bulk(bulk, "deleting the chunks of model [" + modelId + "]", listener);
+                            bulk(
+                                    bulk,
+                                    "deleting the chunks of model [" + modelId + "]",
+                                    ActionListener.wrap(
+                                            deleted -> deleteEveryChunk(modelId, listener), listener::onFailure));
                         },
                         listener::onFailure)));
     }
@@ -558,17 +569,36 @@ public final class ModelIndex {
                 restoring));
     }
 
-    /** Ids of models in state {@code training}, with the node running each. */
+    /** Models in state {@code training}, with the node running each: every one, a page at a time. */
     public void trainingModels(Consumer<List<ModelRecord>> onResult, Consumer<Exception> onFailure) {
+        trainingModels(new ArrayList<>(), null, onResult, onFailure);
+    }
+
+    private void trainingModels(
+            List<ModelRecord> found,
+            Object[] after,
+            Consumer<List<ModelRecord>> onResult,
+            Consumer<Exception> onFailure) {
+        SearchSourceBuilder page = new SearchSourceBuilder()
+                .query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName()))
+                .sort(MODEL_ID)
+                .size(TRAINING_PAGE);
+        if (after != null) {
+            page.searchAfter(after);
+        }
         search(
-                new SearchSourceBuilder()
-                        .query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName()))
-                        .size(1000),
+                page,
                 ActionListener.wrap(
                         r -> {
-                            List<ModelRecord> models = new ArrayList<>();
-                            r.getHits().forEach(hit -> models.add(new ModelRecord(hit.getId(), hit.getSourceAsMap())));
-                            onResult.accept(models);
+                            SearchHit[] hits = r.getHits().getHits();
+                            for (SearchHit hit : hits) {
+                                found.add(new ModelRecord(hit.getId(), hit.getSourceAsMap()));
+                            }
+                            if (hits.length < TRAINING_PAGE) {
+                                onResult.accept(found);
+                            } else {
+                                trainingModels(found, hits[hits.length - 1].getSortValues(), onResult, onFailure);
+                            }
                         },
                         onFailure::accept));
     }

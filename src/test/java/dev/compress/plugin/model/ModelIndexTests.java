@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
@@ -84,6 +85,7 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         return client().prepareSearch(ModelIndex.NAME)
                         .setQuery(org.opensearch.index.query.QueryBuilders.termQuery("model_id", id))
                         .setSize(0)
+                        .setTrackTotalHits(true)
                         .get()
                         .getHits()
                         .getTotalHits()
@@ -249,5 +251,40 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
                         .getHits()
                         .getTotalHits()
                         .value());
+    }
+
+    /** Chunks beyond one search's page (those failed jobs left, say) are deleted too. */
+    public void testDeleteRemovesChunksBeyondOnePage() {
+        ModelIndex.Job job = createTraining("many-chunks");
+        assertEquals(ModelIndex.Completion.CREATED, complete(job, file()));
+        BulkRequestBuilder leftBehind = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int i = 0; i < ModelIndex.MAX_CHUNKS; i++) {
+            leftBehind.add(client().prepareIndex(ModelIndex.NAME)
+                    .setId("many-chunks#1#" + i)
+                    .setSource(Map.of(
+                            "doc_type", "chunk", "model_id", "many-chunks", "chunk", i, "data", new byte[] {1})));
+        }
+        assertFalse(leftBehind.get().hasFailures());
+        assertEquals(ModelIndex.MAX_CHUNKS + 3, chunksOf("many-chunks"));
+        PlainActionFuture<Void> deleted = PlainActionFuture.newFuture();
+        models().delete(versioned("many-chunks"), deleted);
+        deleted.actionGet();
+        assertEquals(-1, chunksOf("many-chunks"));
+    }
+
+    /** The sweep and job placement read every model in training, not the first page of them. */
+    public void testTrainingModelsReadsEveryPage() {
+        BulkRequestBuilder training = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        createTraining("first"); // creates the index
+        for (int i = 0; i < ModelIndex.TRAINING_PAGE + 2; i++) {
+            training.add(client().prepareIndex(ModelIndex.NAME)
+                    .setId("training-" + i)
+                    .setSource(Map.of(
+                            "doc_type", "model", "model_id", "training-" + i, "state", "training", "node_id", "n")));
+        }
+        assertFalse(training.get().hasFailures());
+        PlainActionFuture<List<ModelRecord>> found = PlainActionFuture.newFuture();
+        models().trainingModels(found::onResponse, found::onFailure);
+        assertEquals(ModelIndex.TRAINING_PAGE + 3, found.actionGet().size());
     }
 }
