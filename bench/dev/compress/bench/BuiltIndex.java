@@ -11,7 +11,7 @@ import org.apache.lucene.util.IOUtils;
 /**
  * Where a benchmark index lives: a temporary directory removed after use, or, with {@code
  * -Dbench.index.dir=DIR}, {@code DIR/<data set>/<index>} kept for later runs. A million-vector
- * index takes half an hour to build, while a change to the search side only needs new searches.
+ * index is slow to build, while a change to the search side only needs new searches.
  * A kept index counts as built once its marker file (build and merge seconds) is written beside
  * it; a run interrupted during the build starts that index again. Delete the directory after
  * changing an index format or the data generator: the marker cannot tell.

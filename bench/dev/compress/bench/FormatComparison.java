@@ -57,7 +57,7 @@ import org.apache.lucene.util.IOUtils;
  * <p>Each index is built by one thread with a 64 MB buffer (several flushed segments), then
  * force-merged to one segment, so the searched graph is a merged one and the merge is timed. For
  * corpora of a million vectors, {@code -Dbench.ram.buffer.mb} (up to 1,900) keeps the build to one
- * or two flushes: with 64 MB it would spend hours on 2 cores merging graph after graph. Every
+ * or two flushes: with 64 MB it would spend most of its time merging graph after graph. Every
  * search is warmed up (each query {@value #WARMUP_ROUNDS} times) before it is timed, once by one
  * thread and once by {@code threads} threads sharing the query list; the single thread's CPU time
  * per query is recorded too, since wall-clock figures on a shared machine carry its load. With

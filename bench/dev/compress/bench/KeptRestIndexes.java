@@ -11,9 +11,9 @@ import java.util.Locale;
  * The {@code knn} section's REST indexes kept between runs, with {@code -Dbench.index.dir=DIR}, as
  * snapshots in a repository at {@code DIR/knn-rest/repository} (the node's {@code path.repo}): an
  * index built and force-merged is snapshotted with a marker of its build and merge seconds beside
- * the repository, and a later run restores it instead of building it again. A million vectors take
- * most of an hour per index, more than one sitting may have, and the searches are what a change
- * to the search side needs measured again. Without the property nothing is kept. As for {@link
+ * the repository, and a later run restores it instead of building it again. A million vectors are
+ * slow to index through REST, and the searches are what a change to the search side needs
+ * measured again. Without the property nothing is kept. As for {@link
  * BuiltIndex}, delete the directory after changing an index format or the data generator: the
  * marker cannot tell.
  */

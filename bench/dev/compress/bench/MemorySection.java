@@ -45,8 +45,8 @@ final class MemorySection implements BenchSection {
 
     private static final int CHILD_HEAP_MB = 256;
     /**
-     * Candidate budgets that bracket recall 0.80 on the 1M synthetic set for each format: float32
-     * needs fewer candidates than the 1-bit formats, whose walk ranks by an estimate. The recall of
+     * Candidate budgets chosen to bracket recall 0.80 for each format: float32 needs fewer
+     * candidates than the 1-bit formats, whose walk ranks by an estimate. The recall of
      * every budget: {@code bench/run full codec} with {@code -Dbench.synthetic.docs=1000000}.
      */
     private static final Map<String, float[]> BUDGETS =

@@ -390,8 +390,8 @@ final class NodeKnnComparison {
         client.call("POST", "/" + kind.index() + "/_refresh", null);
         double indexSeconds = (System.nanoTime() - start) / 1e9;
         long mergeStart = System.nanoTime();
-        // the merged segment's graph starts from the largest segment's and takes in the others' vectors: at a
-        // million vectors that can take most of an hour on this machine
+        // the merged segment's graph starts from the largest segment's and takes in the others' vectors: slow at a
+        // million vectors, hence the long timeout
         client.call("POST", "/" + kind.index() + "/_forcemerge?max_num_segments=1", null, Duration.ofHours(4));
         client.call("POST", "/" + kind.index() + "/_refresh", null);
         double mergeSeconds = (System.nanoTime() - mergeStart) / 1e9;

@@ -14,7 +14,7 @@ import java.util.Map;
  * Search latency and index size over corpus size, synthetic 384-d vectors, one budget per format
  * (5x candidates; the binary formats rescored). Sizes: {@code -Dbench.scaling.sizes} (comma
  * separated), else 10k and 30k (quick) or 10k, 100k, 300k and 1M (full; about 1.5 GB of float32 at
- * 1M, and hours of graph building, since each index is built by one thread).
+ * 1M, and slow graph building, since each index is built by one thread).
  */
 final class ScalingSection implements BenchSection {
 

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class CompressedIndex {
 
-    /** The share at which the mask model judges its tau grid (Table 1 of the query-aware dimension selection paper reports 30%). */
+    /** The share at which the mask model judges its tau grid (Table 1 of Learning to Select reports 30%). */
     static final double MASK_RATIO = 0.3;
 
     final String index;

@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code took}: the node's time for that query, free of the batch's client round trip, in a second
  * pass over the queries. The first pass is untimed: it loads the field's graph and codes, and it
  * runs the configuration's scoring kernels until the JIT has compiled them (a rescoring kernel's
- * Vector API code is several times slower before that, for a few hundred searches).
+ * Vector API code is slower before that).
  */
 final class HeldOutSearch {
 

@@ -58,7 +58,7 @@ public final class RealNode implements AutoCloseable {
 
     /**
      * The node all real-node test classes share in one test JVM: installed and started on first
-     * use, stopped when the JVM exits. Starting a node takes tens of seconds; one is enough.
+     * use, stopped when the JVM exits. Starting a node is slow; one is enough.
      */
     public static synchronized RealNode shared() throws IOException, InterruptedException {
         if (shared == null) {

@@ -10,8 +10,9 @@ import org.opensearch.core.xcontent.XContentParser;
 
 /**
  * {@code rescore} of a {@code compressed_knn} query: {@code false}, {@code true}, or
- * {@code {"oversample_factor": f}}. On binary fields the graph walk collects {@code k * f}
- * candidates per shard by Hamming distance and rescores them with the float query.
+ * {@code {"oversample_factor": f}}. On binary fields each segment's graph walk collects {@code k * f}
+ * candidates (or {@code num_candidates}, if more), ranked by the codes' estimate with the query
+ * quantised to 4 bits, and rescores them with the float query.
  */
 public record RescoreOptions(boolean enabled, float oversampleFactor) implements Writeable {
 

@@ -26,7 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code TrainCli mask-table}: Table 1 of the query-aware dimension selection paper in one command. For each data set and embedding model,
+ * {@code TrainCli mask-table}: Table 1 of Learning to Select in one command. For each data set and embedding model,
  * trains one mask predictor per seed on the training queries (the seed also draws the validation slice
  * that picks tau and the epoch), then scores cutoff, norm, DIME-PRF, Eclipse-PRF and learned masks on the
  * held-out queries (scifact test, nfcorpus dev) at {@code --ratio} and over a {@code --step} sweep.

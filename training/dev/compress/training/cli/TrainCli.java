@@ -57,12 +57,12 @@ import java.util.Map;
  * train ... --method temperature_mrl --dims 64[,128] [--variant temp_agg|temp_agg_mrl|temp_spec_mrl] [--alpha A]
  * train ... --method query_mask --ratios 0.3[,0.5] [--taus 0.01,0.03] [--epochs N] [--folds K]
  * mask-table [--datasets scifact,nfcorpus] [--models bge-small-en-v1.5,all-MiniLM-L6-v2] [--seeds 0,1,2] [--ratio 0.3]
- *            [--step 0.02] [--out table.md] [--report table.json]      (Table 1 of the query-aware dimension selection paper: {@link MaskTableCommand})
+ *            [--step 0.02] [--out table.md] [--report table.json]      (Table 1 of Learning to Select: {@link MaskTableCommand})
  * cv --dataset scifact --model bge-small-en-v1.5 --method temperature_mrl --dims 64,128 --grid lr=3e-4,1e-3,3e-3
  *    [--folds 5] [--seed S] [--report cv.json] [train flags]      (K-fold cross-validation over the training queries: {@link CrossValidateCommand})
  * </pre>
  * The adaptor family (Matryoshka-Adaptor, Search-Adaptor, SMEC, temperature MRL) trains one nested model
- * serving every {@code --dims}; query_mask prints the mask table of the query-aware dimension selection paper (full, cutoff, norm, DIME-PRF,
+ * serving every {@code --dims}; query_mask prints the mask table of Learning to Select (full, cutoff, norm, DIME-PRF,
  * Eclipse-PRF, learned) at each ratio instead of the dims table.
  * Run from the repository root after {@code mvn -q compile}:
  * <pre>
@@ -345,7 +345,7 @@ public final class TrainCli {
 
     /**
      * The mask predictor through {@link TrainingRun}: tau, epoch and default ratio chosen on validation, then the
-     * mask table of the query-aware dimension selection paper on the held-out queries (full, cutoff, norm,
+     * mask table of Learning to Select on the held-out queries (full, cutoff, norm,
      * DIME-PRF, Eclipse-PRF, learned) at each {@code --ratios} value and at the validated ratio, as ratios of the
      * full 384-d baseline of the same run, with the oracle mask as a diagnostic upper bound.
      */

@@ -25,7 +25,7 @@ public final class EvaluationTable {
         return table;
     }
 
-    /** Rows of a mask table (the query-aware dimension selection paper): the mask, its ratio and kept dimensions, scores against the full query. */
+    /** Rows of a mask table (Learning to Select): the mask, its ratio and kept dimensions, scores against the full query. */
     public static List<Map<String, Object>> masksToJson(List<MaskEvaluation.Row> rows, Scores baseline) {
         List<Map<String, Object>> table = new ArrayList<>();
         for (MaskEvaluation.Row r : rows) {

@@ -23,7 +23,7 @@ import java.util.Map;
  * A trained model measured on held-out queries only, against baselines of the same run. An embedding model:
  * the frozen full-dimension vectors and the model at each of its dimensions and encodings, and, for a learned
  * method, PCA fitted on the same corpus at the same dimensions with the paired difference of each learned row
- * to it. A mask predictor: the mask table of the query-aware dimension selection paper (full query, cutoff,
+ * to it. A mask predictor: the mask table of Learning to Select (full query, cutoff,
  * norm, DIME-PRF, Eclipse-PRF, learned) at each requested ratio and at the ratio it serves by default, ending
  * with the row of the mask and share a query that names no ratio gets.
  *

@@ -56,7 +56,7 @@ public final class FeedbackFeatures {
 
     /**
      * Whether a mask model reads feedback ({@value #WIDTH} inputs per scored dimension) rather than the query alone
-     * (one per dimension, the predictor of the query-aware dimension selection paper).
+     * (one per dimension, the predictor of Learning to Select).
      */
     public static boolean readBy(ModelMetadata model) {
         return model.inputDim() == WIDTH * model.maxOutputDim();

@@ -54,7 +54,7 @@ public final class MaskEvaluation {
     }
 
     /**
-     * The table of the query-aware dimension selection paper: the full baseline, then cutoff, norm, DIME-PRF, Eclipse-PRF and (when
+     * The table of Learning to Select: the full baseline, then cutoff, norm, DIME-PRF, Eclipse-PRF and (when
      * {@code predictor} is given) learned masks at each ratio.
      */
     public List<Row> table(EvalSet set, List<Double> ratios, Encoder predictor, Prf prf) {

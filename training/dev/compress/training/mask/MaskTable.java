@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Table 1 of the query-aware dimension selection paper (Learning to Select) for one data set and embedding model: every mask at a fixed retained ratio, and at
+ * Table 1 of Learning to Select for one data set and embedding model: every mask at a fixed retained ratio, and at
  * the best ratio of a sweep. The sweep's best is picked on the evaluated (test) queries themselves, so
  * it is an oracle upper bound, labelled as such, never a result. Learned masks come from one predictor
  * per training seed: their row is the mean over seeds (with the standard deviation across seeds), and

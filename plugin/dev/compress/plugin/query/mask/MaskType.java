@@ -7,7 +7,7 @@ import java.util.Locale;
 public enum MaskType {
     /**
      * Top dimensions by a mask model's scores for the query, and for its first pass's top documents when the model
-     * reads them (the predictor of the query-aware dimension selection paper).
+     * reads them (the predictor of Learning to Select).
      */
     LEARNED,
     /** Top dimensions by |q_j|. */

@@ -322,7 +322,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(Math.round(0.25 * queries), ((Number) progress.get("test_queries")).longValue(), 1);
     }
 
-    /** The query-aware dimension selection paper's predictor through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
+    /** The predictor of Learning to Select through {@code _train}: its held-out report is the mask table, and the learned mask must beat the prefix. */
     @SuppressWarnings("unchecked")
     public void testQueryMaskTrainsAPredictorEvaluatedOnHeldOutQueries() throws Exception {
         restCall(

@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.util.List;
 import org.junit.Test;
 
-/** PCA and truncation through the Trainer interface reproduce DESIGN.md's figures (scifact test, bge-small, 64-d). */
+/** PCA and truncation through the Trainer interface reproduce the design's reference figures (scifact test, bge-small, 64-d). */
 public class BaselineTrainersTests {
 
     private static double ndcgAt64(Trainer trainer) throws IOException {
