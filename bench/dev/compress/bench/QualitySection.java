@@ -97,12 +97,6 @@ final class QualitySection implements BenchSection {
         return cells;
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
-    }
-
     @Override
     public List<ResultTable> run(BenchMode mode) throws Exception {
         Path dir = BenchPaths.output().resolve("quality");

@@ -6,6 +6,7 @@ import static org.opensearch.ingest.ConfigurationUtils.readIntProperty;
 import static org.opensearch.ingest.ConfigurationUtils.readOptionalStringProperty;
 import static org.opensearch.ingest.ConfigurationUtils.readStringProperty;
 
+import dev.compress.codec.VectorLimits;
 import dev.compress.plugin.inference.ModelCache;
 import dev.compress.plugin.stats.CompressCounters;
 import java.util.Arrays;
@@ -22,7 +23,7 @@ import org.opensearch.ingest.Processor;
  */
 public final class CompressProcessorFactory extends AbstractBatchingProcessor.Factory {
 
-    private static final int MAX_DIMENSION = 16_000;
+    private static final int MAX_DIMENSION = VectorLimits.MAX_DIMENSIONS;
     /**
      * Documents per encode call unless {@code batch_size} says otherwise (the framework's default is 1):
      * the encoder reads each weight once per block of 32 rows, so single rows would re-read every weight per document.

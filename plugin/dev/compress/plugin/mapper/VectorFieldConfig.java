@@ -1,5 +1,7 @@
 package dev.compress.plugin.mapper;
 
+import dev.compress.codec.VectorLimits;
+
 /**
  * Everything the codec needs to know about one {@code compressed_vector} field.
  *
@@ -13,7 +15,7 @@ public record VectorFieldConfig(
         HnswMappingParameters hnsw) {
 
     /** Upper bound of {@code dimension}; the k-NN plugin allows 16,000 and so do we. */
-    public static final int MAX_DIMENSION = 16_000;
+    public static final int MAX_DIMENSION = VectorLimits.MAX_DIMENSIONS;
 
     public boolean keepsFloats() {
         return encoding == VectorEncoding.FLOAT || rescoreVectors;

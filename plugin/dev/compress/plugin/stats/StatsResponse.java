@@ -50,10 +50,6 @@ public final class StatsResponse extends BaseNodesResponse<StatsNodeResponse> im
         out.writeList(nodes);
     }
 
-    public Map<String, Object> clusterStats() {
-        return clusterStats;
-    }
-
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         for (Map.Entry<String, Object> stat : clusterStats.entrySet()) {

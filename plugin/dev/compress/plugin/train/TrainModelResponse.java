@@ -42,10 +42,6 @@ public final class TrainModelResponse extends ActionResponse implements ToXConte
     }
 
     /** The name of the node that runs the job. */
-    public String nodeName() {
-        return nodeName;
-    }
-
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         return builder.startObject()

@@ -45,11 +45,6 @@ public final class DjlRuntime {
         configuration = new Configuration(Path.of(cacheDir), config.numThreads(), config.numInteropThreads());
     }
 
-    /** The configuration in force, or null before {@link #configure}. */
-    public static synchronized Configuration configuration() {
-        return configuration;
-    }
-
     /**
      * Loads the engine on first call (extracting libtorch into the cache directory) and reports
      * what it found. Never throws: a failure to load is part of the status.

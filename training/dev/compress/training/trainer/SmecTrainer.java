@@ -171,7 +171,6 @@ public final class SmecTrainer implements Trainer {
                                 data.corpus(),
                                 data.validation(),
                                 stages.get(s),
-                                data,
                                 gains,
                                 sampler,
                                 listener,
@@ -185,7 +184,7 @@ public final class SmecTrainer implements Trainer {
                                 .epochs()
                                 .get(st.result.epochs().size() - 1)
                                 .epoch();
-                        weights = st.best;
+                        weights = st.result.shipped();
                         kept = compose(kept, st.selection);
                     }
                 }
@@ -212,13 +211,12 @@ public final class SmecTrainer implements Trainer {
                             data.corpus(),
                             data.validation(),
                             stages.get(0),
-                            data,
                             gains,
                             sampler,
                             listener,
                             totalEpochs,
                             0);
-                    adapter = first.best;
+                    adapter = first.result.shipped();
                 }
                 selections.add(first.selection);
                 lastSelection = first.result.selection();
@@ -251,7 +249,6 @@ public final class SmecTrainer implements Trainer {
                                 zc,
                                 val,
                                 stages.get(s),
-                                data,
                                 gains,
                                 sampler,
                                 listener,
@@ -389,7 +386,7 @@ public final class SmecTrainer implements Trainer {
         };
     }
 
-    private record Stage(EpochLoop.Result result, int[] selection, Map<String, float[]> best) {
+    private record Stage(EpochLoop.Result result, int[] selection) {
         Map<String, Object> report(int dim) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("dim", dim);
@@ -417,7 +414,6 @@ public final class SmecTrainer implements Trainer {
             VectorRows corpus,
             EvalSet validation,
             int k,
-            TrainingData data,
             Map<Long, Float> gains,
             TripletSampler sampler,
             TrainingListener listener,
@@ -522,7 +518,7 @@ public final class SmecTrainer implements Trainer {
                     List.of("total", "rank", "sxbm"),
                     null);
             EpochLoop.Result result = EpochLoop.run(plan, sampler, listener, step, validate, snapshot);
-            return new Stage(result, selection(result.shipped().get("logits"), k), result.shipped());
+            return new Stage(result, selection(result.shipped().get("logits"), k));
         } finally {
             pm.close();
         }

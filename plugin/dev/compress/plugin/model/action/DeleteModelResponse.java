@@ -59,10 +59,6 @@ public final class DeleteModelResponse extends ActionResponse implements ToXCont
         return modelId;
     }
 
-    public List<EvictionFailure> evictionFailures() {
-        return evictionFailures;
-    }
-
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject();
