@@ -45,12 +45,15 @@ import org.opensearch.action.get.GetRequest;
 import org.opensearch.action.get.MultiGetItemResponse;
 import org.opensearch.action.get.MultiGetRequest;
 import org.opensearch.action.index.IndexRequest;
+import org.opensearch.action.search.ClearScrollRequest;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.search.SearchScrollRequest;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.action.update.UpdateRequest;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.unit.TimeValue;
 import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
@@ -75,8 +78,10 @@ public final class ModelIndex {
     private static final int CHUNKS_PER_FETCH = 8;
     /** Chunks one model may have: the search window that deleting a model reads them through (10 GB). */
     static final int MAX_CHUNKS = 10_000;
-    /** Models in state {@code training} read per search by {@link #trainingModels}. */
+    /** Models in state {@code training} read per page by {@link #trainingModels}. */
     static final int TRAINING_PAGE = 1_000;
+    /** How long {@link #trainingModels} keeps its scroll between pages. */
+    private static final TimeValue SCROLL_KEEP_ALIVE = TimeValue.timeValueMinutes(1);
     /** Conditional writes retried this often when another write got in between the read and the write. */
     private static final int COMMIT_ATTEMPTS = 10;
 
@@ -569,38 +574,51 @@ public final class ModelIndex {
                 restoring));
     }
 
-    /** Models in state {@code training}, with the node running each: every one, a page at a time. */
+    /**
+     * Models in state {@code training}, with the node running each: every one, read a page at a time
+     * through a scroll, which needs no sort field (the index may have been created by a restore or by
+     * hand, with other mappings than this class gives it).
+     */
     public void trainingModels(Consumer<List<ModelRecord>> onResult, Consumer<Exception> onFailure) {
-        trainingModels(new ArrayList<>(), null, onResult, onFailure);
+        SearchSourceBuilder source = new SearchSourceBuilder()
+                .query(QueryBuilders.boolQuery()
+                        .filter(QueryBuilders.termQuery(DOC_TYPE, MODEL_DOC))
+                        .filter(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName())))
+                .fetchSource(null, new String[] {DATA})
+                .size(TRAINING_PAGE);
+        List<ModelRecord> found = new ArrayList<>();
+        ActionListener<SearchResponse> pages =
+                restoring(ActionListener.wrap(page -> nextPage(page, found, onResult, onFailure), onFailure::accept));
+        asPlugin(() -> client.search(
+                new SearchRequest(NAME)
+                        .source(source)
+                        .scroll(SCROLL_KEEP_ALIVE)
+                        .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
+                pages));
     }
 
-    private void trainingModels(
+    private void nextPage(
+            SearchResponse page,
             List<ModelRecord> found,
-            Object[] after,
             Consumer<List<ModelRecord>> onResult,
             Consumer<Exception> onFailure) {
-        SearchSourceBuilder page = new SearchSourceBuilder()
-                .query(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName()))
-                .sort(MODEL_ID)
-                .size(TRAINING_PAGE);
-        if (after != null) {
-            page.searchAfter(after);
+        SearchHit[] hits = page.getHits().getHits();
+        for (SearchHit hit : hits) {
+            found.add(new ModelRecord(hit.getId(), hit.getSourceAsMap()));
         }
-        search(
-                page,
-                ActionListener.wrap(
-                        r -> {
-                            SearchHit[] hits = r.getHits().getHits();
-                            for (SearchHit hit : hits) {
-                                found.add(new ModelRecord(hit.getId(), hit.getSourceAsMap()));
-                            }
-                            if (hits.length < TRAINING_PAGE) {
-                                onResult.accept(found);
-                            } else {
-                                trainingModels(found, hits[hits.length - 1].getSortValues(), onResult, onFailure);
-                            }
-                        },
-                        onFailure::accept));
+        String scrollId = page.getScrollId();
+        if (hits.length < TRAINING_PAGE || scrollId == null) {
+            if (scrollId != null) {
+                ClearScrollRequest clear = new ClearScrollRequest();
+                clear.addScrollId(scrollId);
+                asPlugin(() -> client.clearScroll(clear, ActionListener.wrap(cleared -> {}, failed -> {})));
+            }
+            onResult.accept(found);
+            return;
+        }
+        ActionListener<SearchResponse> pages =
+                restoring(ActionListener.wrap(next -> nextPage(next, found, onResult, onFailure), onFailure::accept));
+        asPlugin(() -> client.searchScroll(new SearchScrollRequest(scrollId).scroll(SCROLL_KEEP_ALIVE), pages));
     }
 
     /** A chunk's document id: the job's, since a model id can be trained again while an earlier job still runs. */

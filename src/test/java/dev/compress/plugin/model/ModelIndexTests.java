@@ -287,4 +287,18 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         models().trainingModels(found::onResponse, found::onFailure);
         assertEquals(ModelIndex.TRAINING_PAGE + 3, found.actionGet().size());
     }
+
+    /** An index created by other means than the plugin (by hand, say) maps model_id as text: no sort may need it. */
+    public void testTrainingModelsReadsAnIndexMappedByOthers() {
+        client().prepareIndex(ModelIndex.NAME)
+                .setId("by-hand")
+                .setSource(Map.of("doc_type", "model", "model_id", "by-hand", "state", "training", "node_id", "n"))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        PlainActionFuture<List<ModelRecord>> found = PlainActionFuture.newFuture();
+        models().trainingModels(found::onResponse, found::onFailure);
+        assertEquals(
+                List.of("by-hand"),
+                found.actionGet().stream().map(ModelRecord::id).toList());
+    }
 }
