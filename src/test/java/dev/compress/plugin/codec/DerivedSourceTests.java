@@ -51,7 +51,7 @@ public class DerivedSourceTests extends CompressClusterTestCase {
             + "\"chunks\":{\"type\":\"nested\",\"properties\":{\"n\":{\"type\":\"compressed_vector\",\"dimension\":64}}},"
             + "\"title\":{\"type\":\"keyword\"}}}";
 
-    private final String codec = randomFrom("default", "best_compression", "lucene_default");
+    private final String codec = randomFrom("default", "best_compression");
 
     private void createIndex(String name, boolean derived, String mapping) {
         assertAcked(client().admin()
