@@ -62,7 +62,7 @@ public final class CompressSettings {
     public static final Setting<ByteSizeValue> TRAINING_MAX_CORPUS_SIZE = new Setting<>(
             "compress.training.max_corpus_size",
             new ByteSizeValue(16, ByteSizeUnit.GB).getStringRep(),
-            value -> ModelCache.nonNegative(
+            value -> nonNegative(
                     "compress.training.max_corpus_size",
                     value,
                     ByteSizeValue.parseBytesSizeValue(value, "compress.training.max_corpus_size")),
@@ -78,6 +78,14 @@ public final class CompressSettings {
             TimeValue.timeValueMinutes(1),
             TimeValue.timeValueSeconds(1),
             Property.NodeScope);
+
+    /** {@code size}, parsed from {@code value}; a 400 that names {@code setting} when it is negative (such as -1). */
+    public static ByteSizeValue nonNegative(String setting, String value, ByteSizeValue size) {
+        if (size.getBytes() < 0) {
+            throw new IllegalArgumentException("[" + setting + "] must be 0 or more bytes, got [" + value + "]");
+        }
+        return size;
+    }
 
     public static List<Setting<?>> all() {
         return List.of(

@@ -3,7 +3,6 @@ package dev.compress.codec.search;
 import dev.compress.codec.TopCandidatesRescorer;
 import java.io.IOException;
 import java.util.Arrays;
-import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -126,15 +125,10 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
         if (candidates.length == 0) {
             return candidates;
         }
-        FloatVectorValues values = context.reader().getFloatVectorValues(field);
-        int[] docs = new int[candidates.length];
-        for (int i = 0; i < docs.length; i++) {
-            docs[i] = candidates[i].doc - context.docBase;
-        }
-        Arrays.sort(docs);
-        VectorScorer rescorer = values.rescorer(target);
-        DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        VectorScorer rescorer = context.reader().getFloatVectorValues(field).rescorer(target);
         if (rescorer instanceof TopCandidatesRescorer top) {
+            int[] docs = segmentDocs(context, candidates);
+            DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
             top.rescoreBest(docs, docs.length, finalK, buffer);
             ScoreDoc[] best = new ScoreDoc[buffer.size];
             for (int i = 0; i < buffer.size; i++) {
@@ -155,11 +149,7 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
         if (hits.length == 0) {
             return hits;
         }
-        int[] docs = new int[hits.length];
-        for (int i = 0; i < docs.length; i++) {
-            docs[i] = hits[i].doc - context.docBase;
-        }
-        Arrays.sort(docs);
+        int[] docs = segmentDocs(context, hits);
         DocIdSetBuilder set = new DocIdSetBuilder(context.reader().maxDoc());
         DocIdSetBuilder.BulkAdder adder = set.grow(docs.length);
         for (int doc : docs) {
@@ -181,6 +171,16 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
                     (hits.length - count) + " of " + hits.length + " candidates have no vector in field " + field);
         }
         return rescored;
+    }
+
+    /** The segment's doc ids of {@code hits} (global doc ids), ascending. */
+    private static int[] segmentDocs(LeafReaderContext context, ScoreDoc[] hits) {
+        int[] docs = new int[hits.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = hits[i].doc - context.docBase;
+        }
+        Arrays.sort(docs);
+        return docs;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.compress.plugin.inference;
 
+import dev.compress.plugin.CompressSettings;
 import dev.compress.plugin.stats.CompressCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,20 +40,12 @@ public final class ModelCache {
     public static final Setting<ByteSizeValue> MAX_SIZE = new Setting<>(
             "compress.model_cache.max_size",
             "10%",
-            value -> nonNegative(
+            value -> CompressSettings.nonNegative(
                     "compress.model_cache.max_size",
                     value,
                     MemorySizeValue.parseBytesSizeValueOrHeapRatio(value, "compress.model_cache.max_size")),
             Property.NodeScope,
             Property.Dynamic);
-
-    /** {@code size}, parsed from {@code value}; a 400 that names {@code setting} when it is negative (such as -1). */
-    public static ByteSizeValue nonNegative(String setting, String value, ByteSizeValue size) {
-        if (size.getBytes() < 0) {
-            throw new IllegalArgumentException("[" + setting + "] must be 0 or more bytes, got [" + value + "]");
-        }
-        return size;
-    }
 
     private final ModelLoader loader;
     private volatile long maxBytes;
