@@ -88,9 +88,9 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
             throws IOException {
         TopDocs candidates = super.searchLeaf(context, filterWeight, collectors);
         if (rescore == false && rescoreHits) {
-            ScoreDoc[] hits = best(candidates.scoreDocs, finalK);
-            VectorScorer rescorer = context.reader().getFloatVectorValues(field).rescorer(target);
-            return new TopDocs(candidates.totalHits, best(scoredOneByOne(context, rescorer, hits, field), finalK));
+            return new TopDocs(
+                    candidates.totalHits,
+                    bestScoredOneByOne(context, field, target, best(candidates.scoreDocs, finalK), finalK));
         }
         ScoreDoc[] hits = rescore ? rescored(context, candidates.scoreDocs) : candidates.scoreDocs;
         return new TopDocs(candidates.totalHits, best(hits, finalK));
@@ -184,12 +184,13 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
     }
 
     /**
-     * {@code hits} (global doc ids) scored with {@code rescorer}'s {@link VectorScorer#score}, one at
-     * a time, as radial search scores ({@link SimilarityThresholdQuery}): the bulk interface may
-     * round differently.
+     * The best {@code n} of {@code hits} (global doc ids) once scored with the field's rescorer's
+     * {@link VectorScorer#score}, one at a time, as radial search scores ({@link
+     * SimilarityThresholdQuery}): the bulk interface may round differently.
      */
-    static ScoreDoc[] scoredOneByOne(LeafReaderContext context, VectorScorer rescorer, ScoreDoc[] hits, String field)
-            throws IOException {
+    static ScoreDoc[] bestScoredOneByOne(
+            LeafReaderContext context, String field, float[] target, ScoreDoc[] hits, int n) throws IOException {
+        VectorScorer rescorer = context.reader().getFloatVectorValues(field).rescorer(target);
         ScoreDoc[] inDocOrder = hits.clone();
         Arrays.sort(inDocOrder, (a, b) -> Integer.compare(a.doc, b.doc));
         DocIdSetIterator vectors = rescorer.iterator();
@@ -204,7 +205,7 @@ final class CandidateKnnQuery extends KnnFloatVectorQuery {
             }
             scored[i] = new ScoreDoc(inDocOrder[i].doc, rescorer.score());
         }
-        return scored;
+        return best(scored, n);
     }
 
     @Override

@@ -85,9 +85,7 @@ final class DiversifiedCandidateKnnQuery extends DiversifyingChildrenFloatKnnVec
         if ((rescore || join.expandChildren()) == false || candidates.scoreDocs.length == 0) {
             ScoreDoc[] hits = CandidateKnnQuery.best(candidates.scoreDocs, finalK);
             if (rescoreHits) {
-                VectorScorer rescorer =
-                        context.reader().getFloatVectorValues(field).rescorer(target);
-                hits = CandidateKnnQuery.best(CandidateKnnQuery.scoredOneByOne(context, rescorer, hits, field), finalK);
+                hits = CandidateKnnQuery.bestScoredOneByOne(context, field, target, hits, finalK);
             }
             return new TopDocs(candidates.totalHits, hits);
         }
