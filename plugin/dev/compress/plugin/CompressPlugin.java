@@ -14,6 +14,7 @@ import dev.compress.plugin.ingest.CompressProcessor;
 import dev.compress.plugin.ingest.CompressProcessorFactory;
 import dev.compress.plugin.mapper.CompressedVectorFieldMapper;
 import dev.compress.plugin.mapper.HiddenSettingGuard;
+import dev.compress.plugin.mapper.RestoreSettingsGuard;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.RestCancelTrainingHandler;
@@ -116,7 +117,9 @@ public class CompressPlugin extends Plugin
     @Override
     public List<ActionFilter> getActionFilters() {
         // asked before createComponents: the guard reads the cluster state and the resolver when a request comes
-        return List.of(new HiddenSettingGuard(() -> clusterService.get().state(), indexNameExpressionResolver::get));
+        return List.of(
+                new HiddenSettingGuard(() -> clusterService.get().state(), indexNameExpressionResolver::get),
+                new RestoreSettingsGuard());
     }
 
     @Override

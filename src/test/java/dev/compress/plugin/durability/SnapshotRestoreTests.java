@@ -240,6 +240,57 @@ public class SnapshotRestoreTests extends CompressClusterTestCase {
         CommittedShards.assertCheckIndexClean(internalCluster(), INDEX, createTempDir());
     }
 
+    /**
+     * A restore that would change {@code index.compress} is refused before it creates anything: the restored
+     * index would keep mappings its settings refuse, and none of its shards would start.
+     */
+    public void testRestoreThatChangesIndexCompressIsA400() throws Exception {
+        setUpModelPipelineAndIndex(new Random(randomLong()));
+        snapshot(INDEX);
+        String restore = "/_snapshot/" + REPO + "/snap/_restore?wait_for_completion=true";
+        String renamed = "\"indices\":\"" + INDEX + "\",\"rename_pattern\":\"(.+)\",\"rename_replacement\":\"copy-$1\"";
+        for (String change : List.of(
+                "\"index_settings\":{\"index.compress\":false}",
+                "\"index_settings\":{\"index\":{\"compress\":\"true\"}}",
+                "\"index_settings\":{\"compress\":false}")) {
+            String error = restError(400, "POST", restore, "{" + renamed + "," + change + "}");
+            assertTrue(error, error.contains("cannot set [index.compress] on restore"));
+        }
+        for (String ignored : List.of("index.compress", "index.*", "*compress")) {
+            String error = restError(
+                    400, "POST", restore, "{" + renamed + ",\"ignore_index_settings\":[\"" + ignored + "\"]}");
+            assertTrue(
+                    error,
+                    error.contains(
+                            "cannot ignore [index.compress] on restore (ignore_index_settings [" + ignored + "])"));
+        }
+        assertFalse(indexExists("copy-" + INDEX));
+
+        // other settings may still change, and the copy starts and answers
+        restCall(
+                "POST",
+                restore,
+                "{" + renamed + ",\"index_settings\":{\"index.number_of_replicas\":0},"
+                        + "\"ignore_index_settings\":[\"index.shard.check_on_startup\"]}");
+        ensureGreen("copy-" + INDEX);
+        assertEquals(
+                DOCS,
+                client().prepareSearch("copy-" + INDEX)
+                        .setSize(0)
+                        .get()
+                        .getHits()
+                        .getTotalHits()
+                        .value());
+        float[] query = gaussian(new Random(randomLong()), 1, 16)[0];
+        assertEquals(
+                10,
+                Hit.of(client().prepareSearch("copy-" + INDEX)
+                                .setQuery(knn("bits", query).build())
+                                .setSize(10)
+                                .get())
+                        .size());
+    }
+
     private void assertMissingModelIs404(List<QueryBuilder> queries, List<List<Hit>> before, Random random)
             throws IOException {
         for (int i = 0; i < queries.size(); i++) {
