@@ -144,13 +144,13 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
         }
         float[][] outputs = transform.apply(inputs.toArray(new float[0][]));
         for (int i = 0; i < outputs.length; i++) {
-            int bad = VectorSimilarity.firstNonFinite(outputs[i]);
-            if (bad >= 0) {
+            String unusable = unusable(outputs[i]);
+            if (unusable != null) {
                 fail(
                         accepted.get(i),
                         fieldError(new IllegalArgumentException("compressing this vector, of length "
                                 + (float) Math.sqrt(VectorSimilarity.squaredLength(inputs.get(i)))
-                                + ", gave the non-finite value [" + outputs[i][bad] + "] at position " + bad)));
+                                + ", gave " + unusable)));
                 continue;
             }
             try {
@@ -163,6 +163,18 @@ public final class CompressProcessor extends AbstractBatchingProcessor {
                                 "[" + TYPE + "] cannot write [" + targetField + "]: " + e.getMessage(), e));
             }
         }
+    }
+
+    /**
+     * What is wrong with an output no field should receive, or null. The zero vector is one: a truncation's
+     * zero prefix, or a model's zero output, has no direction to normalise, and a cosine field refuses it.
+     */
+    private static String unusable(float[] output) {
+        int bad = VectorSimilarity.firstNonFinite(output);
+        if (bad >= 0) {
+            return "the non-finite value [" + output[bad] + "] at position " + bad;
+        }
+        return VectorSimilarity.squaredLength(output) == 0 ? "the zero vector, which has no direction" : null;
     }
 
     private IllegalArgumentException fieldError(IllegalArgumentException e) {

@@ -130,6 +130,24 @@ public class CompressProcessorTests extends OpenSearchTestCase {
         assertEquals(List.of(2f, 4f), results.get(1).getIngestDocument().getFieldValue("out", List.class));
     }
 
+    /** A zero prefix (or a zero model output) has no direction: its document fails, naming it, and others pass. */
+    public void testZeroOutputFailsOnlyThatDocument() {
+        CompressProcessor processor =
+                new CompressProcessor("t", null, 100, "v", "out", false, new Truncation(2), new CompressCounters());
+        List<IngestDocumentWrapper> results = run(
+                processor,
+                List.of(wrap(0, List.of(0, 0, 5)), wrap(1, List.of(-0.0, 1e-46, 1)), wrap(2, List.of(3, 4))));
+        for (int slot : new int[] {0, 1}) {
+            assertEquals(
+                    "[compress] field [v]: compressing this vector, of length " + (slot == 0 ? "5.0" : "1.0")
+                            + ", gave the zero vector, which has no direction",
+                    results.get(slot).getException().getMessage());
+            assertFalse(results.get(slot).getIngestDocument().hasField("out"));
+        }
+        assertNull(results.get(2).getException());
+        assertEquals(List.of(0.6f, 0.8f), results.get(2).getIngestDocument().getFieldValue("out", List.class));
+    }
+
     /** Truncation renormalises a vector too short for a float inverse of its length, where it wrote Infinity. */
     public void testTruncationNormalisesTheShortestVectors() {
         CompressProcessor processor =
