@@ -166,11 +166,14 @@ public final class TrainingJobs implements ClusterStateListener {
         if (slots.tryAcquire() == false) {
             throw new OpenSearchStatusException(
                     "node [" + clusterService.localNode().getName() + "] already runs " + maxJobs
-                            + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                            + " training job(s) ([compress.training.max_jobs_per_node])" + RETRY,
                     RestStatus.TOO_MANY_REQUESTS);
         }
         return new Slot();
     }
+
+    /** How a node's 429 ends; a coordinating node that gathers several says it once. */
+    static final String RETRY = "; retry when one finishes";
 
     /** Training slots of this node now free. */
     public int freeSlots() {

@@ -4,6 +4,7 @@ import dev.compress.plugin.CompressSettings;
 import dev.compress.plugin.model.ModelIndex;
 import dev.compress.plugin.model.ModelRecord;
 import dev.compress.plugin.model.action.ModelActions;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -222,13 +223,18 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                 0,
                 new TrainModelRequest(modelId, request.body(), inputDim, System.currentTimeMillis()),
                 needsGpu,
+                new ArrayList<>(),
                 listener);
     }
 
-    private OpenSearchStatusException allBusy(boolean needsGpu) {
+    /** The nodes' own refusals, each with its own node's limit (a node setting, which nodes may set apart). */
+    private static OpenSearchStatusException allBusy(boolean needsGpu, List<String> refusals) {
+        List<String> reasons = refusals.stream()
+                .map(r -> r.endsWith(TrainingJobs.RETRY) ? r.substring(0, r.length() - TrainingJobs.RETRY.length()) : r)
+                .toList();
         return new OpenSearchStatusException(
-                "every " + (needsGpu ? "GPU " : "") + "data node already runs " + maxJobsPerNode
-                        + " training job(s) ([compress.training.max_jobs_per_node]); retry when one finishes",
+                "every " + (needsGpu ? "GPU " : "") + "data node is busy: " + String.join("; ", reasons)
+                        + TrainingJobs.RETRY,
                 RestStatus.TOO_MANY_REQUESTS);
     }
 
@@ -244,6 +250,7 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
             int i,
             TrainModelRequest placed,
             boolean needsGpu,
+            List<String> refusals,
             ActionListener<TrainModelResponse> listener) {
         DiscoveryNode node = candidates.get(i);
         String modelId = placed.modelId();
@@ -257,10 +264,11 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                                     Throwable cause = ExceptionsHelper.unwrapCause(e);
                                     Exception answer = cause instanceof Exception unwrapped ? unwrapped : e;
                                     if (ExceptionsHelper.status(cause) == RestStatus.TOO_MANY_REQUESTS) {
+                                        refusals.add(cause.getMessage());
                                         if (i + 1 < candidates.size()) {
-                                            startOn(candidates, i + 1, placed, needsGpu, listener);
+                                            startOn(candidates, i + 1, placed, needsGpu, refusals, listener);
                                         } else {
-                                            listener.onFailure(allBusy(needsGpu));
+                                            listener.onFailure(allBusy(needsGpu, refusals));
                                         }
                                         return;
                                     }

@@ -13,6 +13,7 @@ import ai.djl.training.tracker.Tracker;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.engine.GradientSteps;
 import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.TrainingData;
@@ -153,7 +154,7 @@ public final class DiveTrainer implements Trainer {
         try (NDManager step = base.newSubManager()) {
             NDArray input = step.create(x, new Shape((long) groups * n, d));
             NDArray gains = step.create(gain);
-            try (GradientCollector collector = engine.newGradientCollector()) {
+            try (GradientCollector collector = GradientSteps.open(engine)) {
                 NDArray heads = net.forwardTrain(input);
                 NDArray q = heads.get(0 + ":" + n);
                 NDArray p = heads.get(n + ":" + 2 * n);

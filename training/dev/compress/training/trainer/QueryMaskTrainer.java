@@ -12,6 +12,7 @@ import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.engine.GradientSteps;
 import dev.compress.training.eval.Encoding;
 import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.eval.Scores;
@@ -624,7 +625,7 @@ public final class QueryMaskTrainer implements Trainer {
             NDArray input = m.create(x, new Shape(b, in));
             NDArray target = m.create(t, new Shape(b, d));
             double loss;
-            try (GradientCollector c = engine.newGradientCollector()) {
+            try (GradientCollector c = GradientSteps.open(engine)) {
                 NDArray l = AdaptorLosses.klToSoftmax(target, net.forward(input));
                 c.backward(l);
                 loss = l.getFloat();

@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import ai.djl.training.optimizer.Optimizer;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.engine.GradientSteps;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.Tensor;
 import dev.compress.training.sampling.TrainingData;
@@ -104,7 +105,7 @@ final class ResidualAdapterTraining {
                     NDArray relevance = TrainerSupport.batchRelevance(
                             m, t, from, n, gains, data.corpus().size());
                     double[] out;
-                    try (GradientCollector c = engine.newGradientCollector()) {
+                    try (GradientCollector c = GradientSteps.open(engine)) {
                         NDArray[] l = loss.of(net.forward(input), input, net.start(input), relevance, n);
                         c.backward(l[0]);
                         out = new double[l.length];

@@ -14,6 +14,7 @@ import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.engine.DeviceChoice;
 import dev.compress.training.engine.DjlRuntime;
+import dev.compress.training.engine.GradientSteps;
 import dev.compress.training.eval.ModelEvaluator;
 import dev.compress.training.eval.Scores;
 import dev.compress.training.inference.CpuEncoders;
@@ -447,7 +448,7 @@ public final class SmecTrainer implements Trainer {
                         noise[j] = (float) Math.log(u / (1 - u));
                     }
                     double[] out;
-                    try (GradientCollector c = engine.newGradientCollector()) {
+                    try (GradientCollector c = GradientSteps.open(engine)) {
                         NDArray stageInput = adapter == null
                                 ? input
                                 : kept == null

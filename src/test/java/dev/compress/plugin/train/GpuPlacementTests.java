@@ -27,7 +27,10 @@ public class GpuPlacementTests extends CompressClusterTestCase {
                 restCall("POST", "/_plugins/compress/models/busy/_train", withDevice("auto", longDive))
                         .get("node"));
         String refused = restError(429, "POST", "/_plugins/compress/models/on-gpu/_train", withDevice("gpu", longDive));
-        assertTrue(refused, refused.contains("every GPU data node already runs 1 training job(s)"));
+        assertTrue(
+                refused,
+                refused.contains("every GPU data node is busy: node [" + marked + "] already runs 1 training job(s) "
+                        + "([compress.training.max_jobs_per_node]); retry when one finishes"));
         restCall("POST", "/_plugins/compress/models/busy/_cancel", null);
         awaitState("busy", "failed");
 
