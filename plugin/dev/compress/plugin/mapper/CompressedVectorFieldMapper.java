@@ -185,6 +185,26 @@ public final class CompressedVectorFieldMapper extends ParametrizedFieldMapper {
         return (CompressedVectorFieldType) super.fieldType();
     }
 
+    /**
+     * OpenSearch's own message for a value this field refuses previews the value from where parsing
+     * stopped, inside the array, and so reads {@code Preview of field's value: 'null'}; this one gives the
+     * reason instead.
+     */
+    @Override
+    public void parse(ParseContext context) throws IOException {
+        try {
+            super.parse(context);
+        } catch (MapperParsingException e) {
+            if (e.getCause() instanceof IllegalArgumentException reason) {
+                throw new MapperParsingException(
+                        "failed to parse field [" + name() + "] of type [" + CONTENT_TYPE + "] in document with id '"
+                                + context.sourceToParse().id() + "': " + reason.getMessage(),
+                        reason);
+            }
+            throw e;
+        }
+    }
+
     @Override
     protected void parseCreateField(ParseContext context) throws IOException {
         // an explicit null is an absent value, as for OpenSearch's own field types

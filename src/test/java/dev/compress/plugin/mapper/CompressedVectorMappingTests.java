@@ -255,6 +255,18 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
                 documentError("{\"v\":[1,0]}"),
                 documentError("{\"v\":[1,0]}").contains("field [v] expects 3 dimensions, got 2"));
         assertTrue(documentError("{\"v\":[1,0,0,0]}").contains("expects 3 dimensions, got 4"));
+        // the message a response leads with gives the reason, not OpenSearch's preview of the value ('null' in an
+        // array)
+        MapperParsingException top = expectThrows(
+                MapperParsingException.class,
+                () -> client().prepareIndex("idx")
+                        .setId("bad")
+                        .setSource("{\"v\":[1,0]}", XContentType.JSON)
+                        .get());
+        assertEquals(
+                "failed to parse field [v] of type [compressed_vector] in document with id 'bad': "
+                        + "field [v] expects 3 dimensions, got 2",
+                top.getMessage());
         String str = documentError("{\"v\":[1,\"a\",0]}");
         assertTrue(str, str.contains("field [v] expects only numbers, got [string \"a\"] at position 1"));
         String nested = documentError("{\"v\":[[1,0,0]]}");
