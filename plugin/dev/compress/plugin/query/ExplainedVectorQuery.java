@@ -22,13 +22,16 @@ final class ExplainedVectorQuery extends Query {
 
     private final Query in;
     private final ScoreOrigin origin;
-    private final boolean filtered;
+    private final Query filter;
 
-    /** {@code filtered}: whether the query carries a filter, for the node's query counts ({@link QueryPhaseCounter}). */
-    ExplainedVectorQuery(Query in, ScoreOrigin origin, boolean filtered) {
+    /**
+     * {@code filter}: the query's filter or null, for the node's query counts ({@link QueryPhaseCounter}) and
+     * to explain a document it excludes.
+     */
+    ExplainedVectorQuery(Query in, ScoreOrigin origin, Query filter) {
         this.in = Objects.requireNonNull(in);
         this.origin = Objects.requireNonNull(origin);
-        this.filtered = filtered;
+        this.filter = filter;
     }
 
     /** How the wrapped query's scores are made. */
@@ -39,7 +42,7 @@ final class ExplainedVectorQuery extends Query {
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
         Query rewritten = in.rewrite(searcher);
-        return rewritten == in ? this : new ExplainedVectorQuery(rewritten, origin, filtered);
+        return rewritten == in ? this : new ExplainedVectorQuery(rewritten, origin, filter);
     }
 
     @Override
@@ -48,16 +51,28 @@ final class ExplainedVectorQuery extends Query {
             @Override
             public Explanation explain(LeafReaderContext context, int doc) throws IOException {
                 Explanation inner = in.explain(context, doc);
-                return inner.isMatch()
-                        ? origin.explain(inner.getValue().floatValue(), boost)
-                        : origin.explainNoMatch(inner);
+                if (inner.isMatch()) {
+                    return origin.explain(inner.getValue().floatValue(), boost);
+                }
+                if (filter != null) {
+                    Explanation filtered = searcher.createWeight(
+                                    searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f)
+                            .explain(context, doc);
+                    if (filtered.isMatch() == false) {
+                        return origin.explainNoMatch("the filter excludes it", filtered);
+                    }
+                }
+                // Lucene's kNN queries explain a document outside their top k with an empty description
+                return inner.getDescription().isEmpty()
+                        ? origin.explainNoMatch(null, null)
+                        : origin.explainNoMatch(null, inner);
             }
         };
     }
 
     /** Adds this query to the node's counts of the queries its shards ran. */
     void count(CompressCounters counters) {
-        counters.shardQuery(origin.method().rescored(), filtered, origin.kept() != null);
+        counters.shardQuery(origin.method().rescored(), filter != null, origin.kept() != null);
     }
 
     /** The wrapped query is visited as this query's one required clause, so that a visitor can find this query. */
@@ -76,11 +91,11 @@ final class ExplainedVectorQuery extends Query {
         return sameClassAs(other)
                 && in.equals(((ExplainedVectorQuery) other).in)
                 && origin.equals(((ExplainedVectorQuery) other).origin)
-                && filtered == ((ExplainedVectorQuery) other).filtered;
+                && Objects.equals(filter, ((ExplainedVectorQuery) other).filter);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(classHash(), in, origin, filtered);
+        return Objects.hash(classHash(), in, origin, filter);
     }
 }

@@ -76,9 +76,11 @@ record ScoreOrigin(String field, VectorSimilarity similarity, Method method, int
                 Explanation.match(score, "selected by " + search));
     }
 
-    /** Why a document is not a hit. */
-    Explanation explainNoMatch(Explanation inner) {
-        return Explanation.noMatch("compressed_knn on [" + field + "]: not selected by " + search, inner);
+    /** Why a document is not a hit: {@code reason} and {@code detail} when known, else null. */
+    Explanation explainNoMatch(String reason, Explanation detail) {
+        String description =
+                "compressed_knn on [" + field + "]: not selected by " + search + (reason == null ? "" : "; " + reason);
+        return detail == null ? Explanation.noMatch(description) : Explanation.noMatch(description, detail);
     }
 
     private Explanation dimensions() {

@@ -80,7 +80,7 @@ record ShardVectorQuery(
     private ExplainedVectorQuery explained(Query query, ScoreOrigin.Method method, String search) {
         VectorSimilarity similarity = config.similarity();
         return new ExplainedVectorQuery(
-                query, new ScoreOrigin(field, similarity, method, config.dimension(), kept, search), filter != null);
+                query, new ScoreOrigin(field, similarity, method, config.dimension(), kept, search), filter);
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertNoFailures
 import dev.compress.plugin.CompressClusterTestCase;
 import dev.compress.plugin.query.mask.MaskSpec;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.lucene.search.Explanation;
@@ -190,5 +191,47 @@ public class CompressedKnnExplainTests extends CompressClusterTestCase {
                 String.valueOf(explanation.get("description"))
                         .startsWith("compressed_knn on [f_l2]: not selected by radial search: every document with l2"
                                 + " distance <= 0.01"));
+    }
+
+    /** A document the query did not select is explained with the search, and with the filter when that excluded it. */
+    @SuppressWarnings("unchecked")
+    public void testDocumentsNotSelectedSayWhy() throws Exception {
+        Random random = new Random(randomLong());
+        createAndIndex(random);
+        float[] q = gaussian(random, 1, DIM)[0];
+        String far = ExactScores.ranked("l2", docs, q, i -> true).get(DOCS - 1).id();
+        String near = ExactScores.ranked("l2", docs, q, i -> true).get(0).id();
+        String knn = "\"compressed_knn\":{\"field\":\"f_l2\",\"vector\":" + Arrays.toString(q) + ",\"k\":1";
+
+        Map<String, Object> outside = restCall("POST", "/expl/_explain/" + far, "{\"query\":{" + knn + "}}}");
+        assertEquals(Boolean.FALSE, outside.get("matched"));
+        Map<String, Object> explanation = (Map<String, Object>) outside.get("explanation");
+        assertTrue(
+                String.valueOf(explanation),
+                String.valueOf(explanation.get("description"))
+                        .startsWith("compressed_knn on [f_l2]: not selected by "));
+        assertFalse(
+                String.valueOf(explanation),
+                String.valueOf(explanation.get("description")).contains("filter"));
+        for (Map<String, Object> detail : (List<Map<String, Object>>) explanation.get("details")) {
+            assertFalse(
+                    String.valueOf(explanation),
+                    String.valueOf(detail.get("description")).isEmpty());
+        }
+
+        Map<String, Object> filteredOut = restCall(
+                "POST",
+                "/expl/_explain/" + near,
+                "{\"query\":{" + knn + ",\"filter\":{\"ids\":{\"values\":[\"" + far + "\"]}}}}}");
+        assertEquals(Boolean.FALSE, filteredOut.get("matched"));
+        explanation = (Map<String, Object>) filteredOut.get("explanation");
+        assertTrue(
+                String.valueOf(explanation),
+                String.valueOf(explanation.get("description")).endsWith("; the filter excludes it"));
+        List<Map<String, Object>> details = (List<Map<String, Object>>) explanation.get("details");
+        assertEquals(String.valueOf(explanation), 1, details.size());
+        assertFalse(
+                String.valueOf(explanation),
+                String.valueOf(details.get(0).get("description")).isEmpty());
     }
 }
