@@ -56,12 +56,14 @@ import org.opensearch.common.settings.Settings;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.Strings;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.transport.client.Client;
 
 /**
@@ -566,12 +568,25 @@ public final class ModelIndex {
                 source.query() == null
                         ? models
                         : QueryBuilders.boolQuery().filter(models).must(source.query()));
-        source.fetchSource(null, new String[] {DATA});
+        source.fetchSource(withoutData(source.fetchSource()));
         asPlugin(() -> client.search(
                 new SearchRequest(NAME)
                         .source(source)
                         .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
                 restoring));
+    }
+
+    /** The caller's {@code _source} choice, never with a chunk's {@code data}. */
+    private static FetchSourceContext withoutData(FetchSourceContext asked) {
+        if (asked == null) {
+            return new FetchSourceContext(true, Strings.EMPTY_ARRAY, new String[] {DATA});
+        }
+        if (asked.fetchSource() == false) {
+            return asked;
+        }
+        String[] excludes = Arrays.copyOf(asked.excludes(), asked.excludes().length + 1);
+        excludes[excludes.length - 1] = DATA;
+        return new FetchSourceContext(true, asked.includes(), excludes);
     }
 
     /**

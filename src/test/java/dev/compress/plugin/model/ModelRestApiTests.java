@@ -87,6 +87,17 @@ public class ModelRestApiTests extends CompressClusterTestCase {
                     hits.stream().map(hit -> hit.get("_id")).toList());
         }
 
+        // the caller's _source filtering holds, and never lets a chunk's data through
+        Map<String, Object> filtered = restCall(
+                "POST",
+                MODELS + "_search",
+                "{\"_source\":{\"includes\":[\"state\",\"data\"],\"excludes\":[\"model_id\"]}}");
+        List<Map<String, Object>> filteredHits =
+                (List<Map<String, Object>>) ((Map<String, Object>) filtered.get("hits")).get("hits");
+        assertEquals(
+                List.of(Map.of("state", "created")),
+                filteredHits.stream().map(hit -> hit.get("_source")).toList());
+
         Map<String, Object> byState =
                 restCall("POST", MODELS + "_search", "{\"size\":0,\"aggs\":{\"s\":{\"terms\":{\"field\":\"state\"}}}}");
         assertEquals(
