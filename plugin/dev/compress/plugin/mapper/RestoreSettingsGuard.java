@@ -47,7 +47,7 @@ public final class RestoreSettingsGuard implements ActionFilter {
     }
 
     /** Why the restore is refused, or null. */
-    static String refusal(RestoreSnapshotRequest restore) {
+    private static String refusal(RestoreSnapshotRequest restore) {
         // the restore reads index_settings keys with the index. prefix added where it is missing
         Settings changed = Settings.builder()
                 .put(restore.indexSettings())

@@ -74,6 +74,8 @@ public final class TrainingJobs implements ClusterStateListener {
     private static final long CANCEL_POLL_NANOS = 2_000_000_000L;
     /** How long a model may wait for its job to start before the timed sweep calls it an orphan. */
     private static final long START_GRACE_MILLIS = 60_000;
+    /** How a node's 429 ends; a coordinating node that gathers several says it once. */
+    static final String RETRY = "; retry when one finishes";
 
     private final Client client;
     private final ClusterService clusterService;
@@ -171,9 +173,6 @@ public final class TrainingJobs implements ClusterStateListener {
         }
         return new Slot();
     }
-
-    /** How a node's 429 ends; a coordinating node that gathers several says it once. */
-    static final String RETRY = "; retry when one finishes";
 
     /** Training slots of this node now free. */
     public int freeSlots() {
