@@ -38,6 +38,7 @@ import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ResourceAlreadyExistsException;
 import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.DocWriteRequest;
+import org.opensearch.action.admin.cluster.health.ClusterHealthRequest;
 import org.opensearch.action.admin.indices.create.CreateIndexRequest;
 import org.opensearch.action.bulk.BulkRequest;
 import org.opensearch.action.delete.DeleteRequest;
@@ -49,8 +50,10 @@ import org.opensearch.action.search.ClearScrollRequest;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.SearchScrollRequest;
+import org.opensearch.action.support.ActiveShardCount;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.action.update.UpdateRequest;
+import org.opensearch.cluster.routing.IndexRoutingTable;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.unit.TimeValue;
@@ -82,6 +85,8 @@ public final class ModelIndex {
     static final int MAX_CHUNKS = 10_000;
     /** Models in state {@code training} read per page by {@link #trainingModels}. */
     static final int TRAINING_PAGE = 1_000;
+    /** How long a request waits for the primary of an index another request has just created. */
+    private static final TimeValue PRIMARY_START_TIMEOUT = TimeValue.timeValueSeconds(30);
     /** How long {@link #trainingModels} keeps its scroll between pages. */
     private static final TimeValue SCROLL_KEEP_ALIVE = TimeValue.timeValueMinutes(1);
     /** Conditional writes retried this often when another write got in between the read and the write. */
@@ -132,11 +137,32 @@ public final class ModelIndex {
                 threadContext.newRestorableContext(false), listener);
     }
 
+    /**
+     * Answers once the index can be read: at once when it is absent or its primary has started, else when its
+     * primary starts. A request that finds the index another request has just created would otherwise search
+     * a shard still starting and fail with "all shards failed".
+     */
+    private void whenReadable(ActionListener<Void> listener) {
+        IndexRoutingTable routing = clusterService.state().routingTable().index(NAME);
+        if (routing == null || routing.allPrimaryShardsActive()) {
+            listener.onResponse(null);
+            return;
+        }
+        ActionListener<Void> restoring = restoring(listener);
+        asPlugin(() -> client.admin()
+                .cluster()
+                .health(
+                        new ClusterHealthRequest(NAME)
+                                .waitForActiveShards(ActiveShardCount.ONE)
+                                .timeout(PRIMARY_START_TIMEOUT),
+                        ActionListener.wrap(started -> restoring.onResponse(null), restoring::onFailure)));
+    }
+
     /** Creates the index when it does not exist yet. */
     public void ensureIndex(ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
         if (clusterService.state().metadata().hasIndex(NAME)) {
-            restoring.onResponse(null);
+            whenReadable(restoring);
             return;
         }
         CreateIndexRequest request = new CreateIndexRequest(NAME)
@@ -604,12 +630,14 @@ public final class ModelIndex {
         List<ModelRecord> found = new ArrayList<>();
         ActionListener<SearchResponse> pages =
                 restoring(ActionListener.wrap(page -> nextPage(page, found, onResult, onFailure), onFailure::accept));
-        asPlugin(() -> client.search(
-                new SearchRequest(NAME)
-                        .source(source)
-                        .scroll(SCROLL_KEEP_ALIVE)
-                        .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
-                pages));
+        whenReadable(ActionListener.wrap(
+                readable -> asPlugin(() -> client.search(
+                        new SearchRequest(NAME)
+                                .source(source)
+                                .scroll(SCROLL_KEEP_ALIVE)
+                                .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
+                        pages)),
+                onFailure::accept));
     }
 
     private void nextPage(

@@ -1,12 +1,16 @@
 package dev.compress.plugin.model;
 
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
 import dev.compress.plugin.CompressPlugin;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.support.ActiveShardCount;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
@@ -300,5 +304,34 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         assertEquals(
                 List.of("by-hand"),
                 found.actionGet().stream().map(ModelRecord::id).toList());
+    }
+
+    /**
+     * A request that finds the index another request has just created waits for its primary to start, where its
+     * search failed with "all shards failed": here the primary is held unassigned until the reads are under way.
+     */
+    public void testReadsWaitForAPrimaryStillStarting() throws Exception {
+        assertAcked(client().admin()
+                .indices()
+                .prepareCreate(ModelIndex.NAME)
+                .setSettings(Settings.builder()
+                        .put("index.number_of_shards", 1)
+                        .put("index.number_of_replicas", 0)
+                        .put("index.hidden", true)
+                        .put("index.routing.allocation.include._name", "no-such-node"))
+                .setWaitForActiveShards(ActiveShardCount.NONE));
+        PlainActionFuture<List<ModelRecord>> found = PlainActionFuture.newFuture();
+        models().trainingModels(found::onResponse, found::onFailure);
+        PlainActionFuture<Void> ensured = PlainActionFuture.newFuture();
+        models().ensureIndex(ensured);
+        Thread.sleep(500);
+        assertFalse("the reads wait while the primary is unassigned", found.isDone() || ensured.isDone());
+
+        assertAcked(client().admin()
+                .indices()
+                .prepareUpdateSettings(ModelIndex.NAME)
+                .setSettings(Settings.builder().putNull("index.routing.allocation.include._name")));
+        assertEquals(List.of(), found.actionGet(30, TimeUnit.SECONDS));
+        ensured.actionGet(30, TimeUnit.SECONDS);
     }
 }
