@@ -92,7 +92,8 @@ final class IndexDataReader {
 
     /**
      * Judgments as qrels, optionally only those whose {@code splitField} equals {@code splitValue};
-     * rows missing any field are skipped. Queries, and each query's documents, come in the order of
+     * rows missing any field are skipped, and a pair judged more than once keeps its highest grade. Queries,
+     * and each query's documents, come in the order of
      * their ids: the pages arrive in the order of the judgment documents' own {@code _id}s, which a
      * bulk load without ids draws at random, and training samples in the qrels' order, so the same
      * judgments and seed would otherwise train a different model each time they are loaded.
@@ -121,7 +122,9 @@ final class IndexDataReader {
             if (splitValue != null && splitValue.equals(String.valueOf(extract(source, splitField))) == false) {
                 return;
             }
-            byQuery.computeIfAbsent(String.valueOf(query), q -> new TreeMap<>()).put(String.valueOf(doc), rating);
+            // a pair judged more than once counts with its highest grade, whatever order the rows are read in
+            byQuery.computeIfAbsent(String.valueOf(query), q -> new TreeMap<>())
+                    .merge(String.valueOf(doc), rating, Math::max);
         });
         return new Qrels(byQuery);
     }

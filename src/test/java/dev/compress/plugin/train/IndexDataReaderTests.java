@@ -106,6 +106,23 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         allowedWarnings(ID_SORT_WARNING);
     }
 
+    /** A pair judged more than once, with different grades, keeps its highest, whichever row is read first. */
+    public void testAPairJudgedTwiceKeepsItsHighestGrade() {
+        List<String[]> rows = new ArrayList<>();
+        for (int q = 0; q < 20; q++) {
+            for (int grade : new int[] {1, 0, 2}) {
+                rows.add(new String[] {"q" + q, "doc" + q, String.valueOf(grade)});
+            }
+        }
+        Collections.shuffle(rows, random());
+        Qrels read = judgments("judgments-twice", rows);
+        assertEquals(20, read.queryIds().size());
+        for (String q : read.queryIds()) {
+            assertEquals(q, Map.of("doc" + q.substring(1), 2), read.judgments(q));
+        }
+        allowedWarnings(ID_SORT_WARNING);
+    }
+
     /** Loads judgment rows (query, document, rating) into {@code index} under random ids and reads them back. */
     private Qrels judgments(String index, List<String[]> rows) {
         client().admin()
