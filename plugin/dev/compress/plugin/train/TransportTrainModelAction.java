@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.ResourceNotFoundException;
 import org.opensearch.action.ActionListenerResponseHandler;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -104,7 +105,10 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                             inputDim,
                             ActionListener.wrap(
                                     fits -> models.trainingModels(
-                                            training -> place(request, spec, inputDim, training, listener),
+                                            training -> refuseExisting(
+                                                    request.modelId(),
+                                                    () -> place(request, spec, inputDim, training, listener),
+                                                    listener),
                                             listener::onFailure),
                                     listener::onFailure));
                     if (spec.srwJudgments()) {
@@ -177,6 +181,30 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
                             listener.onResponse(null);
                         },
                         listener::onFailure));
+    }
+
+    /**
+     * A model id that exists is a 409 before any node is asked, so that the answer does not depend on
+     * whether a node has a free slot (a 429 says to retry, which cannot help). The node that takes the job
+     * still writes the model only if the id is new, since another request can take the id meanwhile.
+     */
+    private void refuseExisting(String modelId, Runnable place, ActionListener<TrainModelResponse> listener) {
+        if (modelId == null) {
+            place.run();
+            return;
+        }
+        models.get(
+                modelId,
+                ActionListener.wrap(
+                        exists -> listener.onFailure(new OpenSearchStatusException(
+                                "model [" + modelId + "] already exists", RestStatus.CONFLICT)),
+                        e -> {
+                            if (ExceptionsHelper.unwrapCause(e) instanceof ResourceNotFoundException) {
+                                place.run();
+                            } else {
+                                listener.onFailure(e);
+                            }
+                        }));
     }
 
     private static boolean hasGpu(DiscoveryNode node) {

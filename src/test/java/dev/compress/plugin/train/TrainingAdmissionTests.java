@@ -107,17 +107,30 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
             }
         }
 
+        // an id that exists is a 409 even while every slot is taken: retrying, as a 429 says, cannot help
+        String running = accepted.get(0);
+        Exception taken = expectThrows(Exception.class, () -> train(running, slow));
+        assertEquals(ExceptionsHelper.stackTrace(taken), RestStatus.CONFLICT, ExceptionsHelper.status(taken));
+
         // the slot comes back when the job ends, before its final state shows: a request sent on seeing it finds the
         // slot free
-        String running = accepted.get(0);
         client().execute(ModelActions.CANCEL, new ModelIdRequest(running, false))
                 .actionGet();
         assertBusy(() -> assertEquals("failed", state(running)), 2, TimeUnit.MINUTES);
         assertEquals(1, jobs.freeSlots());
 
-        // and when the model cannot be written: the id exists
-        Exception exists =
-                expectThrows(Exception.class, () -> train(running, SyntheticIndices.trainBody("pca", 8, Map.of())));
+        // and when the model cannot be written: the id exists (the node is asked directly, as when another request
+        // takes the id between the coordinating node's check and the node's write)
+        Exception exists = expectThrows(
+                Exception.class,
+                () -> client().execute(
+                                ModelActions.RUN_TRAINING,
+                                new TrainModelRequest(
+                                        running,
+                                        SyntheticIndices.trainBody("pca", 8, Map.of()),
+                                        SyntheticIndices.DIM,
+                                        System.currentTimeMillis()))
+                        .actionGet());
         assertEquals(RestStatus.CONFLICT, ExceptionsHelper.status(exists));
         assertTrue(exists.getMessage(), exists.getMessage().contains("model [" + running + "] already exists"));
         assertEquals(1, jobs.freeSlots());
