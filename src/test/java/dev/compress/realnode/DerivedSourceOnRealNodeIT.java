@@ -13,7 +13,7 @@ import org.junit.Test;
 /**
  * Vectors out of {@code _source} on the real node: with {@code index.compress.derived_source} (the
  * default) an index takes less disk per document than the same index storing its vectors in {@code
- * _source}, and GET, {@code _reindex} and {@code _update_by_query} (modules of the distribution) see
+ * _source}, with OpenSearch's default codec and with {@code lucene_default} alike, and GET, {@code _reindex} and {@code _update_by_query} (modules of the distribution) see
  * the vectors as sent, also after a restart reopens the segments through the codec found by name.
  */
 public class DerivedSourceOnRealNodeIT {
@@ -28,7 +28,12 @@ public class DerivedSourceOnRealNodeIT {
     }
 
     private static String mapping(boolean derived) {
+        return mapping(derived, "default");
+    }
+
+    private static String mapping(boolean derived, String codec) {
         return "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"index.compress\":true,"
+                + "\"index.codec\":\"" + codec + "\","
                 + "\"index.compress.derived_source\":" + derived + "},\"mappings\":{\"properties\":{"
                 + "\"floats\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + "},"
                 + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":" + DIMS + ",\"encoding\":\"binary\"},"
@@ -42,12 +47,15 @@ public class DerivedSourceOnRealNodeIT {
         float[][] bits = new float[DOCS][];
         node.call("PUT", "/derived", mapping(true));
         node.call("PUT", "/stored", mapping(false));
+        // Lucene's own default codec has Lucene's stored fields too (the test framework's random default codec
+        // stands in for it in the cluster tests, which is why this is checked here)
+        node.call("PUT", "/lucene", mapping(true, "lucene_default"));
         StringBuilder bulk = new StringBuilder();
         for (int i = 0; i < DOCS; i++) {
             floats[i] = vector(random);
             bits[i] = vector(random);
             String doc = "{\"title\":\"t" + i + "\",\"floats\":" + json(floats[i]) + ",\"bits\":" + json(bits[i]) + "}";
-            for (String index : List.of("derived", "stored")) {
+            for (String index : List.of("derived", "stored", "lucene")) {
                 bulk.append("{\"index\":{\"_index\":\"")
                         .append(index)
                         .append("\",\"_id\":\"")
@@ -59,15 +67,18 @@ public class DerivedSourceOnRealNodeIT {
         assertEquals(
                 Boolean.FALSE,
                 node.call("POST", "/_bulk?refresh=true", bulk.toString()).get("errors"));
-        for (String index : List.of("derived", "stored")) {
+        for (String index : List.of("derived", "stored", "lucene")) {
             node.call("POST", "/" + index + "/_forcemerge?max_num_segments=1&flush=true", null);
         }
         long derived = storeBytes("derived");
         long stored = storeBytes("stored");
+        long lucene = storeBytes("lucene");
         // each document's two vectors as JSON text take about twice what the vector files take
         assertTrue("derived " + derived + " bytes, stored " + stored, derived * 10 < stored * 7);
+        assertTrue("lucene_default " + lucene + " bytes, stored " + stored, lucene * 10 < stored * 7);
 
         assertVectorsAsSent("derived", floats, bits, "t");
+        assertVectorsAsSent("lucene", floats, bits, "t");
 
         node.restart();
         node.call("GET", "/_cluster/health/derived?wait_for_status=green&timeout=60s", null);
@@ -86,7 +97,7 @@ public class DerivedSourceOnRealNodeIT {
         assertEquals(updated.toString(), DOCS, ((Number) updated.get("updated")).intValue());
         assertVectorsAsSent("derived", floats, bits, "ut");
 
-        for (String index : List.of("derived", "stored", "copy")) {
+        for (String index : List.of("derived", "stored", "lucene", "copy")) {
             node.call("DELETE", "/" + index, null);
         }
     }

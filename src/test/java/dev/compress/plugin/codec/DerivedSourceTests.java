@@ -51,6 +51,8 @@ public class DerivedSourceTests extends CompressClusterTestCase {
             + "\"chunks\":{\"type\":\"nested\",\"properties\":{\"n\":{\"type\":\"compressed_vector\",\"dimension\":64}}},"
             + "\"title\":{\"type\":\"keyword\"}}}";
 
+    // not lucene_default: the test framework sets Lucene's default codec to a random one, whose stored fields
+    // are not Lucene's own, so here it keeps vectors in _source; DerivedSourceOnRealNodeIT covers it
     private final String codec = randomFrom("default", "best_compression");
 
     private void createIndex(String name, boolean derived, String mapping) {
