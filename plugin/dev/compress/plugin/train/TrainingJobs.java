@@ -308,7 +308,10 @@ public final class TrainingJobs implements ClusterStateListener {
         }
         Map<String, Object> done = new LinkedHashMap<>();
         done.put(ModelFields.STATE, ModelState.CREATED.jsonName());
-        done.put(ModelFields.EVALUATION, outcome.evaluation());
+        // the trainer's own record of its choices (a query mask's cross-validation, say) is otherwise only in the file
+        Map<String, Object> evaluation = new LinkedHashMap<>(outcome.evaluation());
+        evaluation.put("training_parameters", outcome.artifact().metadata().trainingParameters());
+        done.put(ModelFields.EVALUATION, evaluation);
         done.put(
                 ModelFields.PROGRESS,
                 progress.snapshot(Map.of(

@@ -333,6 +333,15 @@ public class TrainModelApiTests extends CompressClusterTestCase {
         assertEquals(List.of(384), model.get("dimensions"));
         Map<String, Object> evaluation = (Map<String, Object>) model.get("evaluation");
         assertEquals(300, evaluation.get("held_out_queries"));
+        // the cross-validation behind the served choice shows in the model document, not only in its file
+        Map<String, Object> parameters = (Map<String, Object>) evaluation.get("training_parameters");
+        for (String recorded : List.of(
+                "validatedRatioLowerBound",
+                "selectionOutOfFoldLowerBound",
+                "crossValidationFolds",
+                "crossValidatedNdcgByRatio")) {
+            assertTrue(recorded + " in " + parameters.keySet(), parameters.containsKey(recorded));
+        }
         Map<String, Map<String, Object>> byMask = new java.util.HashMap<>();
         List<Integer> learnedKept = new java.util.ArrayList<>();
         List<Map<String, Object>> rows = (List<Map<String, Object>>) evaluation.get("rows");
