@@ -372,4 +372,25 @@ public class CompressedVectorMappingTests extends OpenSearchSingleNodeTestCase {
         assertEquals("one", found.getHits().getAt(0).getId());
         assertEquals("{\"v\":null}", client().prepareGet("idx", "none").get().getSourceAsString());
     }
+
+    /** copy_to copies the whole vector: into a compressed_vector of the same dimension it is searchable there. */
+    public void testCopyToAnotherVectorFieldOfTheSameDimension() {
+        createIndexWithMapping("{\"properties\":{"
+                + "\"v\":{\"type\":\"compressed_vector\",\"dimension\":3,\"copy_to\":[\"bits\"]},"
+                + "\"bits\":{\"type\":\"compressed_vector\",\"dimension\":3,\"encoding\":\"binary\"}}}");
+        client().prepareIndex("idx")
+                .setId("1")
+                .setSource("{\"v\":[0.2,0.9,0.1]}", XContentType.JSON)
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        SearchResponse found = client().prepareSearch("idx")
+                .setQuery(CompressedKnnQueryBuilder.builder()
+                        .field("bits")
+                        .vector(new float[] {0, 1, 0})
+                        .k(10)
+                        .build())
+                .get();
+        assertEquals(1, found.getHits().getHits().length);
+        assertEquals("1", found.getHits().getHits()[0].getId());
+    }
 }
