@@ -419,8 +419,11 @@ public final class TrainingJobs implements ClusterStateListener {
         }));
     }
 
+    /** A problem of the user's data is its message alone; anything else keeps its class, which says more. */
     private static String describe(Throwable e) {
-        return e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e instanceof IllegalArgumentException
+                ? e.getMessage()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     @Override

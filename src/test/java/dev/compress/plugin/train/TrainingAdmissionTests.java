@@ -11,6 +11,8 @@ import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.opensearch.ExceptionsHelper;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.support.WriteRequest;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
@@ -158,5 +160,44 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         client().execute(ModelActions.CANCEL, new ModelIdRequest("seen-training", false))
                 .actionGet();
         assertEquals("failed", state("seen-training"));
+    }
+
+    /** A problem only the rows show fails the job with the reason alone, as a user reads it, not a Java class name. */
+    public void testAJobFailedByItsRowsSaysWhyInTheUsersTerms() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        client().admin()
+                .indices()
+                .prepareCreate("split-judgments")
+                .setMapping(
+                        "query_id",
+                        "type=keyword",
+                        "doc_id",
+                        "type=keyword",
+                        "rating",
+                        "type=integer",
+                        "split",
+                        "type=keyword")
+                .get();
+        BulkRequestBuilder rows = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int q = 0; q < SyntheticIndices.QUERY_COUNT; q++) {
+            String split = q % 5 == 0 ? "test" : "train";
+            rows.add(client().prepareIndex("split-judgments")
+                    .setSource(Map.of("query_id", "q" + q, "doc_id", "d" + q, "rating", 1, "split", split)));
+        }
+        rows.add(client().prepareIndex("split-judgments")
+                .setSource(Map.of("query_id", "q1", "doc_id", "d7", "rating", 1, "split", "test")));
+        assertFalse(rows.get().hasFailures());
+        Map<String, Object> body = new java.util.HashMap<>(SyntheticIndices.trainBody("pca", 8, Map.of()));
+        body.put("judgments", Map.of("index", "split-judgments"));
+        body.put("split", Map.of("field", "split"));
+        train("two-splits", body);
+        assertBusy(() -> assertEquals("failed", state("two-splits")), 2, TimeUnit.MINUTES);
+        assertEquals(
+                "query 'q1' is in two splits",
+                client().execute(ModelActions.GET, new ModelIdRequest("two-splits", false))
+                        .actionGet()
+                        .model()
+                        .source()
+                        .get("error"));
     }
 }
