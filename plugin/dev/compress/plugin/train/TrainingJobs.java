@@ -321,6 +321,9 @@ public final class TrainingJobs implements ClusterStateListener {
                         split.validation().size(),
                         "test_queries",
                         split.test().size(),
+                        // so that the held-out figures can be measured again, and the queries kept out of later tests
+                        "test_query_ids",
+                        split.test().stream().sorted().toList(),
                         "corpus_documents",
                         corpus.size(),
                         "device",

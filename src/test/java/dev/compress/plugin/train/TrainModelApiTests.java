@@ -453,6 +453,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                         "dive".equals(r.get("method")) && Integer.valueOf(64).equals(r.get("dims"))));
         Map<String, Object> progress = (Map<String, Object>) model.get("progress");
         assertEquals(300, progress.get("test_queries"));
+        assertEquals(300, Set.copyOf((List<?>) progress.get("test_query_ids")).size());
         assertEquals(
                 809,
                 ((Number) progress.get("train_queries")).intValue()
