@@ -286,12 +286,14 @@ public final class TrainingJobs implements ClusterStateListener {
         VectorSet queries =
                 reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
         stopIfRequested(progress);
-        Qrels judgments = usable(reader.judgments(spec, null), corpus, queries);
+        UsableJudgments usable = UsableJudgments.of(reader.judgments(spec, null), corpus, queries);
+        Qrels judgments = usable.qrels();
         if (judgments.queryIds().isEmpty()) {
             throw new IllegalArgumentException(
                     "no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
         }
-        QuerySplit split = split(reader, spec, corpus, queries, judgments);
+        Map<String, Object> judgmentCounts = usable.counts();
+        QuerySplit split = split(reader, spec, corpus, queries, judgments, judgmentCounts);
         Trainer trainer = TrainerFactory.create(
                 spec.method(),
                 spec.dimensions(),
@@ -324,6 +326,8 @@ public final class TrainingJobs implements ClusterStateListener {
                         // so that the held-out figures can be measured again, and the queries kept out of later tests
                         "test_query_ids",
                         split.test().stream().sorted().toList(),
+                        "judgments",
+                        judgmentCounts,
                         "corpus_documents",
                         corpus.size(),
                         "device",
@@ -340,33 +344,23 @@ public final class TrainingJobs implements ClusterStateListener {
     }
 
     /** Keeps judgments with rating > 0 whose query and document both have vectors. */
-    private static Qrels usable(Qrels all, VectorRows corpus, VectorSet queries) {
-        Map<String, Map<String, Integer>> kept = new LinkedHashMap<>();
-        for (String q : all.queryIds()) {
-            if (queries.rowOf(q) < 0) {
-                continue;
-            }
-            Map<String, Integer> docs = new LinkedHashMap<>();
-            all.judgments(q).forEach((doc, rating) -> {
-                if (corpus.rowOf(doc) >= 0) {
-                    docs.put(doc, rating);
-                }
-            });
-            if (docs.values().stream().anyMatch(r -> r > 0)) {
-                kept.put(q, docs);
-            }
-        }
-        return new Qrels(kept);
-    }
-
+    /** The split; with a split field, also counts into {@code counts} the judged pairs marked neither train nor test. */
     private static QuerySplit split(
-            IndexDataReader reader, TrainSpec spec, VectorRows corpus, VectorSet queries, Qrels judgments) {
+            IndexDataReader reader,
+            TrainSpec spec,
+            VectorRows corpus,
+            VectorSet queries,
+            Qrels judgments,
+            Map<String, Object> counts) {
         TrainSpec.SplitSpec s = spec.split();
         if (s.field() == null) {
             return QuerySplit.ofFractions(judgments, s.validationFraction(), s.testFraction(), s.seed());
         }
-        Qrels train = usable(reader.judgments(spec, "train"), corpus, queries);
-        Qrels test = usable(reader.judgments(spec, "test"), corpus, queries);
+        UsableJudgments trainRows = UsableJudgments.of(reader.judgments(spec, "train"), corpus, queries);
+        UsableJudgments testRows = UsableJudgments.of(reader.judgments(spec, "test"), corpus, queries);
+        counts.put("pairs_in_neither_split", (long) counts.get("judged_pairs") - trainRows.pairs() - testRows.pairs());
+        Qrels train = trainRows.qrels();
+        Qrels test = testRows.qrels();
         if (train.queryIds().isEmpty() || test.queryIds().isEmpty()) {
             throw new IllegalArgumentException(
                     "[split.field] [" + s.field() + "] must mark usable judgments as [train] and as [test]");

@@ -200,4 +200,61 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
                         .source()
                         .get("error"));
     }
+
+    /** Judgments a job cannot use are counted in its progress, by reason: a typo in a split value shows. */
+    @SuppressWarnings("unchecked")
+    public void testJudgmentsLeftOutAreCounted() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        client().admin()
+                .indices()
+                .prepareCreate("counted-judgments")
+                .setMapping(
+                        "query_id",
+                        "type=keyword",
+                        "doc_id",
+                        "type=keyword",
+                        "rating",
+                        "type=integer",
+                        "split",
+                        "type=keyword")
+                .get();
+        BulkRequestBuilder rows = client().prepareBulk().setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE);
+        for (int q = 0; q < SyntheticIndices.QUERY_COUNT; q++) {
+            rows.add(row("q" + q, "d" + q, q % 5 == 0 ? "test" : "train"));
+        }
+        for (int q = 1; q <= 3; q++) {
+            rows.add(row("q" + q, "d" + (500 + q), "Train"));
+        }
+        rows.add(row("q4", "no-such-doc", "train"));
+        rows.add(row("q5", "no-such-doc", "train"));
+        rows.add(row("no-such-query", "d9", "train"));
+        assertFalse(rows.get().hasFailures());
+        Map<String, Object> body = new java.util.HashMap<>(SyntheticIndices.trainBody("pca", 8, Map.of()));
+        body.put("judgments", Map.of("index", "counted-judgments"));
+        body.put("split", Map.of("field", "split"));
+        train("counted", body);
+        assertBusy(() -> assertEquals("created", state("counted")), 2, TimeUnit.MINUTES);
+        Map<String, Object> progress =
+                (Map<String, Object>) client().execute(ModelActions.GET, new ModelIdRequest("counted", false))
+                        .actionGet()
+                        .model()
+                        .source()
+                        .get("progress");
+        Map<String, Object> counts = (Map<String, Object>) progress.get("judgments");
+        Map<String, Long> asLongs = new java.util.LinkedHashMap<>();
+        counts.forEach((k, v) -> asLongs.put(k, ((Number) v).longValue()));
+        assertEquals(
+                Map.of(
+                        "judged_pairs", 106L,
+                        "pairs_without_query_vector", 1L,
+                        "pairs_without_document_vector", 2L,
+                        "queries_without_relevant_document", 0L,
+                        "pairs_in_neither_split", 3L),
+                asLongs);
+    }
+
+    private static org.opensearch.action.index.IndexRequestBuilder row(String query, String doc, String split) {
+        return client().prepareIndex("counted-judgments")
+                .setSource(Map.of("query_id", query, "doc_id", doc, "rating", 1, "split", split));
+    }
 }
