@@ -293,7 +293,7 @@ public final class TrainingJobs implements ClusterStateListener {
                     "no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
         }
         Map<String, Object> judgmentCounts = usable.counts();
-        QuerySplit split = split(reader, spec, corpus, queries, judgments, judgmentCounts);
+        QuerySplit split = split(reader, spec, corpus, queries, usable, judgmentCounts);
         Trainer trainer = TrainerFactory.create(
                 spec.method(),
                 spec.dimensions(),
@@ -343,22 +343,21 @@ public final class TrainingJobs implements ClusterStateListener {
         }
     }
 
-    /** Keeps judgments with rating > 0 whose query and document both have vectors. */
     /** The split; with a split field, also counts into {@code counts} the judged pairs marked neither train nor test. */
     private static QuerySplit split(
             IndexDataReader reader,
             TrainSpec spec,
             VectorRows corpus,
             VectorSet queries,
-            Qrels judgments,
+            UsableJudgments judgments,
             Map<String, Object> counts) {
         TrainSpec.SplitSpec s = spec.split();
         if (s.field() == null) {
-            return QuerySplit.ofFractions(judgments, s.validationFraction(), s.testFraction(), s.seed());
+            return QuerySplit.ofFractions(judgments.qrels(), s.validationFraction(), s.testFraction(), s.seed());
         }
         UsableJudgments trainRows = UsableJudgments.of(reader.judgments(spec, "train"), corpus, queries);
         UsableJudgments testRows = UsableJudgments.of(reader.judgments(spec, "test"), corpus, queries);
-        counts.put("pairs_in_neither_split", (long) counts.get("judged_pairs") - trainRows.pairs() - testRows.pairs());
+        counts.put("pairs_in_neither_split", judgments.pairs() - trainRows.pairs() - testRows.pairs());
         Qrels train = trainRows.qrels();
         Qrels test = testRows.qrels();
         if (train.queryIds().isEmpty() || test.queryIds().isEmpty()) {
