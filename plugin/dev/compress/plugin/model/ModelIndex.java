@@ -140,7 +140,8 @@ public final class ModelIndex {
     /**
      * Answers once the index can be read: at once when it is absent or its primary has started, else when its
      * primary starts. A request that finds the index another request has just created would otherwise search
-     * a shard still starting and fail with "all shards failed".
+     * a shard still starting and fail with "all shards failed". Every read of the index (get, search, the
+     * models in training) and {@link #ensureIndex} go through it.
      */
     private void whenReadable(ActionListener<Void> listener) {
         IndexRoutingTable routing = clusterService.state().routingTable().index(NAME);
@@ -419,23 +420,28 @@ public final class ModelIndex {
     /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged} and {@link #delete}. */
     public void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
-        asPlugin(() -> client.get(
-                new GetRequest(NAME, modelId),
-                ActionListener.wrap(
-                        r -> {
-                            if (r.isExists() == false
-                                    || MODEL_DOC.equals(r.getSource().get(DOC_TYPE)) == false) {
-                                restoring.onFailure(
-                                        new ResourceNotFoundException("model [" + modelId + "] does not exist"));
-                            } else {
-                                restoring.onResponse(new Versioned(
-                                        new ModelRecord(modelId, r.getSource()), r.getSeqNo(), r.getPrimaryTerm()));
-                            }
-                        },
-                        e -> restoring.onFailure(
-                                e instanceof org.opensearch.index.IndexNotFoundException
-                                        ? new ResourceNotFoundException("model [" + modelId + "] does not exist")
-                                        : e))));
+        whenReadable(ActionListener.wrap(
+                readable -> asPlugin(() -> client.get(
+                        new GetRequest(NAME, modelId),
+                        ActionListener.wrap(
+                                r -> {
+                                    if (r.isExists() == false
+                                            || MODEL_DOC.equals(r.getSource().get(DOC_TYPE)) == false) {
+                                        restoring.onFailure(new ResourceNotFoundException(
+                                                "model [" + modelId + "] does not exist"));
+                                    } else {
+                                        restoring.onResponse(new Versioned(
+                                                new ModelRecord(modelId, r.getSource()),
+                                                r.getSeqNo(),
+                                                r.getPrimaryTerm()));
+                                    }
+                                },
+                                e -> restoring.onFailure(
+                                        e instanceof org.opensearch.index.IndexNotFoundException
+                                                ? new ResourceNotFoundException(
+                                                        "model [" + modelId + "] does not exist")
+                                                : e)))),
+                restoring::onFailure));
     }
 
     /** Merges {@code fields} only if the document has not changed since {@code read}; a version conflict otherwise. */
@@ -595,11 +601,13 @@ public final class ModelIndex {
                         ? models
                         : QueryBuilders.boolQuery().filter(models).must(source.query()));
         source.fetchSource(withoutData(source.fetchSource()));
-        asPlugin(() -> client.search(
-                new SearchRequest(NAME)
-                        .source(source)
-                        .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
-                restoring));
+        whenReadable(ActionListener.wrap(
+                readable -> asPlugin(() -> client.search(
+                        new SearchRequest(NAME)
+                                .source(source)
+                                .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
+                        restoring)),
+                restoring::onFailure));
     }
 
     /** The caller's {@code _source} choice, never with a chunk's {@code data}. */
@@ -625,7 +633,7 @@ public final class ModelIndex {
                 .query(QueryBuilders.boolQuery()
                         .filter(QueryBuilders.termQuery(DOC_TYPE, MODEL_DOC))
                         .filter(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName())))
-                .fetchSource(null, new String[] {DATA})
+                .fetchSource(withoutData(null))
                 .size(TRAINING_PAGE);
         List<ModelRecord> found = new ArrayList<>();
         ActionListener<SearchResponse> pages =

@@ -324,8 +324,14 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
         models().trainingModels(found::onResponse, found::onFailure);
         PlainActionFuture<Void> ensured = PlainActionFuture.newFuture();
         models().ensureIndex(ensured);
+        PlainActionFuture<ModelRecord> got = PlainActionFuture.newFuture();
+        models().get("absent", got);
+        PlainActionFuture<org.opensearch.action.search.SearchResponse> searched = PlainActionFuture.newFuture();
+        models().search(new org.opensearch.search.builder.SearchSourceBuilder(), searched);
         Thread.sleep(500);
-        assertFalse("the reads wait while the primary is unassigned", found.isDone() || ensured.isDone());
+        assertFalse(
+                "the reads wait while the primary is unassigned",
+                found.isDone() || ensured.isDone() || got.isDone() || searched.isDone());
 
         assertAcked(client().admin()
                 .indices()
@@ -333,5 +339,7 @@ public class ModelIndexTests extends OpenSearchIntegTestCase {
                 .setSettings(Settings.builder().putNull("index.routing.allocation.include._name")));
         assertEquals(List.of(), found.actionGet(30, TimeUnit.SECONDS));
         ensured.actionGet(30, TimeUnit.SECONDS);
+        expectThrows(org.opensearch.ResourceNotFoundException.class, () -> got.actionGet(30, TimeUnit.SECONDS));
+        assertEquals(0, searched.actionGet(30, TimeUnit.SECONDS).getHits().getHits().length);
     }
 }
