@@ -23,7 +23,7 @@ public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
         return pairedDifference(perQueryNdcg, other.perQueryNdcg);
     }
 
-    /** The mean of {@code a[i] - b[i]} over the queries and its standard error. */
+    /** The mean of {@code a[i] - b[i]} over the queries and its standard error, NaN (undefined) below two queries. */
     public static double[] pairedDifference(double[] a, double[] b) {
         int n = a.length;
         double[] d = new double[n];
@@ -31,7 +31,10 @@ public record Scores(double ndcg, double recall, double[] perQueryNdcg) {
             d[i] = a[i] - b[i];
         }
         double mean = Arrays.stream(d).average().orElse(0);
-        double var = Arrays.stream(d).map(x -> (x - mean) * (x - mean)).sum() / Math.max(1, n - 1);
-        return new double[] {mean, Math.sqrt(var / Math.max(1, n))};
+        if (n < 2) {
+            return new double[] {mean, Double.NaN};
+        }
+        double var = Arrays.stream(d).map(x -> (x - mean) * (x - mean)).sum() / (n - 1);
+        return new double[] {mean, Math.sqrt(var / n)};
     }
 }

@@ -48,15 +48,15 @@ public final class TrainingRun {
             QuerySplit split,
             Trainer trainer,
             TrainingListener listener) {
-        if (split.test().isEmpty()) {
-            throw new IllegalArgumentException(
-                    "the split holds out no test queries: every reported figure must come from unseen queries");
-        }
-        if (split.validation().isEmpty()) {
-            // every learned method keeps its best validation epoch: with none it would keep its initial weights
-            throw new IllegalArgumentException(
-                    "the split holds out no validation queries: every learned method chooses its epoch on them");
-        }
+        requireQueries(
+                split.test().size(),
+                "test",
+                "every reported figure comes from unseen queries, with its standard error");
+        // every learned method keeps its best validation epoch only when it beats the start by more than chance
+        requireQueries(
+                split.validation().size(),
+                "validation",
+                "every learned method chooses its epoch on them, by a confidence interval");
         EmbeddedDataset data = new EmbeddedDataset(source, "index", null, corpus, queries);
         Set<String> trainAndValidation = new HashSet<>(split.train());
         trainAndValidation.addAll(split.validation());
@@ -71,6 +71,16 @@ public final class TrainingRun {
                 TrainingBudget.DEFAULT,
                 RetrievalEvaluator.standard(),
                 List.of());
+    }
+
+    /** The fewest queries a split part may hold: one query gives no standard error and no confidence interval. */
+    static final int MIN_QUERIES = 2;
+
+    private static void requireQueries(int held, String part, String why) {
+        if (held < MIN_QUERIES) {
+            throw new IllegalArgumentException("the split holds out " + held + " " + part + " quer"
+                    + (held == 1 ? "y" : "ies") + ", and at least " + MIN_QUERIES + " are needed: " + why);
+        }
     }
 
     /**

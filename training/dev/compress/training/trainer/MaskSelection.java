@@ -63,14 +63,19 @@ public final class MaskSelection {
             }
         }
         Scores rule = new Scores(Arrays.stream(outOfFold).average().orElse(0), full.recall(), outOfFold);
-        double[] gain = rule.pairedDifference(full);
-        double gainLower = Selection.lowerBound(gain);
+        double gain = rule.pairedDifference(full)[0];
+        double gainLower = Selection.lowerBound(rule, full);
         int best = best(all, full);
-        if (best < 0 || gainLower <= 0) {
-            return new Choice(null, 0, 0, gain[0], gainLower);
+        if (best < 0 || !(gainLower > 0)) {
+            return new Choice(null, 0, 0, gain, gainLower);
         }
-        double[] served = all.get(best).pairedDifference(full);
-        return new Choice(candidates.get(best), served[0], Selection.lowerBound(served), gain[0], gainLower);
+        Scores served = all.get(best);
+        return new Choice(
+                candidates.get(best),
+                served.pairedDifference(full)[0],
+                Selection.lowerBound(served, full),
+                gain,
+                gainLower);
     }
 
     /** The index of the scores with the best mean paired difference whose lower bound is above zero; -1 when none. */
@@ -78,10 +83,10 @@ public final class MaskSelection {
         int best = -1;
         double bestMean = 0;
         for (int c = 0; c < candidates.size(); c++) {
-            double[] diff = candidates.get(c).pairedDifference(full);
-            if (diff[0] > bestMean && Selection.lowerBound(diff) > 0) {
+            double mean = candidates.get(c).pairedDifference(full)[0];
+            if (mean > bestMean && Selection.lowerBound(candidates.get(c), full) > 0) {
                 best = c;
-                bestMean = diff[0];
+                bestMean = mean;
             }
         }
         return best;

@@ -10,7 +10,9 @@ import java.util.Map;
  * Which weights a trainer ships: the epoch with the best validation nDCG@10, but only when it beats the
  * start (epoch 0: PCA, where every adapter begins) by more than chance on the validation queries; otherwise
  * the start itself. The test is one-sided on paired per-query differences (best - start): the lower end of
- * a {@value #CONFIDENCE} confidence interval must be above zero. The best of many epochs is an optimistic
+ * a {@value #CONFIDENCE} confidence interval, from Student's t with one degree of freedom fewer than the
+ * queries, must be above zero (the normal quantile would claim too much from the few validation queries a small
+ * set of judgments leaves; a single query gives no interval, so nothing ships on it). The best of many epochs is an optimistic
  * estimate of that epoch, and judgments that carry no signal still yield a best epoch a little above the
  * start on validation; requiring the interval to clear zero keeps such a model from shipping.
  *
@@ -38,7 +40,7 @@ public record Selection(
 
     public static final String CONFIDENCE = "95%";
     /** One-sided 95% normal quantile. */
-    private static final double Z = 1.645;
+    private static final double Z = 1.6448536269514722;
 
     static Selection choose(int startEpoch, Scores start, int bestEpoch, Scores best) {
         return choose(startEpoch, start, bestEpoch, best, List.of());
@@ -68,14 +70,36 @@ public record Selection(
                 startEpoch, start.ndcg(), bestEpoch, best.ndcg(), lower, ship ? bestEpoch : startEpoch, belowStartAt);
     }
 
-    /** Lower end of the one-sided {@value #CONFIDENCE} interval of the mean paired difference candidate - base. */
+    /**
+     * Lower end of the one-sided {@value #CONFIDENCE} interval of the mean paired difference candidate - base;
+     * NaN for a single query, which gives no interval (and NaN is above no bound).
+     */
     static double lowerBound(Scores candidate, Scores base) {
-        return lowerBound(candidate.pairedDifference(base));
+        double[] difference = candidate.pairedDifference(base);
+        int queries = candidate.perQueryNdcg().length;
+        return queries < 2 ? Double.NaN : difference[0] - tQuantile(queries - 1) * difference[1];
     }
 
-    /** The same, from a mean paired difference and its standard error ({@link Scores#pairedDifference}). */
-    static double lowerBound(double[] pairedDifference) {
-        return pairedDifference[0] - Z * pairedDifference[1];
+    /**
+     * Student's t one-sided {@value #CONFIDENCE} quantile at {@code df} degrees of freedom: exact for one and two,
+     * beyond them the Cornish-Fisher expansion about the normal quantile, within 0.01 of the exact value from three
+     * degrees of freedom on.
+     */
+    static double tQuantile(int df) {
+        if (df == 1) {
+            return Math.tan(Math.PI * 0.45);
+        }
+        if (df == 2) {
+            return 0.9 / Math.sqrt(2 * 0.95 * 0.05);
+        }
+        double z = Z;
+        double z3 = z * z * z;
+        double z5 = z3 * z * z;
+        double z7 = z5 * z * z;
+        return z
+                + (z3 + z) / (4.0 * df)
+                + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df)
+                + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384.0 * df * df * df);
     }
 
     public boolean shippedStart() {

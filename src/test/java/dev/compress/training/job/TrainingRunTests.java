@@ -25,7 +25,7 @@ import org.junit.Test;
 /** What a job checks and passes on before a trainer runs. */
 public class TrainingRunTests {
 
-    private static final int DOCS = 30, QUERIES = 6, DIM = 8;
+    private static final int DOCS = 30, QUERIES = 7, DIM = 8;
 
     private static VectorSet vectors(String prefix, int n, Random random) {
         List<String> ids = new ArrayList<>();
@@ -66,7 +66,7 @@ public class TrainingRunTests {
 
     @Test
     public void aRunAskedToStopEndsBeforeItsEvaluation() {
-        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5"));
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3", "q4"), List.of("q5", "q6"));
         TrainingListener stopping = new TrainingListener() {
             @Override
             public void onEpoch(EpochStats stats, int totalEpochs) {}
@@ -82,11 +82,18 @@ public class TrainingRunTests {
     }
 
     @Test
-    public void aSplitWithoutValidationQueriesIsRefused() {
-        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2", "q3"), List.of(), List.of("q4", "q5"));
+    public void aSplitWithFewerThanTwoValidationOrTestQueriesIsRefused() {
+        List<String> train = List.of("q0", "q1", "q2");
+        assertRefused(new QuerySplit(train, List.of(), List.of("q5", "q6")), "holds out 0 validation queries");
+        assertRefused(new QuerySplit(train, List.of("q3"), List.of("q5", "q6")), "holds out 1 validation query,");
+        assertRefused(new QuerySplit(train, List.of("q3", "q4"), List.of("q5")), "holds out 1 test query,");
+    }
+
+    private static void assertRefused(QuerySplit split, String expected) {
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> run(split, new TruncationTrainer(List.of(4))));
-        assertTrue(e.getMessage(), e.getMessage().contains("no validation queries"));
+        assertTrue(e.getMessage(), e.getMessage().contains(expected));
+        assertTrue(e.getMessage(), e.getMessage().contains("at least 2 are needed"));
     }
 
     @Test
@@ -111,7 +118,7 @@ public class TrainingRunTests {
             }
         };
         TrainingRun.Outcome outcome =
-                run(new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5")), recording);
+                run(new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3", "q4"), List.of("q5", "q6")), recording);
         assertEquals(3, seen[0]);
         assertEquals(2, outcome.evaluation().get("held_out_queries"));
         // DIVE's parameter is what it asks for
@@ -122,7 +129,7 @@ public class TrainingRunTests {
     @Test
     @SuppressWarnings("unchecked")
     public void aLearnedModelIsReportedBesidePcaAtItsDimensions() {
-        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3"), List.of("q4", "q5"));
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3", "q4"), List.of("q5", "q6"));
         TrainingRun.Outcome learned =
                 run(split, TrainerFactory.create("dive", List.of(4), Map.of("epochs", 1), 0L, "cpu"));
         List<Map<String, Object>> rows =

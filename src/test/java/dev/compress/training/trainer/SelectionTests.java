@@ -177,4 +177,40 @@ public class SelectionTests {
         assertEquals(7, both.shippedEpoch());
         assertEquals("trained", both.asMap().get("shipped"));
     }
+
+    /** Student's t quantiles, against the one-sided 95% column of the standard table. */
+    @Test
+    public void theIntervalTakesStudentsTQuantileForItsQueries() {
+        double[][] table = {
+            {1, 6.314}, {2, 2.920}, {3, 2.353}, {4, 2.132}, {5, 2.015}, {10, 1.812}, {30, 1.697}, {120, 1.658}
+        };
+        for (double[] row : table) {
+            assertEquals("df " + (int) row[0], row[1], Selection.tQuantile((int) row[0]), 0.01);
+        }
+    }
+
+    /**
+     * A gain on three validation queries that the normal quantile would call more than chance, but Student's t
+     * does not, ships the start; so does any gain on one query, which gives no interval at all.
+     */
+    @Test
+    public void fewValidationQueriesShipTheStartUnlessTheGainClearsStudentsInterval() {
+        Scores start = scores(0.5, 0.5, 0.5);
+        Scores best = scores(0.60, 0.52, 0.56);
+        double[] difference = best.pairedDifference(start);
+        assertTrue(difference[0] - 1.645 * difference[1] > 0);
+        assertTrue(Selection.choose(0, start, 4, best).shippedStart());
+        assertEquals(
+                "trained",
+                Selection.choose(0, start, 4, scores(0.60, 0.58, 0.59)).asMap().get("shipped"));
+
+        Selection single = Selection.choose(0, scores(0.1), 4, scores(0.9));
+        assertTrue(single.shippedStart());
+        assertTrue(Double.isNaN(single.lowerBound()));
+        assertTrue(Double.isNaN(scores(0.9).pairedDifference(scores(0.1))[1]));
+    }
+
+    private static Scores scores(double... perQuery) {
+        return Scores.of(perQuery, perQuery);
+    }
 }
