@@ -36,7 +36,10 @@ final class IndexDataReader {
         void accept(String id, float[] vector) throws E;
     }
 
-    /** Vectors of an index on the heap, keyed by {@code idField} ({@code _id} when null); documents without a vector are skipped. */
+    /** The id field that names a document's own {@code _id}, which is not in {@code _source}. */
+    static final String ID = "_id";
+
+    /** Vectors of an index on the heap, keyed by {@code idField} (the document's {@link #ID}); documents without a vector are skipped. */
     VectorSet vectors(String index, String idField, String vectorField, int dim) {
         List<String> ids = new ArrayList<>();
         List<float[]> rows = new ArrayList<>();
@@ -49,11 +52,13 @@ final class IndexDataReader {
 
     /**
      * Hands each vector of an index to {@code into} as it is read, in {@code _id} order, keyed by
-     * {@code idField} ({@code _id} when null); documents without a vector are skipped.
+     * {@code idField} (the document's {@link #ID}); documents without a vector are skipped, and one without an
+     * id fails the read.
      */
     <E extends Exception> void vectors(
             String index, String idField, String vectorField, int dim, VectorConsumer<E> into) throws E {
-        scan(index, idField == null ? new String[] {vectorField} : new String[] {idField, vectorField}, hit -> {
+        boolean ownId = ID.equals(idField);
+        scan(index, ownId ? new String[] {vectorField} : new String[] {idField, vectorField}, hit -> {
             Object raw = extract(hit.getSourceAsMap(), vectorField);
             if (raw instanceof List<?> list) {
                 if (list.size() != dim) {
@@ -74,7 +79,12 @@ final class IndexDataReader {
                 VectorSimilarity.checkLength(
                         "document [" + hit.getId() + "] of [" + index + "]: [" + vectorField + "]",
                         VectorSimilarity.squaredLength(v));
-                into.accept(idField == null ? hit.getId() : String.valueOf(extract(hit.getSourceAsMap(), idField)), v);
+                Object id = ownId ? hit.getId() : extract(hit.getSourceAsMap(), idField);
+                if (id == null) {
+                    throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index
+                            + "] has a vector in [" + vectorField + "] but no [" + idField + "]");
+                }
+                into.accept(String.valueOf(id), v);
             }
         });
     }

@@ -40,7 +40,9 @@ final class TrainSpecValidator {
                     "[queries.vector_field] [" + spec.queriesVectorField() + "] has dimension " + queryDim
                             + " but [corpus.vector_field] [" + spec.corpusVectorField() + "] has " + corpusDim);
         }
-        mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
+        if (IndexDataReader.ID.equals(spec.queriesIdField()) == false) {
+            mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
+        }
         if (spec.srwJudgments()) {
             if (state.metadata().hasIndex(SrwJudgmentList.INDEX) == false) {
                 throw new IllegalArgumentException(
@@ -63,11 +65,7 @@ final class TrainSpecValidator {
         }
         if (spec.split().field() != null) {
             mappedField(
-                    state,
-                    "judgments",
-                    spec.judgmentsIndex(),
-                    "split.field",
-                    spec.split().field());
+                    state, "split", spec.judgmentsIndex(), "field", spec.split().field());
         }
         int largest = spec.dimensions().isEmpty()
                 ? 0
@@ -102,6 +100,17 @@ final class TrainSpecValidator {
         MappingMetadata mapping = metadata.mapping();
         MappingSourcePath found = MappingSourcePath.of(mapping == null ? Map.of() : mapping.sourceAsMap(), path);
         if (found == null) {
+            int dot = path.lastIndexOf('.');
+            MappingSourcePath parent =
+                    dot < 0 ? null : MappingSourcePath.of(mapping.sourceAsMap(), path.substring(0, dot));
+            if (parent != null
+                    && parent.field().get("fields") instanceof Map<?, ?> subFields
+                    && subFields.containsKey(path.substring(dot + 1))) {
+                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path
+                        + "] is a multi-field of [" + path.substring(0, dot) + "] in index [" + index
+                        + "]: training reads _source, where only [" + path.substring(0, dot)
+                        + "] has a value; name that field");
+            }
             throw new IllegalArgumentException(
                     "[" + section + "." + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
         }

@@ -239,7 +239,7 @@ public final class TrainingJobs implements ClusterStateListener {
         Trained trained;
         // the file goes when training ends, whatever the outcome, before the model is stored
         try (CorpusFile corpusFile = CorpusFile.create(tmpDir, inputDim)) {
-            reader.vectors(spec.corpusIndex(), null, spec.corpusVectorField(), inputDim, (id, vector) -> {
+            reader.vectors(spec.corpusIndex(), IndexDataReader.ID, spec.corpusVectorField(), inputDim, (id, vector) -> {
                 stopIfRequested(progress);
                 corpusFile.append(id, vector);
             });

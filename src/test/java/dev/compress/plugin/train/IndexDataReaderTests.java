@@ -64,7 +64,7 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         IndexDataReader reader = new IndexDataReader(client());
         assertEquals("documents with and without a vector", all.size(), reader.count(INDEX));
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
-            reader.vectors(INDEX, null, "vector", DIM, file::append);
+            reader.vectors(INDEX, IndexDataReader.ID, "vector", DIM, file::append);
             MappedVectors corpus = file.map();
             assertEquals(
                     "ids in the _id order of the reads (a TreeMap's)",
@@ -172,7 +172,8 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         IndexDataReader reader = new IndexDataReader(client());
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
             IllegalArgumentException e = expectThrows(
-                    IllegalArgumentException.class, () -> reader.vectors(INDEX, null, "vector", DIM, file::append));
+                    IllegalArgumentException.class,
+                    () -> reader.vectors(INDEX, IndexDataReader.ID, "vector", DIM, file::append));
             assertEquals(
                     "document [big] of [corpus] has [1.0E39] at position 1 of [vector], not a finite float",
                     e.getMessage());
@@ -182,7 +183,8 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
                 .get();
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
             IllegalArgumentException e = expectThrows(
-                    IllegalArgumentException.class, () -> reader.vectors(INDEX, null, "vector", DIM, file::append));
+                    IllegalArgumentException.class,
+                    () -> reader.vectors(INDEX, IndexDataReader.ID, "vector", DIM, file::append));
             assertTrue(
                     e.getMessage(),
                     e.getMessage().startsWith("document [long] of [corpus]: [vector] has length 3.0E19, above"));
@@ -195,7 +197,8 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
         try (CorpusFile file = CorpusFile.create(createTempDir(), DIM)) {
             IllegalArgumentException e = expectThrows(
                     IllegalArgumentException.class,
-                    () -> new IndexDataReader(client()).vectors(INDEX, null, "vector", DIM, file::append));
+                    () -> new IndexDataReader(client())
+                            .vectors(INDEX, IndexDataReader.ID, "vector", DIM, file::append));
             assertEquals("document [short] of [corpus] has 3 values in [vector], expected 5", e.getMessage());
         }
         allowedWarnings(ID_SORT_WARNING);

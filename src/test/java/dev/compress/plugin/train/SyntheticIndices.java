@@ -61,6 +61,7 @@ final class SyntheticIndices {
         for (int q = 0; q < QUERY_COUNT; q++) {
             int first = random.nextInt(DOCS - 3);
             bulk.add(client.prepareIndex(QUERIES)
+                    .setId("q" + q)
                     .setSource(Map.of("query_id", "q" + q, "vector", gaussian(random, docs[first], 0.3f))));
             for (int j = 0; j < 3; j++) {
                 bulk.add(client.prepareIndex(JUDGMENTS)

@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
 import dev.compress.plugin.CompressClusterTestCase;
@@ -17,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.opensearch.action.support.WriteRequest;
 import org.opensearch.client.Request;
 import org.opensearch.client.ResponseException;
 import org.opensearch.common.settings.Settings;
@@ -74,6 +74,29 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                         "/_plugins/compress/_train",
                         ok.replace("\"vector_field\":\"vector\"", "\"vector_field\":\"v2\""))
                 .contains("[corpus.vector_field] field [v2] is not mapped"));
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace("\"split\":{\"field\":\"split\"}", "\"split\":{\"field\":\"nope\"}"))
+                .contains("[split.field] field [nope] is not mapped in index [" + ScifactIndices.JUDGMENTS + "]"));
+        client().admin()
+                .indices()
+                .prepareCreate("multi-field-judgments")
+                .setMapping(
+                        "{\"properties\":{\"query_id\":{\"type\":\"text\",\"fields\":{\"keyword\":{\"type\":\"keyword\"}}},"
+                                + "\"doc_id\":{\"type\":\"keyword\"},\"rating\":{\"type\":\"integer\"},\"split\":{\"type\":\"keyword\"}}}")
+                .get();
+        assertTrue(restError(
+                        400,
+                        "POST",
+                        "/_plugins/compress/_train",
+                        ok.replace(
+                                ScifactIndices.JUDGMENTS + "\"",
+                                "multi-field-judgments\",\"query_field\":\"query_id.keyword\""))
+                .contains("[judgments.query_field] field [query_id.keyword] is a multi-field of [query_id] in index"
+                        + " [multi-field-judgments]: training reads _source, where only [query_id] has a value; name"
+                        + " that field"));
         String notVector = trainBody("dive", 64, "{}")
                 .replace(
                         "\"index\":\"" + ScifactIndices.QUERIES + "\"}",
@@ -200,17 +223,19 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .setSource(Map.of("query_id", "q", "doc_id", "d", "rating", 1, "split", "train"))
                 .get();
         client().prepareIndex("huge-ratings")
-                .setSource(Map.of("query_id", "q", "doc_id", "e", "rating", 200, "split", "train"))
-                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .setSource(Map.of("query_id", "q", "doc_id", "f", "rating", 40, "split", "train"))
                 .get();
-        assertTrue(
+        client().prepareIndex("huge-ratings")
+                .setId("too-high")
+                .setSource(Map.of("query_id", "q", "doc_id", "e", "rating", 200, "split", "train"))
+                .get();
+        client().admin().indices().prepareRefresh("huge-ratings").get();
+        assertThat(
                 restError(
-                                400,
-                                "POST",
-                                "/_plugins/compress/_train",
-                                ok.replace(ScifactIndices.JUDGMENTS, "huge-ratings"))
-                        .contains(
-                                "[judgments.rating_field] [rating] of 1 judgments in [huge-ratings] rounds above the highest grade 31"));
+                        400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "huge-ratings")),
+                containsString(
+                        "[judgments.rating_field] [rating] of 2 judgments in [huge-ratings] rounds above the highest grade"
+                                + " 31 that training takes; the highest is [200], in document [too-high]"));
         // a string rating field would be counted by comparing text: "4" sorts above "31.5"
         client().admin()
                 .indices()

@@ -201,6 +201,35 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
                         .get("error"));
     }
 
+    /**
+     * Queries named by their documents' own {@code _id} train like those named by a field; a query vector without
+     * the id field it is named by fails the job and names the document, where it was once keyed "null".
+     */
+    public void testQueriesAreNamedByTheirIdFieldOrTheirOwnId() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        float[] vector = new float[SyntheticIndices.DIM];
+        java.util.Arrays.fill(vector, 1f);
+        client().prepareIndex(SyntheticIndices.QUERIES)
+                .setId("nameless")
+                .setSource(Map.of("vector", vector))
+                .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                .get();
+        Map<String, Object> byOwnId = new java.util.HashMap<>(SyntheticIndices.trainBody("pca", 8, Map.of()));
+        byOwnId.put("queries", Map.of("index", SyntheticIndices.QUERIES, "id_field", "_id"));
+        train("by-own-id", byOwnId);
+        assertBusy(() -> assertEquals("created", state("by-own-id")), 2, TimeUnit.MINUTES);
+
+        train("by-field", SyntheticIndices.trainBody("pca", 8, Map.of()));
+        assertBusy(() -> assertEquals("failed", state("by-field")), 2, TimeUnit.MINUTES);
+        assertEquals(
+                "document [nameless] of [" + SyntheticIndices.QUERIES + "] has a vector in [vector] but no [query_id]",
+                client().execute(ModelActions.GET, new ModelIdRequest("by-field", false))
+                        .actionGet()
+                        .model()
+                        .source()
+                        .get("error"));
+    }
+
     /** Judgments a job cannot use are counted in its progress, by reason: a typo in a split value shows. */
     @SuppressWarnings("unchecked")
     public void testJudgmentsLeftOutAreCounted() throws Exception {
