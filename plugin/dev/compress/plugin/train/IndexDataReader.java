@@ -101,20 +101,32 @@ final class IndexDataReader {
     }
 
     /**
-     * Judgments as qrels, optionally only those whose {@code splitField} equals {@code splitValue};
-     * rows missing any field are skipped, and a pair judged more than once keeps its highest grade. Queries,
-     * and each query's documents, come in the order of
-     * their ids: the pages arrive in the order of the judgment documents' own {@code _id}s, which a
-     * bulk load without ids draws at random, and training samples in the qrels' order, so the same
-     * judgments and seed would otherwise train a different model each time they are loaded.
+     * The judgment rows, read in one pass: every readable row's pair, and with a split field those marked
+     * {@code train} and those marked {@code test}.
+     *
+     * @param all        every readable row's pair
+     * @param train      the pairs of rows marked {@code train} (empty without a split field)
+     * @param test       the pairs of rows marked {@code test} (empty without a split field)
+     * @param unreadable rows without a query, a document or a rating that reads as a number
      */
-    Qrels judgments(TrainSpec spec, String splitValue) {
+    record JudgmentRows(Qrels all, Qrels train, Qrels test, long unreadable) {}
+
+    /**
+     * Judgments as qrels; a pair judged more than once keeps its highest grade. Queries, and each query's
+     * documents, come in the order of their ids: the pages arrive in the order of the judgment documents' own
+     * {@code _id}s, which a bulk load without ids draws at random, and training samples in the qrels' order, so
+     * the same judgments and seed would otherwise train a different model each time they are loaded.
+     */
+    JudgmentRows judgments(TrainSpec spec) {
         if (spec.srwJudgments()) {
             PlainActionFuture<Qrels> list = new PlainActionFuture<>();
             SrwJudgmentList.read(client, spec.srwJudgmentId(), list);
-            return list.actionGet(PAGE_TIMEOUT);
+            return new JudgmentRows(list.actionGet(PAGE_TIMEOUT), new Qrels(Map.of()), new Qrels(Map.of()), 0);
         }
-        Map<String, Map<String, Integer>> byQuery = new TreeMap<>();
+        Map<String, Map<String, Integer>> all = new TreeMap<>();
+        Map<String, Map<String, Integer>> train = new TreeMap<>();
+        Map<String, Map<String, Integer>> test = new TreeMap<>();
+        long[] unreadable = new long[1];
         String splitField = spec.split().field();
         List<String> fields = new ArrayList<>(
                 List.of(spec.judgmentsQueryField(), spec.judgmentsDocField(), spec.judgmentsRatingField()));
@@ -127,16 +139,26 @@ final class IndexDataReader {
             Object doc = extract(source, spec.judgmentsDocField());
             Integer rating = Grades.wholeGrade(extract(source, spec.judgmentsRatingField()));
             if (query == null || doc == null || rating == null) {
+                unreadable[0]++;
                 return;
             }
-            if (splitValue != null && splitValue.equals(String.valueOf(extract(source, splitField))) == false) {
-                return;
+            add(all, query, doc, rating);
+            if (splitField != null) {
+                String split = String.valueOf(extract(source, splitField));
+                if (split.equals("train")) {
+                    add(train, query, doc, rating);
+                } else if (split.equals("test")) {
+                    add(test, query, doc, rating);
+                }
             }
-            // a pair judged more than once counts with its highest grade, whatever order the rows are read in
-            byQuery.computeIfAbsent(String.valueOf(query), q -> new TreeMap<>())
-                    .merge(String.valueOf(doc), rating, Math::max);
         });
-        return new Qrels(byQuery);
+        return new JudgmentRows(new Qrels(all), new Qrels(train), new Qrels(test), unreadable[0]);
+    }
+
+    /** A pair judged more than once counts with its highest grade, whatever order the rows are read in. */
+    private static void add(Map<String, Map<String, Integer>> byQuery, Object query, Object doc, int rating) {
+        byQuery.computeIfAbsent(String.valueOf(query), q -> new TreeMap<>())
+                .merge(String.valueOf(doc), rating, Math::max);
     }
 
     /**

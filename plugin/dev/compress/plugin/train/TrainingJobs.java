@@ -286,14 +286,17 @@ public final class TrainingJobs implements ClusterStateListener {
         VectorSet queries =
                 reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
         stopIfRequested(progress);
-        UsableJudgments usable = UsableJudgments.of(reader.judgments(spec, null), corpus, queries);
+        IndexDataReader.JudgmentRows rows = reader.judgments(spec);
+        UsableJudgments usable = UsableJudgments.of(rows.all(), corpus, queries);
         Qrels judgments = usable.qrels();
         if (judgments.queryIds().isEmpty()) {
             throw new IllegalArgumentException(
                     "no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
         }
-        Map<String, Object> judgmentCounts = usable.counts();
-        QuerySplit split = split(reader, spec, corpus, queries, usable, judgmentCounts);
+        Map<String, Object> judgmentCounts = new LinkedHashMap<>();
+        judgmentCounts.put("unreadable_rows", rows.unreadable());
+        judgmentCounts.putAll(usable.counts());
+        QuerySplit split = split(rows, spec, corpus, queries, usable, judgmentCounts);
         Trainer trainer = TrainerFactory.create(
                 spec.method(),
                 spec.dimensions(),
@@ -345,7 +348,7 @@ public final class TrainingJobs implements ClusterStateListener {
 
     /** The split; with a split field, also counts into {@code counts} the judged pairs marked neither train nor test. */
     private static QuerySplit split(
-            IndexDataReader reader,
+            IndexDataReader.JudgmentRows rows,
             TrainSpec spec,
             VectorRows corpus,
             VectorSet queries,
@@ -355,8 +358,8 @@ public final class TrainingJobs implements ClusterStateListener {
         if (s.field() == null) {
             return QuerySplit.ofFractions(judgments.qrels(), s.validationFraction(), s.testFraction(), s.seed());
         }
-        UsableJudgments trainRows = UsableJudgments.of(reader.judgments(spec, "train"), corpus, queries);
-        UsableJudgments testRows = UsableJudgments.of(reader.judgments(spec, "test"), corpus, queries);
+        UsableJudgments trainRows = UsableJudgments.of(rows.train(), corpus, queries);
+        UsableJudgments testRows = UsableJudgments.of(rows.test(), corpus, queries);
         counts.put("pairs_in_neither_split", judgments.pairs() - trainRows.pairs() - testRows.pairs());
         Qrels train = trainRows.qrels();
         Qrels test = testRows.qrels();

@@ -149,7 +149,7 @@ public class IndexDataReaderTests extends OpenSearchSingleNodeTestCase {
                 Map.of("index", "queries"),
                 "judgments",
                 Map.of("index", index)));
-        return new IndexDataReader(client()).judgments(spec, null);
+        return new IndexDataReader(client()).judgments(spec).all();
     }
 
     /** A double field keeps what a float cannot: such a vector fails the read instead of training on Infinity. */

@@ -230,7 +230,10 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
                         .get("error"));
     }
 
-    /** Judgments a job cannot use are counted in its progress, by reason: a typo in a split value shows. */
+    /**
+     * Judgments a job cannot use are counted in its progress, by reason: a typo in a split value shows, and so does
+     * a row without a document or a rating.
+     */
     @SuppressWarnings("unchecked")
     public void testJudgmentsLeftOutAreCounted() throws Exception {
         SyntheticIndices.load(client(), new Random(random().nextLong()));
@@ -257,6 +260,10 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         rows.add(row("q4", "no-such-doc", "train"));
         rows.add(row("q5", "no-such-doc", "train"));
         rows.add(row("no-such-query", "d9", "train"));
+        rows.add(client().prepareIndex("counted-judgments")
+                .setSource(Map.of("query_id", "q6", "rating", 1, "split", "train")));
+        rows.add(client().prepareIndex("counted-judgments")
+                .setSource(Map.of("query_id", "q7", "doc_id", "d7", "split", "train")));
         assertFalse(rows.get().hasFailures());
         Map<String, Object> body = new java.util.HashMap<>(SyntheticIndices.trainBody("pca", 8, Map.of()));
         body.put("judgments", Map.of("index", "counted-judgments"));
@@ -274,11 +281,18 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         counts.forEach((k, v) -> asLongs.put(k, ((Number) v).longValue()));
         assertEquals(
                 Map.of(
-                        "judged_pairs", 106L,
-                        "pairs_without_query_vector", 1L,
-                        "pairs_without_document_vector", 2L,
-                        "queries_without_relevant_document", 0L,
-                        "pairs_in_neither_split", 3L),
+                        "unreadable_rows",
+                        2L,
+                        "judged_pairs",
+                        106L,
+                        "pairs_without_query_vector",
+                        1L,
+                        "pairs_without_document_vector",
+                        2L,
+                        "queries_without_relevant_document",
+                        0L,
+                        "pairs_in_neither_split",
+                        3L),
                 asLongs);
     }
 
