@@ -591,6 +591,12 @@ public final class TrainingJobs implements ClusterStateListener {
             Map<String, Object> epoch = new LinkedHashMap<>();
             epoch.put("epoch", stats.epoch());
             epoch.put("loss", stats.losses().get("total"));
+            // the loss's terms, and a query mask's tau and validation KL: what tells its entries apart
+            stats.losses().forEach((name, value) -> {
+                if (name.equals("total") == false) {
+                    epoch.put(name, value);
+                }
+            });
             epoch.put("validation_ndcg@10", stats.validationNdcg());
             epoch.put("active_triplet_ratio", stats.activeTripletRatio());
             epoch.put("train_seconds", stats.trainSeconds());

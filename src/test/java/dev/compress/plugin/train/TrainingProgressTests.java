@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 
@@ -49,6 +50,11 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
         assertEquals(String.valueOf(progress), reports, ((List<?>) progress.get("history")).size());
     }
 
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> history(Map<String, Object> progress) {
+        return (List<Map<String, Object>>) progress.get("history");
+    }
+
     private static Map<String, Object> crossValidation(int folds) {
         return Map.of("name", "cross_validation", "done", folds, "total", folds);
     }
@@ -66,10 +72,17 @@ public class TrainingProgressTests extends OpenSearchIntegTestCase {
                 trainToCreated("mask-grid", SyntheticIndices.trainBody("query_mask", null, Map.of("epochs", 2)));
         assertCounts(grid, 8, 8, 16);
         assertEquals(crossValidation(20), grid.get("phase"));
+        // each entry says which tau's run it is, four entries to a tau, each with the validation KL
+        Map<Object, Long> entriesByTau = history(grid).stream()
+                .peek(e -> assertNotNull(String.valueOf(e), e.get("val_kl")))
+                .collect(Collectors.groupingBy(e -> e.get("tau"), Collectors.counting()));
+        assertEquals(String.valueOf(entriesByTau), List.of(4L, 4L, 4L, 4L), List.copyOf(entriesByTau.values()));
         // trainers that count as the job does stay as they were, with nothing after their epochs
         Map<String, Object> dive =
                 trainToCreated("dive-3", SyntheticIndices.trainBody("dive", 8, Map.of("epochs", 3, "patience", 0)));
         assertCounts(dive, 3, 3, 4);
+        // and give the terms of their loss
+        assertNotNull(String.valueOf(dive), history(dive).get(1).get("triplet"));
         assertNull(dive.get("phase"));
         assertCounts(trainToCreated("pca", SyntheticIndices.trainBody("pca", 8, Map.of())), 1, 1, 1);
     }
