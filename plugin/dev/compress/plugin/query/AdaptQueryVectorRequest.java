@@ -3,20 +3,33 @@ package dev.compress.plugin.query;
 import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
-/** A raw vector, the model to pass it through, and optionally which of the model's output dimensions to keep. */
+/**
+ * A raw vector, the model to pass it through, and optionally which of the model's output dimensions to keep; without
+ * one, the field searched and the search's indices, whose mappings say which output fits.
+ */
 public final class AdaptQueryVectorRequest extends ActionRequest {
 
     private final String modelId;
     private final Integer dimension;
     private final float[] vector;
+    private final String field;
+    private final IndicesRequest searched;
 
-    public AdaptQueryVectorRequest(String modelId, Integer dimension, float[] vector) {
+    /**
+     * @param searched the search's indices and their options; null where the query is rewritten outside a search
+     */
+    public AdaptQueryVectorRequest(
+            String modelId, Integer dimension, float[] vector, String field, IndicesRequest searched) {
         this.modelId = modelId;
         this.dimension = dimension;
         this.vector = vector;
+        this.field = field;
+        this.searched = searched;
     }
 
     public AdaptQueryVectorRequest(StreamInput in) throws IOException {
@@ -24,6 +37,24 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
         modelId = in.readString();
         dimension = in.readOptionalVInt();
         vector = in.readFloatArray();
+        field = in.readString();
+        if (in.readBoolean()) {
+            String[] indices = in.readStringArray();
+            IndicesOptions options = IndicesOptions.readIndicesOptions(in);
+            searched = new IndicesRequest() {
+                @Override
+                public String[] indices() {
+                    return indices;
+                }
+
+                @Override
+                public IndicesOptions indicesOptions() {
+                    return options;
+                }
+            };
+        } else {
+            searched = null;
+        }
     }
 
     @Override
@@ -32,6 +63,12 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
         out.writeString(modelId);
         out.writeOptionalVInt(dimension);
         out.writeFloatArray(vector);
+        out.writeString(field);
+        out.writeBoolean(searched != null);
+        if (searched != null) {
+            out.writeStringArray(searched.indices());
+            searched.indicesOptions().writeIndicesOptions(out);
+        }
     }
 
     @Override
@@ -49,5 +86,14 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
 
     public float[] vector() {
         return vector;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    /** The search's indices and their options; null where the query is rewritten outside a search. */
+    public IndicesRequest searched() {
+        return searched;
     }
 }

@@ -20,6 +20,7 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryBuilderVisitor;
+import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 
@@ -539,7 +540,13 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private QueryBuilder adaptVector(QueryRewriteContext context) {
         if (adaptedVector == null) {
             SetOnce<float[]> adapted = new SetOnce<>();
-            AdaptQueryVectorRequest request = new AdaptQueryVectorRequest(modelId, modelDimension, vector);
+            QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+            AdaptQueryVectorRequest request = new AdaptQueryVectorRequest(
+                    modelId,
+                    modelDimension,
+                    vector,
+                    field,
+                    coordinator == null ? null : coordinator.getSearchRequest());
             context.registerAsyncAction((client, listener) -> client.execute(
                     AdaptQueryVectorAction.INSTANCE,
                     request,

@@ -3,8 +3,12 @@ package dev.compress.plugin.query;
 import dev.compress.plugin.inference.LoadedModel;
 import dev.compress.plugin.inference.SearchPoolInference;
 import dev.compress.plugin.mapper.VectorSimilarity;
+import java.util.List;
+import java.util.Set;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.tasks.Task;
@@ -12,18 +16,27 @@ import org.opensearch.transport.TransportService;
 
 /**
  * Adapts one query vector with this node's cached model, on a search thread ({@link SearchPoolInference}): errors
- * name the model and both dimensions.
+ * name the model and both dimensions. A model with several output dimensions, asked for none, serves the one the
+ * searched field has ({@link SearchedFieldDimensions}), so the shards get a vector they can search.
  */
 public final class TransportAdaptQueryVectorAction
         extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
 
     private final SearchPoolInference inference;
+    private final ClusterService clusterService;
+    private final IndexNameExpressionResolver resolver;
 
     @Inject
     public TransportAdaptQueryVectorAction(
-            TransportService transportService, ActionFilters actionFilters, SearchPoolInference inference) {
+            TransportService transportService,
+            ActionFilters actionFilters,
+            SearchPoolInference inference,
+            ClusterService clusterService,
+            IndexNameExpressionResolver resolver) {
         super(AdaptQueryVectorAction.NAME, transportService, actionFilters, AdaptQueryVectorRequest::new);
         this.inference = inference;
+        this.clusterService = clusterService;
+        this.resolver = resolver;
     }
 
     @Override
@@ -32,9 +45,10 @@ public final class TransportAdaptQueryVectorAction
         inference.apply(request.modelId(), model -> new AdaptQueryVectorResponse(adapt(model, request)), listener);
     }
 
-    private static float[] adapt(LoadedModel model, AdaptQueryVectorRequest request) {
+    private float[] adapt(LoadedModel model, AdaptQueryVectorRequest request) {
         model.requireEmbeddingOutput();
-        int outputDim = model.outputDim(request.dimension());
+        int outputDim =
+                model.outputDim(request.dimension() == null ? fieldDimension(model, request) : request.dimension());
         if (request.vector().length != model.inputDim()) {
             throw new IllegalArgumentException(
                     "[" + CompressedKnnQueryBuilder.NAME + "] [vector] has " + request.vector().length
@@ -50,5 +64,37 @@ public final class TransportAdaptQueryVectorAction
                     + (float) Math.sqrt(VectorSimilarity.squaredLength(request.vector())));
         }
         return adapted;
+    }
+
+    /**
+     * The output of a model with several that the searched field takes; null (the model's largest) for a model with
+     * one, outside a search, or where no searched index maps the field.
+     */
+    private Integer fieldDimension(LoadedModel model, AdaptQueryVectorRequest request) {
+        List<Integer> served = model.metadata().outputDims();
+        if (served.size() < 2 || request.searched() == null) {
+            return null;
+        }
+        Set<Integer> dimensions = SearchedFieldDimensions.of(
+                clusterService.state(),
+                resolver,
+                request.searched().indices(),
+                request.searched().indicesOptions(),
+                request.field());
+        if (dimensions.size() > 1) {
+            throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] field [" + request.field()
+                    + "] has dimensions " + dimensions + " in the indices searched, and model [" + model.id()
+                    + "] adapts the query once for all of them: search them apart, each with its [model_dimension]");
+        }
+        if (dimensions.isEmpty()) {
+            return null;
+        }
+        int dimension = dimensions.iterator().next();
+        if (served.contains(dimension) == false) {
+            throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] field [" + request.field()
+                    + "] has " + dimension + " dimensions, and model [" + model.id() + "] serves output dimensions "
+                    + served);
+        }
+        return dimension;
     }
 }

@@ -89,7 +89,7 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
         long loadsBefore = cache.loadCount();
         for (float[] q : gaussian(random, 5, INPUT_DIM)) {
             float[] adapted = client(node)
-                    .execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q))
+                    .execute(AdaptQueryVectorAction.INSTANCE, new AdaptQueryVectorRequest("qa", null, q, "emb", null))
                     .actionGet()
                     .vector();
             // within 1e-6, not bit for bit: the Vector API's reduceLanes(ADD) may associate differently before
@@ -115,6 +115,12 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                                     .modelId("qa")
                                     .modelDimension(8)
                                     .build()));
+            // the field's dimension, 8, is the output a model with several serves when the query names none
+            assertSameHits(
+                    search(
+                            node,
+                            knn("emb8", encoder8.encode(q)).rescore(rescore).build()),
+                    search(node, knn("emb8", q).rescore(rescore).modelId("qa").build()));
         }
         assertTrue(
                 "the coordinating node keeps the model", cache.cachedModelIds().contains("qa"));
@@ -152,7 +158,7 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
             client(node)
                     .execute(
                             AdaptQueryVectorAction.INSTANCE,
-                            new AdaptQueryVectorRequest("qa", null, gaussian(random, 1, INPUT_DIM)[0]),
+                            new AdaptQueryVectorRequest("qa", null, gaussian(random, 1, INPUT_DIM)[0], "emb", null),
                             ActionListener.map(
                                     thread, response -> Thread.currentThread().getName()));
             String name = thread.get(30, TimeUnit.SECONDS);
@@ -170,8 +176,22 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
     }
 
     private void assertSearchError(String knnBody, int status, String message) throws IOException {
-        String body = restError(status, "POST", "/docs/_search", "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
+        assertSearchError("/docs/_search", knnBody, status, message);
+    }
+
+    private void assertSearchError(String path, String knnBody, int status, String message) throws IOException {
+        String body = restError(status, "POST", path, "{\"query\":{\"compressed_knn\":" + knnBody + "}}");
         assertTrue(knnBody + " -> " + body, body.contains(message));
+    }
+
+    private static void createIndexWithEmb(String index, int dimension) {
+        client().admin()
+                .indices()
+                .prepareCreate(index)
+                .setSettings(Settings.builder().put("index.compress", true))
+                .setMapping("{\"properties\":{\"emb\":{\"type\":\"compressed_vector\",\"dimension\":" + dimension
+                        + ",\"encoding\":\"float\"}}}")
+                .get();
     }
 
     public void testModelErrors() throws IOException {
@@ -199,10 +219,21 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 "{\"field\":\"emb\",\"k\":3,\"model_dimension\":8,\"vector\":" + q32 + "}",
                 400,
                 "[model_dimension] requires [model_id]");
+        // without model_dimension the field's own dimension is served: none the model has, or two across indices, say
+        // so
+        createIndexWithEmb("twelve", 12);
         assertSearchError(
-                "{\"field\":\"emb8\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
+                "/twelve/_search",
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
                 400,
-                "[vector] has 16 dimensions but field [emb8] has 8");
+                "[compressed_knn] field [emb] has 12 dimensions, and model [qa] serves output dimensions [8, 16]");
+        createIndexWithEmb("eight", 8);
+        assertSearchError(
+                "/docs,eigh*/_search",
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
+                400,
+                "[compressed_knn] field [emb] has dimensions [8, 16] in the indices searched, and model [qa] adapts"
+                        + " the query once for all of them: search them apart, each with its [model_dimension]");
         // finite weights and a query within the length limit can still overflow float inside the model
         storeModel("overflowing", ModelFileTests.linearModel(INPUT_DIM, 16, 1e30f), ModelState.CREATED);
         float[] large = new float[INPUT_DIM];
