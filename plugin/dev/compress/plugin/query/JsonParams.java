@@ -58,13 +58,15 @@ public final class JsonParams {
                         && n.doubleValue() == Math.rint(n.doubleValue())
                         && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
         if (whole == false) {
-            throw new IllegalArgumentException(
-                    "[" + name + "] must be a whole number up to " + Integer.MAX_VALUE + ", got [" + n + "]");
+            boolean integral = n.doubleValue() == Math.rint(n.doubleValue());
+            throw new IllegalArgumentException("[" + name + "] must be "
+                    + (integral ? "at most " + Integer.MAX_VALUE : "a whole number") + ", got [" + n + "]");
         }
         return n.intValue();
     }
 
-    private static String sent(XContentParser parser) throws IOException {
+    /** The current value as the user sent it, a string named as one: for errors. */
+    public static String sent(XContentParser parser) throws IOException {
         return switch (parser.currentToken()) {
             case VALUE_NULL -> "[null]";
             case START_ARRAY -> "an array";

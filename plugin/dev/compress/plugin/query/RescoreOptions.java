@@ -46,7 +46,8 @@ public record RescoreOptions(boolean enabled, float oversampleFactor) implements
         if (token != XContentParser.Token.START_OBJECT) {
             throw new ParsingException(
                     parser.getTokenLocation(),
-                    "[rescore] must be true, false or {\"oversample_factor\": f}, got [" + token + "]");
+                    "[compressed_knn] [rescore] must be true, false or {\"oversample_factor\": f}, got "
+                            + JsonParams.sent(parser));
         }
         float factor = DEFAULT_OVERSAMPLE;
         while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {

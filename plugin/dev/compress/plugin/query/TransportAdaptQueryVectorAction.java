@@ -16,8 +16,8 @@ import org.opensearch.transport.TransportService;
 
 /**
  * Adapts one query vector with this node's cached model, on a search thread ({@link SearchPoolInference}): errors
- * name the model and both dimensions. A model with several output dimensions, asked for none, serves the one the
- * searched field has ({@link SearchedFieldDimensions}), so the shards get a vector they can search.
+ * name the model and both dimensions. A model asked for no output dimension serves the one the searched field has
+ * ({@link SearchedFieldDimensions}), so the shards get a vector they can search, or the error names the model.
  */
 public final class TransportAdaptQueryVectorAction
         extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
@@ -67,12 +67,13 @@ public final class TransportAdaptQueryVectorAction
     }
 
     /**
-     * The output of a model with several that the searched field takes; null (the model's largest) for a model with
-     * one, outside a search, or where no searched index maps the field.
+     * The model output the searched field takes; null (the model's largest) outside a search, or where no searched
+     * index maps the field. Checked for a model with one output too, whose mismatch the shards could only blame on
+     * the vector they receive, a length the user never sent.
      */
     private Integer fieldDimension(LoadedModel model, AdaptQueryVectorRequest request) {
         List<Integer> served = model.metadata().outputDims();
-        if (served.size() < 2 || request.searched() == null) {
+        if (request.searched() == null) {
             return null;
         }
         Set<Integer> dimensions = SearchedFieldDimensions.of(

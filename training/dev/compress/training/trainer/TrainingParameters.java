@@ -20,29 +20,36 @@ public final class TrainingParameters {
     }
 
     public double real(String name, double defaultValue, double min, double max) {
+        return number(name, defaultValue, min, max, String.valueOf(min), String.valueOf(max));
+    }
+
+    public int integer(String name, int defaultValue, int min, int max) {
+        double d = number(name, defaultValue, min, max, Integer.toString(min), Integer.toString(max));
+        if (d != Math.rint(d)) {
+            throw new IllegalArgumentException(
+                    "[parameters." + name + "] must be a whole number, got [" + values.get(name) + "]");
+        }
+        return (int) d;
+    }
+
+    /** A number in [min, max], its bounds shown as {@code shownMin} and {@code shownMax}. */
+    private double number(String name, double defaultValue, double min, double max, String shownMin, String shownMax) {
         read.add(name);
         Object v = values.get(name);
         if (v == null) {
             return defaultValue;
         }
         if (v instanceof Number == false) {
-            throw new IllegalArgumentException("[parameters." + name + "] must be a number, got [" + v + "]");
+            // a string named as one, so that "5" does not read as the number it holds
+            throw new IllegalArgumentException("[parameters." + name + "] must be a number, got "
+                    + (v instanceof String ? "the string [" + v + "]" : "[" + v + "]"));
         }
         double d = ((Number) v).doubleValue();
         if (!(d >= min && d <= max)) {
-            throw new IllegalArgumentException(
-                    String.format(Locale.ROOT, "[parameters.%s] must be in [%s, %s], got [%s]", name, min, max, v));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT, "[parameters.%s] must be in [%s, %s], got [%s]", name, shownMin, shownMax, v));
         }
         return d;
-    }
-
-    public int integer(String name, int defaultValue, int min, int max) {
-        double d = real(name, defaultValue, min, max);
-        if (d != Math.rint(d)) {
-            throw new IllegalArgumentException(
-                    "[parameters." + name + "] must be a whole number, got [" + values.get(name) + "]");
-        }
-        return (int) d;
     }
 
     public String choice(String name, String defaultValue, Set<String> allowed) {

@@ -231,7 +231,8 @@ public record MaskSpec(
     public static MaskSpec parse(XContentParser parser) throws IOException {
         if (parser.currentToken() != Token.START_OBJECT) {
             throw new ParsingException(
-                    parser.getTokenLocation(), "[mask] must be an object, got [" + parser.currentToken() + "]");
+                    parser.getTokenLocation(),
+                    "[compressed_knn] [mask] must be an object, got " + JsonParams.sent(parser));
         }
         MaskType type = null;
         Double ratio = null;

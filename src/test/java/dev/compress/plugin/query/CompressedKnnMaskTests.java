@@ -677,11 +677,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}",
                 400,
-                "[mask.dimensions] must be a whole number up to 2147483647, got [1.0E12]");
+                "[mask.dimensions] must be at most 2147483647, got [1.0E12]");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.5}}",
                 400,
-                "[mask.dimensions] must be a whole number up to 2147483647, got [8.5]");
+                "[mask.dimensions] must be a whole number, got [8.5]");
         // whole numbers written as doubles (all some clients have) are counts all the same
         restCall(
                 "POST",
@@ -699,6 +699,14 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 "{" + q + ",\"rescore\":{\"oversample_factor\":null}}",
                 400,
                 "[rescore.oversample_factor] must be a number, got [null]");
+        assertSearchError(
+                "{" + q + ",\"mask\":\"norm\"}",
+                400,
+                "[compressed_knn] [mask] must be an object, got the string [norm]");
+        assertSearchError(
+                "{" + q + ",\"rescore\":\"yes\"}",
+                400,
+                "[compressed_knn] [rescore] must be true, false or {\\\"oversample_factor\\\": f}, got the string [yes]");
     }
 
     /** A shard reads an alias filter alone: a mask that a search resolves first cannot be one, and is a 400. */

@@ -227,6 +227,12 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
                 400,
                 "[compressed_knn] field [emb] has 12 dimensions, and model [qa] serves output dimensions [8, 16]");
+        storeModel("single", ModelFileTests.linearModel(INPUT_DIM, 16, 0.01f), ModelState.CREATED);
+        assertSearchError(
+                "/twelve/_search",
+                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"single\",\"vector\":" + q32 + "}",
+                400,
+                "[compressed_knn] field [emb] has 12 dimensions, and model [single] serves output dimensions [16]");
         createIndexWithEmb("eight", 8);
         assertSearchError(
                 "/docs,eigh*/_search",

@@ -217,7 +217,7 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
                         "{\"compressed_knn\":{" + v + ",\"k\":\"3\",\"num_candidates\":\" 20 \",\"boost\":\"2.5\","
                                 + "\"rescore\":{\"oversample_factor\":\"4\"},\"mask\":{\"type\":\"norm\",\"ratio\":\"0.5\"}}}"));
         assertEquals(
-                "[compressed_knn] bad [k]: [k] must be a whole number up to 2147483647, got [3.5]",
+                "[compressed_knn] bad [k]: [k] must be a whole number, got [3.5]",
                 parseError("{" + v + ",\"k\":\"3.5\"}"));
         assertEquals(
                 "[compressed_knn] bad [k]: [k] must be a number, got the string [three]",
