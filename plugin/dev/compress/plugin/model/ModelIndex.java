@@ -600,7 +600,7 @@ public final class ModelIndex {
                 source.query() == null
                         ? models
                         : QueryBuilders.boolQuery().filter(models).must(source.query()));
-        source.fetchSource(withoutData(source.fetchSource()));
+        source.fetchSource(withoutInternals(source.fetchSource()));
         whenReadable(ActionListener.wrap(
                 readable -> asPlugin(() -> client.search(
                         new SearchRequest(NAME)
@@ -610,16 +610,20 @@ public final class ModelIndex {
                 restoring::onFailure));
     }
 
-    /** The caller's {@code _source} choice, never with a chunk's {@code data}. */
-    private static FetchSourceContext withoutData(FetchSourceContext asked) {
+    /**
+     * The caller's {@code _source} choice, never with a chunk's {@code data} or the {@code doc_type} that tells state
+     * documents from chunks (every document shown is a model, as GET shows it).
+     */
+    private static FetchSourceContext withoutInternals(FetchSourceContext asked) {
         if (asked == null) {
-            return new FetchSourceContext(true, Strings.EMPTY_ARRAY, new String[] {DATA});
+            return new FetchSourceContext(true, Strings.EMPTY_ARRAY, new String[] {DATA, DOC_TYPE});
         }
         if (asked.fetchSource() == false) {
             return asked;
         }
-        String[] excludes = Arrays.copyOf(asked.excludes(), asked.excludes().length + 1);
-        excludes[excludes.length - 1] = DATA;
+        String[] excludes = Arrays.copyOf(asked.excludes(), asked.excludes().length + 2);
+        excludes[excludes.length - 2] = DATA;
+        excludes[excludes.length - 1] = DOC_TYPE;
         return new FetchSourceContext(true, asked.includes(), excludes);
     }
 
@@ -633,7 +637,7 @@ public final class ModelIndex {
                 .query(QueryBuilders.boolQuery()
                         .filter(QueryBuilders.termQuery(DOC_TYPE, MODEL_DOC))
                         .filter(QueryBuilders.termQuery(STATE, ModelState.TRAINING.jsonName())))
-                .fetchSource(withoutData(null))
+                .fetchSource(withoutInternals(null))
                 .size(TRAINING_PAGE);
         List<ModelRecord> found = new ArrayList<>();
         ActionListener<SearchResponse> pages =

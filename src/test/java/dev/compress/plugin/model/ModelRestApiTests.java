@@ -85,6 +85,9 @@ public class ModelRestApiTests extends CompressClusterTestCase {
                     method,
                     List.of("stored"),
                     hits.stream().map(hit -> hit.get("_id")).toList());
+            // a hit shows the model as GET does, without the index's own doc_type
+            assertEquals(
+                    method, model.keySet(), ((Map<String, Object>) hits.get(0).get("_source")).keySet());
         }
 
         // the caller's _source filtering holds, and never lets a chunk's data through
