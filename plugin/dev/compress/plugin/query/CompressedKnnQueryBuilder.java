@@ -71,6 +71,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private final MaskSpec mask;
     /** Set between registering the model fetch and its answer during rewrite; never serialised. */
     private final Supplier<float[]> adaptedVector;
+    /**
+     * The model that produced {@code vector}, once the rewrite has applied it (and dropped {@code model_id}), so that a
+     * shard's dimension error can say the vector is the model's output. Provenance, not a parameter: serialised, but
+     * neither rendered nor compared.
+     */
+    private final String adaptedBy;
     /** Set between registering a mask computation and its answer during rewrite; never serialised. */
     private final Supplier<MaskSpec> pendingMask;
     /**
@@ -111,6 +117,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         private MaskSpec mask;
         /** Rewrite state: only the query itself sets these, on the copies its rewrite returns. */
         private Supplier<float[]> adaptedVector;
+
+        private String adaptedBy;
 
         private Supplier<MaskSpec> pendingMask;
 
@@ -207,6 +215,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
             return this;
         }
 
+        Builder adaptedBy(String modelId) {
+            this.adaptedBy = modelId;
+            return this;
+        }
+
         Builder pendingMask(Supplier<MaskSpec> pendingMask) {
             this.pendingMask = pendingMask;
             return this;
@@ -284,6 +297,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         this.modelDimension = b.modelDimension;
         this.mask = b.mask;
         this.adaptedVector = b.adaptedVector;
+        this.adaptedBy = b.adaptedBy;
         this.pendingMask = b.pendingMask;
         this.counters = b.counters;
     }
@@ -364,6 +378,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
                 .modelId(modelId)
                 .modelDimension(modelDimension)
                 .mask(mask)
+                .adaptedBy(adaptedBy)
                 .counters(counters);
     }
 
@@ -383,6 +398,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         modelId = in.readOptionalString();
         modelDimension = in.readOptionalVInt();
         mask = in.readOptionalWriteable(MaskSpec::new);
+        adaptedBy = in.readOptionalString();
         adaptedVector = null;
         pendingMask = null;
         this.counters = counters;
@@ -407,6 +423,7 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         out.writeOptionalString(modelId);
         out.writeOptionalVInt(modelDimension);
         out.writeOptionalWriteable(mask);
+        out.writeOptionalString(adaptedBy);
     }
 
     public String field() {
@@ -456,6 +473,11 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
 
     public Integer modelDimension() {
         return modelDimension;
+    }
+
+    /** The model whose output {@link #vector} is, once the rewrite has applied it; null otherwise. */
+    public String adaptedBy() {
+        return adaptedBy;
     }
 
     public MaskSpec mask() {
@@ -562,7 +584,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         if (adapted == null) {
             return this;
         }
-        return rebuilt(toBuilder().vector(adapted).modelId(null).modelDimension(null));
+        return rebuilt(
+                toBuilder().vector(adapted).modelId(null).modelDimension(null).adaptedBy(modelId));
     }
 
     @Override

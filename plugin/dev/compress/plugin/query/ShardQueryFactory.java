@@ -57,8 +57,13 @@ final class ShardQueryFactory {
         if (q.vector().length != config.dimension()) {
             throw new QueryShardException(
                     context,
-                    "[" + NAME + "] [vector] has " + q.vector().length + " dimensions but field [" + q.field()
-                            + "] has " + config.dimension());
+                    "[" + NAME + "] [vector] has " + q.vector().length + " dimensions"
+                            + (q.adaptedBy() == null
+                                    ? ""
+                                    : " as model [" + q.adaptedBy() + "] adapted it (search the field that holds"
+                                            + " that model's output, or name another of its outputs in"
+                                            + " [model_dimension]),")
+                            + " but field [" + q.field() + "] has " + config.dimension());
         }
         if (config.similarity() == VectorSimilarity.DOT_PRODUCT) {
             // the query as sent (or adapted): a mask then zeroes some of its values, which only lowers every score

@@ -16,8 +16,8 @@ import org.opensearch.transport.TransportService;
 
 /**
  * Adapts one query vector with this node's cached model, on a search thread ({@link SearchPoolInference}): errors
- * name the model and both dimensions. A model asked for no output dimension serves the one the searched field has
- * ({@link SearchedFieldDimensions}), so the shards get a vector they can search, or the error names the model.
+ * name the model and both dimensions. A model with several output dimensions, asked for none, serves the one the
+ * searched field has ({@link SearchedFieldDimensions}), so the shards get a vector they can search.
  */
 public final class TransportAdaptQueryVectorAction
         extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
@@ -47,13 +47,13 @@ public final class TransportAdaptQueryVectorAction
 
     private float[] adapt(LoadedModel model, AdaptQueryVectorRequest request) {
         model.requireEmbeddingOutput();
-        int outputDim =
-                model.outputDim(request.dimension() == null ? fieldDimension(model, request) : request.dimension());
         if (request.vector().length != model.inputDim()) {
             throw new IllegalArgumentException(
                     "[" + CompressedKnnQueryBuilder.NAME + "] [vector] has " + request.vector().length
                             + " dimensions but model [" + model.id() + "] expects " + model.inputDim());
         }
+        int outputDim =
+                model.outputDim(request.dimension() == null ? fieldDimension(model, request) : request.dimension());
         float[] adapted = model.encode(new float[][] {request.vector()}, outputDim)[0];
         int bad = VectorSimilarity.firstNonFinite(adapted);
         if (bad >= 0) {
@@ -67,13 +67,13 @@ public final class TransportAdaptQueryVectorAction
     }
 
     /**
-     * The model output the searched field takes; null (the model's largest) outside a search, or where no searched
-     * index maps the field. Checked for a model with one output too, whose mismatch the shards could only blame on
-     * the vector they receive, a length the user never sent.
+     * The output of a model with several that the searched field takes; null (the model's largest) for a model with
+     * one, outside a search, or where no searched index maps the field. Only a choice needs the mappings, which are
+     * parsed for every index searched.
      */
     private Integer fieldDimension(LoadedModel model, AdaptQueryVectorRequest request) {
         List<Integer> served = model.metadata().outputDims();
-        if (request.searched() == null) {
+        if (served.size() < 2 || request.searched() == null) {
             return null;
         }
         Set<Integer> dimensions = SearchedFieldDimensions.of(

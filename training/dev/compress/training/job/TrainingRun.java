@@ -33,6 +33,9 @@ import java.util.concurrent.CancellationException;
  */
 public final class TrainingRun {
 
+    /** The fewest queries a split part may hold: one query gives no standard error and no confidence interval. */
+    static final int MIN_QUERIES = 2;
+
     /** {@code evaluation} is {@link HeldOutEvaluation#json()} plus the selection, as stored with the model. */
     public record Outcome(
             ModelArtifact artifact, TrainingReport report, HeldOutEvaluation heldOut, Map<String, Object> evaluation) {}
@@ -72,9 +75,6 @@ public final class TrainingRun {
                 RetrievalEvaluator.standard(),
                 List.of());
     }
-
-    /** The fewest queries a split part may hold: one query gives no standard error and no confidence interval. */
-    static final int MIN_QUERIES = 2;
 
     private static void requireQueries(int held, String part, String why) {
         if (held < MIN_QUERIES) {

@@ -232,7 +232,9 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 "/twelve/_search",
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"single\",\"vector\":" + q32 + "}",
                 400,
-                "[compressed_knn] field [emb] has 12 dimensions, and model [single] serves output dimensions [16]");
+                "[compressed_knn] [vector] has 16 dimensions as model [single] adapted it (search the field that holds"
+                        + " that model's output, or name another of its outputs in [model_dimension]), but field [emb]"
+                        + " has 12");
         createIndexWithEmb("eight", 8);
         assertSearchError(
                 "/docs,eigh*/_search",

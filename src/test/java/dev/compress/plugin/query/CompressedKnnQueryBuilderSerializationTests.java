@@ -153,6 +153,22 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
         assertFalse(withModel().isRadial());
     }
 
+    /** The model a vector came from crosses the wire to the shards, which name it; it is provenance, not compared. */
+    public void testTheModelAnAdaptedVectorCameFromSurvivesTheWire() throws IOException {
+        CompressedKnnQueryBuilder adapted = withModel().toBuilder()
+                .modelId(null)
+                .modelDimension(null)
+                .adaptedBy("m")
+                .build();
+        assertEquals(withModel().toBuilder().modelId(null).modelDimension(null).build(), adapted);
+        try (BytesStreamOutput out = new BytesStreamOutput()) {
+            adapted.writeTo(out);
+            try (StreamInput in = out.bytes().streamInput()) {
+                assertEquals("m", new CompressedKnnQueryBuilder(in, new CompressCounters()).adaptedBy());
+            }
+        }
+    }
+
     public void testExpandNestedDocsSurvivesTheWireAndXContent() throws IOException {
         CompressedKnnQueryBuilder original =
                 withModel().toBuilder().expandNestedDocs(true).build();
