@@ -3,8 +3,7 @@ package dev.compress.plugin.query;
 import java.io.IOException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
-import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.support.IndicesOptions;
+import org.opensearch.action.OriginalIndices;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
@@ -18,13 +17,13 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
     private final Integer dimension;
     private final float[] vector;
     private final String field;
-    private final IndicesRequest searched;
+    private final OriginalIndices searched;
 
     /**
      * @param searched the search's indices and their options; null where the query is rewritten outside a search
      */
     public AdaptQueryVectorRequest(
-            String modelId, Integer dimension, float[] vector, String field, IndicesRequest searched) {
+            String modelId, Integer dimension, float[] vector, String field, OriginalIndices searched) {
         this.modelId = modelId;
         this.dimension = dimension;
         this.vector = vector;
@@ -38,23 +37,7 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
         dimension = in.readOptionalVInt();
         vector = in.readFloatArray();
         field = in.readString();
-        if (in.readBoolean()) {
-            String[] indices = in.readStringArray();
-            IndicesOptions options = IndicesOptions.readIndicesOptions(in);
-            searched = new IndicesRequest() {
-                @Override
-                public String[] indices() {
-                    return indices;
-                }
-
-                @Override
-                public IndicesOptions indicesOptions() {
-                    return options;
-                }
-            };
-        } else {
-            searched = null;
-        }
+        searched = in.readBoolean() ? OriginalIndices.readOriginalIndices(in) : null;
     }
 
     @Override
@@ -66,8 +49,7 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
         out.writeString(field);
         out.writeBoolean(searched != null);
         if (searched != null) {
-            out.writeStringArray(searched.indices());
-            searched.indicesOptions().writeIndicesOptions(out);
+            OriginalIndices.writeOriginalIndices(searched, out);
         }
     }
 
@@ -93,7 +75,7 @@ public final class AdaptQueryVectorRequest extends ActionRequest {
     }
 
     /** The search's indices and their options; null where the query is rewritten outside a search. */
-    public IndicesRequest searched() {
+    public OriginalIndices searched() {
         return searched;
     }
 }

@@ -12,6 +12,9 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.OriginalIndices;
+import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -562,13 +565,8 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private QueryBuilder adaptVector(QueryRewriteContext context) {
         if (adaptedVector == null) {
             SetOnce<float[]> adapted = new SetOnce<>();
-            QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-            AdaptQueryVectorRequest request = new AdaptQueryVectorRequest(
-                    modelId,
-                    modelDimension,
-                    vector,
-                    field,
-                    coordinator == null ? null : coordinator.getSearchRequest());
+            AdaptQueryVectorRequest request =
+                    new AdaptQueryVectorRequest(modelId, modelDimension, vector, field, searchedIndices(context));
             context.registerAsyncAction((client, listener) -> client.execute(
                     AdaptQueryVectorAction.INSTANCE,
                     request,
@@ -586,6 +584,19 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
         }
         return rebuilt(
                 toBuilder().vector(adapted).modelId(null).modelDimension(null).adaptedBy(modelId));
+    }
+
+    /**
+     * The indices a search names, for the model's output to fit the field there; null outside a search, and for a
+     * point-in-time search, whose indices are in its id and not yet resolved when it rewrites.
+     */
+    private static OriginalIndices searchedIndices(QueryRewriteContext context) {
+        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+        IndicesRequest searched = coordinator == null ? null : coordinator.getSearchRequest();
+        if (searched == null || searched instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
+            return null;
+        }
+        return new OriginalIndices(searched);
     }
 
     @Override

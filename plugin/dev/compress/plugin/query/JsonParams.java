@@ -59,8 +59,9 @@ public final class JsonParams {
                         && Math.abs(n.doubleValue()) <= Integer.MAX_VALUE;
         if (whole == false) {
             boolean integral = n.doubleValue() == Math.rint(n.doubleValue());
-            throw new IllegalArgumentException("[" + name + "] must be "
-                    + (integral ? "at most " + Integer.MAX_VALUE : "a whole number") + ", got [" + n + "]");
+            throw new IllegalArgumentException("[" + name + "] must be a whole number"
+                    + (integral ? " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE : "") + ", got [" + n
+                    + "]");
         }
         return n.intValue();
     }

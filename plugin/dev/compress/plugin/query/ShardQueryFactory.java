@@ -61,8 +61,8 @@ final class ShardQueryFactory {
                             + (q.adaptedBy() == null
                                     ? ""
                                     : " as model [" + q.adaptedBy() + "] adapted it (search the field that holds"
-                                            + " that model's output, or name another of its outputs in"
-                                            + " [model_dimension]),")
+                                            + " that model's output, or, for a model with several outputs, name the"
+                                            + " one the field holds in [model_dimension]),")
                             + " but field [" + q.field() + "] has " + config.dimension());
         }
         if (config.similarity() == VectorSimilarity.DOT_PRODUCT) {
@@ -87,13 +87,14 @@ final class ShardQueryFactory {
             }
         }
         Query luceneFilter = q.filter() == null ? null : q.filter().toQuery(context);
+        // the field the name resolves to: a field alias names another field, whose vectors the index holds
         ShardVectorQuery shardQuery = new ShardVectorQuery(
-                q.field(),
+                mapped.name(),
                 config,
                 target,
                 q.mask() == null ? null : q.mask().kept(),
                 luceneFilter,
-                nestedParents(q, context));
+                nestedParents(q, mapped.name(), context));
         if (q.expandNestedDocs() && shardQuery.parents() == null) {
             throw new QueryShardException(
                     context,
@@ -113,8 +114,8 @@ final class ShardQueryFactory {
      * documents of its innermost nested object, and a walk diversified by the parents of another
      * level finds none, or only documents the search then drops. Each case is a 400 naming the path.
      */
-    private static BitSetProducer nestedParents(CompressedKnnQueryBuilder q, QueryShardContext context) {
-        ObjectMapper nested = NestedObjects.innermostNested(context::getObjectMapper, q.field());
+    private static BitSetProducer nestedParents(CompressedKnnQueryBuilder q, String field, QueryShardContext context) {
+        ObjectMapper nested = NestedObjects.innermostNested(context::getObjectMapper, field);
         ObjectMapper scope = context.nestedScope().getObjectMapper();
         if (scope == null && nested == null) {
             return null;

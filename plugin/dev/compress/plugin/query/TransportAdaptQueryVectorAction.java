@@ -17,7 +17,7 @@ import org.opensearch.transport.TransportService;
 /**
  * Adapts one query vector with this node's cached model, on a search thread ({@link SearchPoolInference}): errors
  * name the model and both dimensions. A model with several output dimensions, asked for none, serves the one the
- * searched field has ({@link SearchedFieldDimensions}), so the shards get a vector they can search.
+ * searched field has where the searched indices agree on it ({@link SearchedFieldDimensions}).
  */
 public final class TransportAdaptQueryVectorAction
         extends HandledTransportAction<AdaptQueryVectorRequest, AdaptQueryVectorResponse> {
@@ -67,31 +67,24 @@ public final class TransportAdaptQueryVectorAction
     }
 
     /**
-     * The output of a model with several that the searched field takes; null (the model's largest) for a model with
-     * one, outside a search, or where no searched index maps the field. Only a choice needs the mappings, which are
-     * parsed for every index searched.
+     * The output of a model with several that the searched field takes, where the searched indices agree on one
+     * dimension; null (the model's largest) for a model with one output, outside a search, where no searched index
+     * maps the field, and where the indices map it with several dimensions (the shards of those that differ fail, as
+     * with any vector of the wrong length).
      */
     private Integer fieldDimension(LoadedModel model, AdaptQueryVectorRequest request) {
         List<Integer> served = model.metadata().outputDims();
         if (served.size() < 2 || request.searched() == null) {
             return null;
         }
-        Set<Integer> dimensions = SearchedFieldDimensions.of(
-                clusterService.state(),
-                resolver,
-                request.searched().indices(),
-                request.searched().indicesOptions(),
-                request.field());
-        if (dimensions.size() > 1) {
-            throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] field [" + request.field()
-                    + "] has dimensions " + dimensions + " in the indices searched, and model [" + model.id()
-                    + "] adapts the query once for all of them: search them apart, each with its [model_dimension]");
-        }
-        if (dimensions.isEmpty()) {
+        Set<Integer> dimensions =
+                SearchedFieldDimensions.of(clusterService.state(), resolver, request.searched(), request.field());
+        if (dimensions.size() != 1) {
             return null;
         }
         int dimension = dimensions.iterator().next();
         if (served.contains(dimension) == false) {
+            // every shard would refuse the model's largest output: say why once
             throw new IllegalArgumentException("[" + CompressedKnnQueryBuilder.NAME + "] field [" + request.field()
                     + "] has " + dimension + " dimensions, and model [" + model.id() + "] serves output dimensions "
                     + served);

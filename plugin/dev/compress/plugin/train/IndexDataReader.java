@@ -30,7 +30,7 @@ final class IndexDataReader {
         this.client = client;
     }
 
-    /** Receives each vector read, with its id. */
+    /** Receives each vector read, with its id: null for a document without the id field it is keyed by. */
     @FunctionalInterface
     interface VectorConsumer<E extends Exception> {
         void accept(String id, float[] vector) throws E;
@@ -39,21 +39,31 @@ final class IndexDataReader {
     /** The id field that names a document's own {@code _id}, which is not in {@code _source}. */
     static final String ID = "_id";
 
-    /** Vectors of an index on the heap, keyed by {@code idField} (the document's {@link #ID}); documents without a vector are skipped. */
-    VectorSet vectors(String index, String idField, String vectorField, int dim) {
+    /**
+     * The query vectors, and how many query documents had a vector but not the id field they are keyed by (a stray
+     * document in the queries index: no judgment can name it).
+     */
+    record QueryVectors(VectorSet vectors, long withoutId) {}
+
+    /** Query vectors on the heap, keyed by {@code idField}, or by each document's own {@code _id} when it is {@link #ID}. */
+    QueryVectors queries(String index, String idField, String vectorField, int dim) {
         List<String> ids = new ArrayList<>();
         List<float[]> rows = new ArrayList<>();
+        long[] withoutId = new long[1];
         vectors(index, idField, vectorField, dim, (id, vector) -> {
-            ids.add(id);
-            rows.add(vector);
+            if (id == null) {
+                withoutId[0]++;
+            } else {
+                ids.add(id);
+                rows.add(vector);
+            }
         });
-        return VectorSet.ofRows(ids, rows.toArray(new float[0][]));
+        return new QueryVectors(VectorSet.ofRows(ids, rows.toArray(new float[0][])), withoutId[0]);
     }
 
     /**
-     * Hands each vector of an index to {@code into} as it is read, in {@code _id} order, keyed by
-     * {@code idField} (the document's {@link #ID}); documents without a vector are skipped, and one without an
-     * id fails the read.
+     * Hands each vector of an index to {@code into} as it is read, in {@code _id} order, keyed by {@code idField},
+     * or by each document's own {@code _id} when it is {@link #ID}; documents without a vector are skipped.
      */
     <E extends Exception> void vectors(
             String index, String idField, String vectorField, int dim, VectorConsumer<E> into) throws E {
@@ -80,11 +90,7 @@ final class IndexDataReader {
                         "document [" + hit.getId() + "] of [" + index + "]: [" + vectorField + "]",
                         VectorSimilarity.squaredLength(v));
                 Object id = ownId ? hit.getId() : extract(hit.getSourceAsMap(), idField);
-                if (id == null) {
-                    throw new IllegalArgumentException("document [" + hit.getId() + "] of [" + index
-                            + "] has a vector in [" + vectorField + "] but no [" + idField + "]");
-                }
-                into.accept(String.valueOf(id), v);
+                into.accept(id == null ? null : String.valueOf(id), v);
             }
         });
     }

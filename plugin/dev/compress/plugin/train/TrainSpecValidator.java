@@ -41,7 +41,7 @@ final class TrainSpecValidator {
                             + " but [corpus.vector_field] [" + spec.corpusVectorField() + "] has " + corpusDim);
         }
         if (IndexDataReader.ID.equals(spec.queriesIdField()) == false) {
-            mappedField(state, "queries", spec.queriesIndex(), "id_field", spec.queriesIdField());
+            mappedField(state, "queries", spec.queriesIndex(), "queries.id_field", spec.queriesIdField());
         }
         if (spec.srwJudgments()) {
             if (state.metadata().hasIndex(SrwJudgmentList.INDEX) == false) {
@@ -50,10 +50,14 @@ final class TrainSpecValidator {
                                 + SrwJudgmentList.INDEX + "], which does not exist");
             }
         } else {
-            mappedField(state, "judgments", spec.judgmentsIndex(), "query_field", spec.judgmentsQueryField());
-            mappedField(state, "judgments", spec.judgmentsIndex(), "doc_field", spec.judgmentsDocField());
+            mappedField(state, "judgments", spec.judgmentsIndex(), "judgments.query_field", spec.judgmentsQueryField());
+            mappedField(state, "judgments", spec.judgmentsIndex(), "judgments.doc_field", spec.judgmentsDocField());
             Object ratingType = mappedField(
-                            state, "judgments", spec.judgmentsIndex(), "rating_field", spec.judgmentsRatingField())
+                            state,
+                            "judgments",
+                            spec.judgmentsIndex(),
+                            "judgments.rating_field",
+                            spec.judgmentsRatingField())
                     .get("type");
             if (NUMERIC_TYPES.contains(ratingType) == false) {
                 // the checks before a job count ratings with range queries, which compare a string field's values as
@@ -65,7 +69,11 @@ final class TrainSpecValidator {
         }
         if (spec.split().field() != null) {
             mappedField(
-                    state, "split", spec.judgmentsIndex(), "field", spec.split().field());
+                    state,
+                    "judgments",
+                    spec.judgmentsIndex(),
+                    "split.field",
+                    spec.split().field());
         }
         int largest = spec.dimensions().isEmpty()
                 ? 0
@@ -78,7 +86,7 @@ final class TrainSpecValidator {
     }
 
     private static int vectorDimension(ClusterState state, String section, String index, String field) {
-        Map<String, Object> mapping = mappedField(state, section, index, "vector_field", field);
+        Map<String, Object> mapping = mappedField(state, section, index, section + ".vector_field", field);
         Object type = mapping.get("type");
         if (VECTOR_TYPES.contains(type) == false || mapping.get("dimension") instanceof Number == false) {
             throw new IllegalArgumentException("[" + section + ".vector_field] [" + field + "] of index [" + index
@@ -87,6 +95,12 @@ final class TrainSpecValidator {
         return ((Number) mapping.get("dimension")).intValue();
     }
 
+    /**
+     * The mapping of field {@code path} of {@code index}.
+     *
+     * @param section   the request's section that names the index, for its errors ({@code corpus}, {@code judgments})
+     * @param parameter the parameter that names the field, for its errors ({@code split.field})
+     */
     private static Map<String, Object> mappedField(
             ClusterState state, String section, String index, String parameter, String path) {
         IndexMetadata metadata = state.metadata().index(index);
@@ -98,21 +112,21 @@ final class TrainSpecValidator {
             throw new IllegalArgumentException("[" + section + ".index] index [" + index + "] does not exist");
         }
         MappingMetadata mapping = metadata.mapping();
-        MappingSourcePath found = MappingSourcePath.of(mapping == null ? Map.of() : mapping.sourceAsMap(), path);
+        Map<String, Object> source = mapping == null ? Map.of() : mapping.sourceAsMap();
+        MappingSourcePath found = MappingSourcePath.of(source, path);
         if (found == null) {
             int dot = path.lastIndexOf('.');
-            MappingSourcePath parent =
-                    dot < 0 ? null : MappingSourcePath.of(mapping.sourceAsMap(), path.substring(0, dot));
+            MappingSourcePath parent = dot < 0 ? null : MappingSourcePath.of(source, path.substring(0, dot));
             if (parent != null
                     && parent.field().get("fields") instanceof Map<?, ?> subFields
                     && subFields.containsKey(path.substring(dot + 1))) {
-                throw new IllegalArgumentException("[" + section + "." + parameter + "] field [" + path
+                throw new IllegalArgumentException("[" + parameter + "] field [" + path
                         + "] is a multi-field of [" + path.substring(0, dot) + "] in index [" + index
                         + "]: training reads _source, where only [" + path.substring(0, dot)
                         + "] has a value; name that field");
             }
             throw new IllegalArgumentException(
-                    "[" + section + "." + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
+                    "[" + parameter + "] field [" + path + "] is not mapped in index [" + index + "]");
         }
         return found.field();
     }

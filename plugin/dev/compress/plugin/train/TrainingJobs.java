@@ -283,8 +283,9 @@ public final class TrainingJobs implements ClusterStateListener {
             ProgressReporter progress,
             AtomicBoolean cancelled)
             throws Exception {
-        VectorSet queries =
-                reader.vectors(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
+        IndexDataReader.QueryVectors read =
+                reader.queries(spec.queriesIndex(), spec.queriesIdField(), spec.queriesVectorField(), inputDim);
+        VectorSet queries = read.vectors();
         stopIfRequested(progress);
         IndexDataReader.JudgmentRows rows = reader.judgments(spec);
         UsableJudgments usable = UsableJudgments.of(rows.all(), corpus, queries);
@@ -294,6 +295,7 @@ public final class TrainingJobs implements ClusterStateListener {
                     "no usable judgments: none has a rating > 0 for a query and a document that both have vectors");
         }
         Map<String, Object> judgmentCounts = new LinkedHashMap<>();
+        judgmentCounts.put("query_vectors_without_id", read.withoutId());
         judgmentCounts.put("unreadable_rows", rows.unreadable());
         judgmentCounts.putAll(usable.counts());
         QuerySplit split = split(rows, spec, corpus, queries, usable, judgmentCounts);
@@ -590,7 +592,9 @@ public final class TrainingJobs implements ClusterStateListener {
         public void onEpoch(EpochStats stats, int total) {
             Map<String, Object> epoch = new LinkedHashMap<>();
             epoch.put("epoch", stats.epoch());
-            epoch.put("loss", stats.losses().get("total"));
+            if (stats.losses().containsKey("total")) { // a tau's summary has none
+                epoch.put("loss", stats.losses().get("total"));
+            }
             // the loss's terms, and a query mask's tau and validation KL: what tells its entries apart
             stats.losses().forEach((name, value) -> {
                 if (name.equals("total") == false) {

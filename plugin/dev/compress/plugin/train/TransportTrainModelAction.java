@@ -21,12 +21,12 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.UUIDs;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.unit.ByteSizeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
-import org.opensearch.search.sort.SortOrder;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.Client;
@@ -138,21 +138,22 @@ public final class TransportTrainModelAction extends HandledTransportAction<Trai
     private void refuseGradesAboveHighest(TrainSpec spec, Runnable then, ActionListener<?> listener) {
         client.prepareSearch(spec.judgmentsIndex())
                 .setQuery(QueryBuilders.rangeQuery(spec.judgmentsRatingField()).gte(Grades.HIGHEST + 0.5))
-                .addSort(spec.judgmentsRatingField(), SortOrder.DESC)
-                .setFetchSource(false)
+                // one of them from _source, as sent: a sort would need the field's doc values
+                .setFetchSource(spec.judgmentsRatingField(), null)
                 .setSize(1)
                 .setTrackTotalHits(true)
                 .execute(ActionListener.wrap(
                         found -> {
                             long above = found.getHits().getTotalHits().value();
                             if (above > 0) {
-                                SearchHit highest = found.getHits().getHits()[0];
+                                SearchHit example = found.getHits().getHits()[0];
                                 listener.onFailure(new IllegalArgumentException("[judgments.rating_field] ["
                                         + spec.judgmentsRatingField() + "] of " + above + " judgments in ["
                                         + spec.judgmentsIndex() + "] rounds above the highest grade "
-                                        + Grades.HIGHEST + " that training takes; the highest is ["
-                                        + highest.getSortValues()[0] + "], in document [" + highest.getId()
-                                        + "]"));
+                                        + Grades.HIGHEST + " that training takes, such as ["
+                                        + XContentMapValues.extractValue(
+                                                spec.judgmentsRatingField(), example.getSourceAsMap())
+                                        + "] in document [" + example.getId() + "]"));
                             } else {
                                 then.run();
                             }

@@ -51,15 +51,6 @@ public final class TrainingRun {
             QuerySplit split,
             Trainer trainer,
             TrainingListener listener) {
-        requireQueries(
-                split.test().size(),
-                "test",
-                "every reported figure comes from unseen queries, with its standard error");
-        // every learned method keeps its best validation epoch only when it beats the start by more than chance
-        requireQueries(
-                split.validation().size(),
-                "validation",
-                "every learned method chooses its epoch on them, by a confidence interval");
         EmbeddedDataset data = new EmbeddedDataset(source, "index", null, corpus, queries);
         Set<String> trainAndValidation = new HashSet<>(split.train());
         trainAndValidation.addAll(split.validation());
@@ -79,7 +70,8 @@ public final class TrainingRun {
     private static void requireQueries(int held, String part, String why) {
         if (held < MIN_QUERIES) {
             throw new IllegalArgumentException("the split holds out " + held + " " + part + " quer"
-                    + (held == 1 ? "y" : "ies") + ", and at least " + MIN_QUERIES + " are needed: " + why);
+                    + (held == 1 ? "y" : "ies") + " with a relevant document, and at least " + MIN_QUERIES
+                    + " are needed: " + why + "; add judged queries, or hold out a larger share");
         }
     }
 
@@ -98,6 +90,15 @@ public final class TrainingRun {
             Duration budget,
             RetrievalEvaluator retrieval,
             List<Double> maskRatios) {
+        requireQueries(
+                test.queries().size(),
+                "test",
+                "every reported figure comes from unseen queries, with its standard error");
+        // every learned method keeps its best validation epoch only when it beats the start by more than chance
+        requireQueries(
+                data.validation().queries().size(),
+                "validation",
+                "every learned method chooses its epoch on them, by a confidence interval");
         TrainedModel trained = trainer.train(data, TrainingBudget.limit(listener, budget));
         // a stop asked of the run itself (not the budget running out) also skips the evaluation
         if (listener.stopRequested()) {

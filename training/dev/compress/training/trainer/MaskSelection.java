@@ -18,7 +18,8 @@ import java.util.List;
  * come from predictors that trained on the fold's queries among others; only which mask wins depends on them.)
  *
  * <p>No correction for the number of candidates is applied on top. A Bonferroni level was checked on the
- * training split alone (choosing among the judgment-free masks on half of the training queries, measuring on
+ * training split alone, with the normal quantile the interval then took (Student's t differs from it by about 1% at
+ * these query counts) (choosing among the judgment-free masks on half of the training queries, measuring on
  * the other half, over many random halvings): it served the whole query in most draws and gave up most of the
  * gain where the PRF masks help on the training queries (nfcorpus), while the plain level's losing choices
  * were rare and small. Nor is the simplest candidate within one standard error of the best preferred (the

@@ -451,8 +451,10 @@ public final class QueryMaskTrainer implements Trainer {
                         : masks.evaluate(validation, (i, q) -> DimensionMasks.topK(scores[i], k));
                 // the masked nDCG@10 compares taus (KL at different tau is not comparable): once per tau, at its best
                 // epoch
-                EpochStats summary = new EpochStats(
-                        r.bestEpoch(), Map.of("val_kl", r.bestFigure(), "tau", tau), null, atTrained.ndcg(), 0, 0);
+                Map<String, Double> figures = new LinkedHashMap<>();
+                figures.put("val_kl", r.bestFigure());
+                figures.put("tau", tau);
+                EpochStats summary = new EpochStats(r.bestEpoch(), figures, null, atTrained.ndcg(), 0, 0);
                 epochs.add(summary);
                 listener.onEpoch(summary, totalEpochs);
                 return new TauRun(

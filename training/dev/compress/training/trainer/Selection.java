@@ -11,9 +11,9 @@ import java.util.Map;
  * start (epoch 0: PCA, where every adapter begins) by more than chance on the validation queries; otherwise
  * the start itself. The test is one-sided on paired per-query differences (best - start): the lower end of
  * a {@value #CONFIDENCE} confidence interval, from Student's t with one degree of freedom fewer than the
- * queries, must be above zero (the normal quantile would claim too much from the few validation queries a small
- * set of judgments leaves; a single query gives no interval, so nothing ships on it). The best of many epochs is an optimistic
- * estimate of that epoch, and judgments that carry no signal still yield a best epoch a little above the
+ * queries, must be above zero (the normal quantile would claim too much from the few validation queries a
+ * small set of judgments leaves; a single query gives no interval, so nothing ships on it). The best of
+ * many epochs is an optimistic estimate of that epoch, and judgments that carry no signal still yield a best epoch a little above the
  * start on validation; requiring the interval to clear zero keeps such a model from shipping.
  *
  * <p>A nested model serves several dimensions, and epochs are ranked by the mean over them; a gain at one

@@ -677,7 +677,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":1e12}}",
                 400,
-                "[mask.dimensions] must be at most 2147483647, got [1.0E12]");
+                "[mask.dimensions] must be a whole number from -2147483648 to 2147483647, got [1.0E12]");
         assertSearchError(
                 "{" + q + ",\"mask\":{\"type\":\"norm\",\"dimensions\":8.5}}",
                 400,

@@ -23,6 +23,7 @@ import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.support.PlainActionFuture;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.test.OpenSearchIntegTestCase;
@@ -219,29 +220,54 @@ public class CompressedKnnModelTests extends CompressClusterTestCase {
                 "{\"field\":\"emb\",\"k\":3,\"model_dimension\":8,\"vector\":" + q32 + "}",
                 400,
                 "[model_dimension] requires [model_id]");
-        // without model_dimension the field's own dimension is served: none the model has, or two across indices, say
-        // so
+        // without model_dimension the field's own dimension is served, through a field alias too; one the model does
+        // not
+        // serve is a 400 naming both
         createIndexWithEmb("twelve", 12);
         assertSearchError(
                 "/twelve/_search",
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
                 400,
                 "[compressed_knn] field [emb] has 12 dimensions, and model [qa] serves output dimensions [8, 16]");
+        client().admin()
+                .indices()
+                .preparePutMapping("docs")
+                .setSource(
+                        "{\"properties\":{\"emb8_alias\":{\"type\":\"alias\",\"path\":\"emb8\"}}}", XContentType.JSON)
+                .get();
+        // a field alias searches the field it names (it once searched a Lucene field of its own name, and found
+        // nothing)
+        float[] eight = Arrays.copyOf(gaussian(new Random(2), 1, INPUT_DIM)[0], 8);
+        Map<String, Object> plainAlias = restCall(
+                "POST",
+                "/docs/_search",
+                "{\"size\":3,\"query\":{\"compressed_knn\":{\"field\":\"emb8_alias\",\"k\":3,\"vector\":"
+                        + Arrays.toString(eight) + "}}}");
+        assertEquals(3, ((List<?>) ((Map<?, ?>) plainAlias.get("hits")).get("hits")).size());
+        Map<String, Object> throughAlias = restCall(
+                "POST",
+                "/docs/_search",
+                "{\"size\":3,\"query\":{\"compressed_knn\":{\"field\":\"emb8_alias\",\"k\":3,\"model_id\":\"qa\",\"vector\":"
+                        + q32 + "}}}");
+        assertEquals(3, ((List<?>) ((Map<?, ?>) throughAlias.get("hits")).get("hits")).size());
+        // indices that disagree get the model's largest output: those it fits answer, the others' shards fail
+        createIndexWithEmb("eight", 8);
+        Map<String, Object> mixed = restCall(
+                "POST",
+                "/docs,eigh*/_search",
+                "{\"size\":3,\"query\":{\"compressed_knn\":{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":"
+                        + q32 + "}}}");
+        assertEquals(3, ((List<?>) ((Map<?, ?>) mixed.get("hits")).get("hits")).size());
+        assertTrue(String.valueOf(mixed), ((Number) ((Map<?, ?>) mixed.get("_shards")).get("failed")).intValue() > 0);
+        // a model with one output, on a field of another dimension, is named by the shards' error
         storeModel("single", ModelFileTests.linearModel(INPUT_DIM, 16, 0.01f), ModelState.CREATED);
         assertSearchError(
                 "/twelve/_search",
                 "{\"field\":\"emb\",\"k\":3,\"model_id\":\"single\",\"vector\":" + q32 + "}",
                 400,
                 "[compressed_knn] [vector] has 16 dimensions as model [single] adapted it (search the field that holds"
-                        + " that model's output, or name another of its outputs in [model_dimension]), but field [emb]"
-                        + " has 12");
-        createIndexWithEmb("eight", 8);
-        assertSearchError(
-                "/docs,eigh*/_search",
-                "{\"field\":\"emb\",\"k\":3,\"model_id\":\"qa\",\"vector\":" + q32 + "}",
-                400,
-                "[compressed_knn] field [emb] has dimensions [8, 16] in the indices searched, and model [qa] adapts"
-                        + " the query once for all of them: search them apart, each with its [model_dimension]");
+                        + " that model's output, or, for a model with several outputs, name the one the field holds in"
+                        + " [model_dimension]), but field [emb] has 12");
         // finite weights and a query within the length limit can still overflow float inside the model
         storeModel("overflowing", ModelFileTests.linearModel(INPUT_DIM, 16, 1e30f), ModelState.CREATED);
         float[] large = new float[INPUT_DIM];

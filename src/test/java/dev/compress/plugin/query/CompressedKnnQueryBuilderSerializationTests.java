@@ -5,6 +5,8 @@ import dev.compress.plugin.query.mask.MaskType;
 import dev.compress.plugin.stats.CompressCounters;
 import java.io.IOException;
 import java.util.List;
+import org.opensearch.action.OriginalIndices;
+import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
@@ -165,6 +167,31 @@ public class CompressedKnnQueryBuilderSerializationTests extends OpenSearchTestC
             adapted.writeTo(out);
             try (StreamInput in = out.bytes().streamInput()) {
                 assertEquals("m", new CompressedKnnQueryBuilder(in, new CompressCounters()).adaptedBy());
+            }
+        }
+    }
+
+    /** The adapt request carries the searched indices and their options, or none, across the wire. */
+    public void testTheAdaptRequestSurvivesTheWire() throws IOException {
+        OriginalIndices searched =
+                new OriginalIndices(new String[] {"docs", "logs-*"}, IndicesOptions.strictExpandOpen());
+        for (OriginalIndices indices : java.util.Arrays.asList(searched, null)) {
+            AdaptQueryVectorRequest sent = new AdaptQueryVectorRequest("m", null, new float[] {1f, 2f}, "emb", indices);
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                sent.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    AdaptQueryVectorRequest read = new AdaptQueryVectorRequest(in);
+                    assertEquals("m", read.modelId());
+                    assertNull(read.dimension());
+                    assertArrayEquals(new float[] {1f, 2f}, read.vector(), 0f);
+                    assertEquals("emb", read.field());
+                    if (indices == null) {
+                        assertNull(read.searched());
+                    } else {
+                        assertArrayEquals(indices.indices(), read.searched().indices());
+                        assertEquals(indices.indicesOptions(), read.searched().indicesOptions());
+                    }
+                }
             }
         }
     }

@@ -223,9 +223,6 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 .setSource(Map.of("query_id", "q", "doc_id", "d", "rating", 1, "split", "train"))
                 .get();
         client().prepareIndex("huge-ratings")
-                .setSource(Map.of("query_id", "q", "doc_id", "f", "rating", 40, "split", "train"))
-                .get();
-        client().prepareIndex("huge-ratings")
                 .setId("too-high")
                 .setSource(Map.of("query_id", "q", "doc_id", "e", "rating", 200, "split", "train"))
                 .get();
@@ -234,8 +231,8 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                 restError(
                         400, "POST", "/_plugins/compress/_train", ok.replace(ScifactIndices.JUDGMENTS, "huge-ratings")),
                 containsString(
-                        "[judgments.rating_field] [rating] of 2 judgments in [huge-ratings] rounds above the highest grade"
-                                + " 31 that training takes; the highest is [200], in document [too-high]"));
+                        "[judgments.rating_field] [rating] of 1 judgments in [huge-ratings] rounds above the highest grade"
+                                + " 31 that training takes, such as [200] in document [too-high]"));
         // a string rating field would be counted by comparing text: "4" sorts above "31.5"
         client().admin()
                 .indices()

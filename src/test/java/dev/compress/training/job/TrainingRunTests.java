@@ -85,8 +85,12 @@ public class TrainingRunTests {
     public void aSplitWithFewerThanTwoValidationOrTestQueriesIsRefused() {
         List<String> train = List.of("q0", "q1", "q2");
         assertRefused(new QuerySplit(train, List.of(), List.of("q5", "q6")), "holds out 0 validation queries");
-        assertRefused(new QuerySplit(train, List.of("q3"), List.of("q5", "q6")), "holds out 1 validation query,");
-        assertRefused(new QuerySplit(train, List.of("q3", "q4"), List.of("q5")), "holds out 1 test query,");
+        assertRefused(
+                new QuerySplit(train, List.of("q3"), List.of("q5", "q6")),
+                "holds out 1 validation query with a relevant document,");
+        assertRefused(
+                new QuerySplit(train, List.of("q3", "q4"), List.of("q5")),
+                "holds out 1 test query with a relevant document,");
     }
 
     private static void assertRefused(QuerySplit split, String expected) {
