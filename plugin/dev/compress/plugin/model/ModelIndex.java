@@ -159,6 +159,11 @@ public final class ModelIndex {
                         ActionListener.wrap(started -> restoring.onResponse(null), restoring::onFailure)));
     }
 
+    /** Sends {@code read} as the plugin once the index can be read ({@link #whenReadable}); a failed wait goes to {@code onFailure}. */
+    private void readWhenReadable(Runnable read, Consumer<Exception> onFailure) {
+        whenReadable(ActionListener.wrap(readable -> asPlugin(read), onFailure::accept));
+    }
+
     /** Creates the index when it does not exist yet. */
     public void ensureIndex(ActionListener<Void> listener) {
         ActionListener<Void> restoring = restoring(listener);
@@ -420,8 +425,8 @@ public final class ModelIndex {
     /** Like {@link #get}, with the version read, for {@link #updateIfUnchanged} and {@link #delete}. */
     public void getVersioned(String modelId, ActionListener<Versioned> listener) {
         ActionListener<Versioned> restoring = restoring(listener);
-        whenReadable(ActionListener.wrap(
-                readable -> asPlugin(() -> client.get(
+        readWhenReadable(
+                () -> client.get(
                         new GetRequest(NAME, modelId),
                         ActionListener.wrap(
                                 r -> {
@@ -440,8 +445,8 @@ public final class ModelIndex {
                                         e instanceof org.opensearch.index.IndexNotFoundException
                                                 ? new ResourceNotFoundException(
                                                         "model [" + modelId + "] does not exist")
-                                                : e)))),
-                restoring::onFailure));
+                                                : e))),
+                restoring::onFailure);
     }
 
     /** Merges {@code fields} only if the document has not changed since {@code read}; a version conflict otherwise. */
@@ -601,13 +606,13 @@ public final class ModelIndex {
                         ? models
                         : QueryBuilders.boolQuery().filter(models).must(source.query()));
         source.fetchSource(withoutInternals(source.fetchSource()));
-        whenReadable(ActionListener.wrap(
-                readable -> asPlugin(() -> client.search(
+        readWhenReadable(
+                () -> client.search(
                         new SearchRequest(NAME)
                                 .source(source)
                                 .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
-                        restoring)),
-                restoring::onFailure));
+                        restoring),
+                restoring::onFailure);
     }
 
     /**
@@ -642,14 +647,14 @@ public final class ModelIndex {
         List<ModelRecord> found = new ArrayList<>();
         ActionListener<SearchResponse> pages =
                 restoring(ActionListener.wrap(page -> nextPage(page, found, onResult, onFailure), onFailure::accept));
-        whenReadable(ActionListener.wrap(
-                readable -> asPlugin(() -> client.search(
+        readWhenReadable(
+                () -> client.search(
                         new SearchRequest(NAME)
                                 .source(source)
                                 .scroll(SCROLL_KEEP_ALIVE)
                                 .indicesOptions(org.opensearch.action.support.IndicesOptions.lenientExpandOpenHidden()),
-                        pages)),
-                onFailure::accept));
+                        pages),
+                onFailure);
     }
 
     private void nextPage(

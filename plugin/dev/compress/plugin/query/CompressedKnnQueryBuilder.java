@@ -593,10 +593,12 @@ public final class CompressedKnnQueryBuilder extends AbstractQueryBuilder<Compre
     private static OriginalIndices searchedIndices(QueryRewriteContext context) {
         QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
         IndicesRequest searched = coordinator == null ? null : coordinator.getSearchRequest();
-        if (searched == null || searched instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
-            return null;
-        }
-        return new OriginalIndices(searched);
+        return searched == null || pointInTime(searched) ? null : new OriginalIndices(searched);
+    }
+
+    /** Whether a search reads a point in time, whose indices its id holds, not the request. */
+    static boolean pointInTime(IndicesRequest searched) {
+        return searched instanceof SearchRequest search && search.pointInTimeBuilder() != null;
     }
 
     @Override

@@ -9,7 +9,6 @@ import dev.compress.plugin.query.mask.MaskSpec;
 import dev.compress.plugin.query.mask.MaskType;
 import dev.compress.training.mask.DimensionMasks;
 import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.search.SearchRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.query.QueryBuilder;
@@ -129,7 +128,7 @@ final class MaskRewrite {
             throw new IllegalArgumentException("[" + NAME + "] [mask] type ["
                     + q.mask().type().jsonName() + "] runs a first-pass search and needs a search request's indices");
         }
-        if (coordinator.getSearchRequest() instanceof SearchRequest search && search.pointInTimeBuilder() != null) {
+        if (CompressedKnnQueryBuilder.pointInTime(coordinator.getSearchRequest())) {
             // the first pass would search the live indices, not the point in time's snapshot
             throw new IllegalArgumentException(
                     "[" + NAME + "] [mask] type [" + q.mask().type().jsonName()

@@ -64,19 +64,15 @@ public final class MaskSelection {
             }
         }
         Scores rule = new Scores(Arrays.stream(outOfFold).average().orElse(0), full.recall(), outOfFold);
-        double gain = rule.pairedDifference(full)[0];
-        double gainLower = Selection.lowerBound(rule, full);
+        int queries = full.perQueryNdcg().length;
+        double[] gain = rule.pairedDifference(full);
+        double gainLower = Selection.lowerBound(gain, queries);
         int best = best(all, full);
         if (best < 0 || !(gainLower > 0)) {
-            return new Choice(null, 0, 0, gain, gainLower);
+            return new Choice(null, 0, 0, gain[0], gainLower);
         }
-        Scores served = all.get(best);
-        return new Choice(
-                candidates.get(best),
-                served.pairedDifference(full)[0],
-                Selection.lowerBound(served, full),
-                gain,
-                gainLower);
+        double[] served = all.get(best).pairedDifference(full);
+        return new Choice(candidates.get(best), served[0], Selection.lowerBound(served, queries), gain[0], gainLower);
     }
 
     /** The index of the scores with the best mean paired difference whose lower bound is above zero; -1 when none. */
@@ -84,10 +80,10 @@ public final class MaskSelection {
         int best = -1;
         double bestMean = 0;
         for (int c = 0; c < candidates.size(); c++) {
-            double mean = candidates.get(c).pairedDifference(full)[0];
-            if (mean > bestMean && Selection.lowerBound(candidates.get(c), full) > 0) {
+            double[] difference = candidates.get(c).pairedDifference(full);
+            if (difference[0] > bestMean && Selection.lowerBound(difference, full.perQueryNdcg().length) > 0) {
                 best = c;
-                bestMean = mean;
+                bestMean = difference[0];
             }
         }
         return best;

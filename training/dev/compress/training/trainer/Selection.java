@@ -75,8 +75,11 @@ public record Selection(
      * NaN for a single query, which gives no interval (and NaN is above no bound).
      */
     static double lowerBound(Scores candidate, Scores base) {
-        double[] difference = candidate.pairedDifference(base);
-        int queries = candidate.perQueryNdcg().length;
+        return lowerBound(candidate.pairedDifference(base), candidate.perQueryNdcg().length);
+    }
+
+    /** The same, from a {@link Scores#pairedDifference} over {@code queries} queries already computed. */
+    static double lowerBound(double[] difference, int queries) {
         return queries < 2 ? Double.NaN : difference[0] - tQuantile(queries - 1) * difference[1];
     }
 
