@@ -333,7 +333,9 @@ public final class TrainCli {
                     "  epoch %3d/%d  loss %s  rho %s  val nDCG@10 %.4f  (%.2f s + %.2f s val)%n",
                     stats.epoch(),
                     total,
-                    stats.losses().getOrDefault("total", Double.NaN),
+                    stats.losses().containsKey("total")
+                            ? String.format(Locale.ROOT, "%.5f", stats.losses().get("total"))
+                            : "-",
                     stats.activeTripletRatio() == null
                             ? "-"
                             : String.format(Locale.ROOT, "%.3f", stats.activeTripletRatio()),
