@@ -33,6 +33,25 @@ public record MappingSourcePath(List<String> parts, List<Map<String, Object>> ob
         return new MappingSourcePath(parts, List.copyOf(objects));
     }
 
+    /**
+     * The walk of {@code field}, or, when it is a field alias, of the field the alias names; null when
+     * the field (or the alias's target) is not mapped there.
+     */
+    public static MappingSourcePath throughAlias(Map<String, Object> mapping, String field) {
+        MappingSourcePath path = of(mapping, field);
+        if (path != null
+                && "alias".equals(path.field().get("type"))
+                && path.field().get("path") instanceof String target) {
+            return of(mapping, target);
+        }
+        return path;
+    }
+
+    /** The field's dotted name. */
+    public String name() {
+        return String.join(".", parts);
+    }
+
     /** The field's own mapping. */
     public Map<String, Object> field() {
         return objects.getLast();

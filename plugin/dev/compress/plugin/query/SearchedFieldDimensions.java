@@ -57,12 +57,7 @@ final class SearchedFieldDimensions {
 
     /** The field's dimension where it is a {@code compressed_vector}, following one field alias; null otherwise. */
     private static Integer dimension(Map<String, Object> mapping, String field) {
-        MappingSourcePath path = MappingSourcePath.of(mapping, field);
-        if (path != null
-                && "alias".equals(path.field().get("type"))
-                && path.field().get("path") instanceof String target) {
-            path = MappingSourcePath.of(mapping, target);
-        }
+        MappingSourcePath path = MappingSourcePath.throughAlias(mapping, field);
         if (path == null
                 || CompressedVectorFieldMapper.CONTENT_TYPE.equals(path.field().get("type")) == false) {
             return null;

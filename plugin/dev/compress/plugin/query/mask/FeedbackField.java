@@ -1,6 +1,7 @@
 package dev.compress.plugin.query.mask;
 
 import dev.compress.plugin.mapper.MappingSourcePath;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.opensearch.action.IndicesRequest;
@@ -12,26 +13,27 @@ import org.opensearch.core.action.ActionListener;
 import org.opensearch.transport.client.Client;
 
 /**
- * The innermost {@code nested} object a vector field lies in, read from the mappings of the indices a first pass
- * searches: a field there can only be searched inside a {@code nested} query on that path, so the first pass runs
- * as one.
+ * Where a first pass finds the feedback vectors of a searched vector field, read from the mappings of the indices
+ * it searches: the field each index keeps them under in {@code _source} (the field a field alias names), and the
+ * innermost {@code nested} object the field lies in, since a field there can only be searched inside a {@code
+ * nested} query on that path, so the first pass runs as one.
+ *
+ * @param nestedPath   the nested object's path, or null when the field is in none (or mapped in none of the indices)
+ * @param sourceFields the field's name in {@code _source} by concrete index, for the indices that map it
  */
-final class NestedPath {
-
-    private NestedPath() {}
+record FeedbackField(String nestedPath, Map<String, String> sourceFields) {
 
     /**
-     * The path, or null when the field is in no nested object (or mapped in none of the indices). The mappings are
-     * read as the plugin, so that a user who may search the indices needs no mapping permission; {@code listener}
-     * runs in the caller's context again.
+     * Reads the mappings as the plugin, so that a user who may search the indices needs no mapping permission;
+     * {@code listener} runs in the caller's context again.
      */
-    static void of(Client client, IndicesRequest request, String field, ActionListener<String> listener) {
+    static void of(Client client, IndicesRequest request, String field, ActionListener<FeedbackField> listener) {
         GetMappingsRequest mappings = new GetMappingsRequest()
                 .indices(request.indices())
                 .indicesOptions(request.indicesOptions())
                 .local(true);
         ThreadContext threadContext = client.threadPool().getThreadContext();
-        ActionListener<String> restoring =
+        ActionListener<FeedbackField> restoring =
                 new ContextPreservingActionListener<>(threadContext.newRestorableContext(false), listener);
         try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
             client.admin()
@@ -42,17 +44,19 @@ final class NestedPath {
     }
 
     /**
-     * The one path every index that maps the field gives it; a field nested in one index and not in another (or
-     * under another path) has no first pass that searches both, and is a 400.
+     * The field's place in every index that maps it. The nested path must agree: a field nested in one index and
+     * not in another (or under another path) has no first pass that searches both, and is a 400.
      */
-    static String agreed(Map<String, MappingMetadata> mappings, String field) {
+    static FeedbackField agreed(Map<String, MappingMetadata> mappings, String field) {
         String path = null;
         String pathIndex = null;
+        Map<String, String> sourceFields = new HashMap<>();
         for (Map.Entry<String, MappingMetadata> index : mappings.entrySet()) {
             if (index.getValue() == null) {
                 continue;
             }
-            MappingSourcePath found = MappingSourcePath.of(index.getValue().sourceAsMap(), field);
+            MappingSourcePath found =
+                    MappingSourcePath.throughAlias(index.getValue().sourceAsMap(), field);
             if (found == null) {
                 continue; // not mapped here: the first pass finds nothing in this index
             }
@@ -64,8 +68,19 @@ final class NestedPath {
             }
             path = nested;
             pathIndex = index.getKey();
+            sourceFields.put(index.getKey(), found.name());
         }
-        return path;
+        return new FeedbackField(path, Map.copyOf(sourceFields));
+    }
+
+    /** The field {@code index} keeps the searched field's vectors under in {@code _source}. */
+    String sourceField(String index, String searched) {
+        return sourceFields.getOrDefault(index, searched);
+    }
+
+    /** {@link #sourceField} relative to a chunk of the nested object. */
+    String chunkField(String index, String searched) {
+        return sourceField(index, searched).substring(nestedPath.length() + 1);
     }
 
     private static String where(String nestedPath) {

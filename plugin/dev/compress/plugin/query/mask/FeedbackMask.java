@@ -31,7 +31,8 @@ import org.opensearch.transport.client.Client;
  * A pseudo-relevance-feedback mask ({@code dime_prf}, {@code eclipse_prf}) from a first-pass search:
  * the unmasked query's hits on the same indices (ids only), then the vectors of the feedback
  * documents from their {@code _source}; for a field inside a {@code nested} object, a {@code nested} first pass
- * whose parents rank by their best chunk, and the vectors of those chunks ({@link NestedPath}). {@code dime_prf}
+ * whose parents rank by their best chunk, and the vectors of those chunks ({@link FeedbackField}; through a field
+ * alias, the vectors of the field it names). {@code dime_prf}
  * takes the top {@code feedback_docs};
  * {@code eclipse_prf} those as relevant and the last {@code negative_docs} of the top
  * {@code negative_depth} as irrelevant (as {@code MaskEvaluation} does offline, on unit
@@ -106,27 +107,28 @@ public final class FeedbackMask {
             QueryBuilder firstPass,
             Sets sets,
             ActionListener<Feedback> listener) {
-        NestedPath.of(
+        FeedbackField.of(
                 client,
                 request,
                 field,
                 ActionListener.wrap(
-                        path -> collect(client, request, field, path, firstPass, sets, listener), listener::onFailure));
+                        where -> collect(client, request, field, where, firstPass, sets, listener),
+                        listener::onFailure));
     }
 
-    /** {@link #collect} once the field's nested path (null for none) is known. */
+    /** {@link #collect} once the field's place in the mappings is known. */
     private static void collect(
             Client client,
             IndicesRequest request,
             String field,
-            String nestedPath,
+            FeedbackField where,
             QueryBuilder firstPass,
             Sets sets,
             ActionListener<Feedback> listener) {
         SearchRequest ranking = new SearchRequest(request.indices())
                 .indicesOptions(request.indicesOptions())
                 .source(new SearchSourceBuilder()
-                        .query(nestedPath == null ? firstPass : bestChunk(nestedPath, firstPass))
+                        .query(where.nestedPath() == null ? firstPass : bestChunk(where.nestedPath(), firstPass))
                         .size(sets.depth())
                         .fetchSource(false)
                         .trackTotalHits(false));
@@ -168,12 +170,11 @@ public final class FeedbackMask {
                                 listener.onResponse(new Feedback(new float[0][], new float[0][]));
                                 return;
                             }
-                            if (nestedPath == null) {
-                                fetchVectors(client, field, positives, negatives, listener);
+                            if (where.nestedPath() == null) {
+                                fetchVectors(client, field, where, positives, negatives, listener);
                             } else {
-                                String inner = field.substring(nestedPath.length() + 1);
-                                listener.onResponse(
-                                        new Feedback(bestChunks(positives, inner), bestChunks(negatives, inner)));
+                                listener.onResponse(new Feedback(
+                                        bestChunks(positives, field, where), bestChunks(negatives, field, where)));
                             }
                         },
                         listener::onFailure));
@@ -184,7 +185,7 @@ public final class FeedbackMask {
      * {@code nested} query ranks them, with that chunk's own source as the one inner hit.
      */
     private static QueryBuilder bestChunk(String path, QueryBuilder firstPass) {
-        // ignore_unmapped: an index that does not map the path has no chunk to give, as NestedPath skips it
+        // ignore_unmapped: an index that does not map the path has no chunk to give, as FeedbackField skips it
         return QueryBuilders.nestedQuery(path, firstPass, ScoreMode.Max)
                 .ignoreUnmapped(true)
                 .innerHit(new InnerHitBuilder(BEST_CHUNK)
@@ -192,8 +193,8 @@ public final class FeedbackMask {
                         .setFetchSourceContext(FetchSourceContext.FETCH_SOURCE));
     }
 
-    /** The unit vectors of the best chunks of {@code hits}, whose field {@code inner} is relative to the chunk. */
-    private static float[][] bestChunks(List<SearchHit> hits, String inner) {
+    /** The unit vectors of the best chunks of {@code hits}, of the field {@code where} places in each chunk. */
+    private static float[][] bestChunks(List<SearchHit> hits, String field, FeedbackField where) {
         List<float[]> vectors = new ArrayList<>();
         for (SearchHit hit : hits) {
             SearchHits chunks =
@@ -201,6 +202,7 @@ public final class FeedbackMask {
             if (chunks == null || chunks.getHits().length == 0) {
                 continue; // matched through no chunk of the field
             }
+            String inner = where.chunkField(hit.getIndex(), field);
             float[] v = vectorOf(chunks.getAt(0).getSourceAsMap(), inner);
             if (v == null) {
                 throw new IllegalArgumentException("[mask] feedback document [" + hit.getId() + "] of index ["
@@ -229,17 +231,18 @@ public final class FeedbackMask {
     private static void fetchVectors(
             Client client,
             String field,
+            FeedbackField where,
             List<SearchHit> positives,
             List<SearchHit> negatives,
             ActionListener<Feedback> listener) {
         List<SearchHit> wanted = new ArrayList<>(positives);
         wanted.addAll(negatives);
         MultiGetRequest fetch = new MultiGetRequest();
-        FetchSourceContext source = new FetchSourceContext(true, new String[] {field}, null);
         for (SearchHit hit : wanted) {
             DocumentField routing = hit.field(RoutingFieldMapper.NAME);
+            String sourceField = where.sourceField(hit.getIndex(), field);
             fetch.add(new MultiGetRequest.Item(hit.getIndex(), hit.getId())
-                    .fetchSourceContext(source)
+                    .fetchSourceContext(new FetchSourceContext(true, new String[] {sourceField}, null))
                     .routing(routing == null ? null : routing.getValue().toString()));
         }
         client.multiGet(
@@ -262,11 +265,12 @@ public final class FeedbackMask {
                                 if (item.getResponse().isExists() == false) {
                                     continue;
                                 }
-                                float[] v = vectorOf(item.getResponse().getSourceAsMap(), field);
+                                String sourceField = where.sourceField(item.getIndex(), field);
+                                float[] v = vectorOf(item.getResponse().getSourceAsMap(), sourceField);
                                 if (v == null) {
-                                    throw new IllegalArgumentException(
-                                            "[mask] feedback document [" + item.getId() + "] of index ["
-                                                    + item.getIndex() + "] has no [" + field + "] in its _source");
+                                    throw new IllegalArgumentException("[mask] feedback document [" + item.getId()
+                                            + "] of index [" + item.getIndex() + "] has no [" + sourceField
+                                            + "] in its _source");
                                 }
                                 (i < positives.size() ? p : n).add(v);
                             }

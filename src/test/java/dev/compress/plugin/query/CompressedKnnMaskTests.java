@@ -154,6 +154,7 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                         + "\"emb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"dot_product\"},"
                         + "\"embb\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"binary\",\"similarity\":\"dot_product\"},"
                         + "\"embc\":{\"type\":\"compressed_vector\",\"dimension\":32,\"encoding\":\"float\",\"similarity\":\"cosine\"},"
+                        + "\"emb_alias\":{\"type\":\"alias\",\"path\":\"emb\"},"
                         + "\"tag\":{\"type\":\"integer\"}}}")
                 .get();
         docs = new JavaEncoder(adapter, DIM).encode(gaussian(random, DOCS, RAW_DIM));
@@ -424,7 +425,8 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 dime[j] = q[j] * feedback[j];
             }
             MaskSpec dimeSpec = new MaskSpec(MaskType.DIME_PRF, 0.25, null, null, 2, 10, 1000, null);
-            for (String field : List.of("emb", "embb")) {
+            // through a field alias, the feedback vectors are those of the field it names
+            for (String field : List.of("emb", "embb", "emb_alias")) {
                 assertSameHits(
                         bruteForce(q, top(dime, 8), i -> true, K), search(node, query(field, q, null, dimeSpec, null)));
             }
@@ -445,9 +447,11 @@ public class CompressedKnnMaskTests extends CompressClusterTestCase {
                 eclipse[j] = q[j] * (positive[j] - negative[j]);
             }
             MaskSpec eclipseSpec = new MaskSpec(MaskType.ECLIPSE_PRF, 0.25, null, null, 1, 3, 20, null);
-            assertSameHits(
-                    bruteForce(q, top(eclipse, 8), i -> true, K),
-                    search(node, query("emb", q, null, eclipseSpec, null)));
+            for (String field : List.of("emb", "emb_alias")) {
+                assertSameHits(
+                        bruteForce(q, top(eclipse, 8), i -> true, K),
+                        search(node, query(field, q, null, eclipseSpec, null)));
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.Test;
 import org.opensearch.cluster.metadata.MappingMetadata;
 
-public class NestedPathTests {
+public class FeedbackFieldTests {
 
     private static MappingMetadata mapping(Map<String, Object> properties) {
         return new MappingMetadata("_doc", Map.of("properties", properties));
@@ -31,10 +31,17 @@ public class NestedPathTests {
                                 Map.of("properties", Map.of("x", VECTOR)),
                                 "chunks",
                                 Map.of("type", "nested", "properties", Map.of("v", VECTOR)))));
-        assertEquals("doc.chunks", NestedPath.agreed(Map.of("a", mapping(twoLevels)), "doc.chunks.v"));
+        assertEquals(
+                "doc.chunks",
+                FeedbackField.agreed(Map.of("a", mapping(twoLevels)), "doc.chunks.v")
+                        .nestedPath());
         // an object (not nested) between: the path stops at the nested one above it
-        assertEquals("doc", NestedPath.agreed(Map.of("a", mapping(twoLevels)), "doc.meta.x"));
-        assertNull(NestedPath.agreed(Map.of("a", mapping(Map.of("v", VECTOR))), "v"));
+        assertEquals(
+                "doc",
+                FeedbackField.agreed(Map.of("a", mapping(twoLevels)), "doc.meta.x")
+                        .nestedPath());
+        assertNull(FeedbackField.agreed(Map.of("a", mapping(Map.of("v", VECTOR))), "v")
+                .nestedPath());
     }
 
     @Test
@@ -43,7 +50,7 @@ public class NestedPathTests {
         mappings.put("flat", mapping(Map.of("other", VECTOR)));
         mappings.put("nested", mapping(Map.of("chunks", Map.of("type", "nested", "properties", Map.of("v", VECTOR)))));
         mappings.put("empty", null);
-        assertEquals("chunks", NestedPath.agreed(mappings, "chunks.v"));
+        assertEquals("chunks", FeedbackField.agreed(mappings, "chunks.v").nestedPath());
     }
 
     @Test
@@ -52,11 +59,31 @@ public class NestedPathTests {
         mappings.put("nested", mapping(Map.of("chunks", Map.of("type", "nested", "properties", Map.of("v", VECTOR)))));
         mappings.put("object", mapping(Map.of("chunks", Map.of("properties", Map.of("v", VECTOR)))));
         IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> NestedPath.agreed(mappings, "chunks.v"));
+                assertThrows(IllegalArgumentException.class, () -> FeedbackField.agreed(mappings, "chunks.v"));
         assertTrue(
                 e.getMessage(),
                 e.getMessage()
                         .contains("[mask] field [chunks.v] lies outside any nested object in index [object] but in"
                                 + " nested object [chunks] in index [nested]"));
+    }
+
+    @Test
+    public void aFieldAliasIsReadUnderTheFieldItNames() {
+        Map<String, MappingMetadata> mappings = new LinkedHashMap<>();
+        mappings.put("aliased", mapping(Map.of("v", VECTOR, "va", Map.of("type", "alias", "path", "v"))));
+        mappings.put("concrete", mapping(Map.of("va", VECTOR)));
+        mappings.put("without", mapping(Map.of("other", VECTOR)));
+        FeedbackField where = FeedbackField.agreed(mappings, "va");
+        assertNull(where.nestedPath());
+        assertEquals("v", where.sourceField("aliased", "va"));
+        assertEquals("va", where.sourceField("concrete", "va"));
+        assertEquals(Map.of("aliased", "v", "concrete", "va"), where.sourceFields());
+
+        // an alias beside its target in a nested object: the chunk's own field, relative to the chunk
+        Map<String, Object> chunks = Map.of(
+                "type", "nested", "properties", Map.of("v", VECTOR, "va", Map.of("type", "alias", "path", "chunks.v")));
+        FeedbackField nested = FeedbackField.agreed(Map.of("n", mapping(Map.of("chunks", chunks))), "chunks.va");
+        assertEquals("chunks", nested.nestedPath());
+        assertEquals("v", nested.chunkField("n", "chunks.va"));
     }
 }
