@@ -2,6 +2,8 @@ package dev.compress.training.eval;
 
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -9,6 +11,11 @@ import java.util.Set;
  * so a corpus that is read from disk or encoded on the fly is read (and encoded) once for all of them.
  * Binary rescoring keeps the Hamming candidates with their float scores, computed while the candidate's
  * block is at hand; reranking them at the end gives the same top k as scoring the candidates afterwards.
+ *
+ * <p>Documents of equal score rank as trec_eval ranks them, by document id in reverse string order, so
+ * that the metrics are trec_eval's for the run these rankings are. Equal scores are common: corpora
+ * hold duplicate documents (nfcorpus holds 40, and its reference figures rank them so), and Hamming
+ * distances are whole numbers.
  */
 final class RankingScan {
 
@@ -19,18 +26,29 @@ final class RankingScan {
     private final TopK[] candidates;
     private final SignCodes queryCodes;
     private final int k;
+    private final int[] tieOrder;
 
-    /** @param centre subtracted before taking signs (null: plain signs) */
+    /**
+     * @param corpusIds the corpus rows' document ids
+     * @param centre    subtracted before taking signs (null: plain signs)
+     */
     RankingScan(
-            VectorSet queries, int corpusSize, Set<Encoding> encodings, int k, int rescoreCandidates, float[] centre) {
+            VectorSet queries,
+            List<String> corpusIds,
+            Set<Encoding> encodings,
+            int k,
+            int rescoreCandidates,
+            float[] centre) {
         this.queries = queries;
         this.centre = centre;
         this.k = k;
+        this.tieOrder = trecTieOrder(corpusIds);
         int n = queries.size();
-        floatTop = encodings.contains(Encoding.FLOAT) ? TopK.array(n, Math.min(k, corpusSize)) : null;
-        bitsTop = encodings.contains(Encoding.BINARY) ? TopK.array(n, Math.min(k, corpusSize)) : null;
+        int corpusSize = corpusIds.size();
+        floatTop = encodings.contains(Encoding.FLOAT) ? TopK.array(n, Math.min(k, corpusSize), tieOrder) : null;
+        bitsTop = encodings.contains(Encoding.BINARY) ? TopK.array(n, Math.min(k, corpusSize), tieOrder) : null;
         candidates = encodings.contains(Encoding.BINARY_RESCORE)
-                ? TopK.array(n, Math.min(rescoreCandidates, corpusSize))
+                ? TopK.array(n, Math.min(rescoreCandidates, corpusSize), tieOrder)
                 : null;
         queryCodes = bitsTop != null || candidates != null
                 ? SignCodes.encode(queries.data(), n, queries.dim(), centre)
@@ -48,7 +66,7 @@ final class RankingScan {
             throw new IllegalArgumentException(
                     "query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
-        RankingScan scan = new RankingScan(queries, corpus.size(), encodings, k, rescoreCandidates, centre);
+        RankingScan scan = new RankingScan(queries, corpus.ids(), encodings, k, rescoreCandidates, centre);
         corpus.forEachBlock(scan::accept);
         return scan;
     }
@@ -84,7 +102,7 @@ final class RankingScan {
             case BINARY_RESCORE -> {
                 int[][] out = new int[candidates.length][];
                 for (int q = 0; q < candidates.length; q++) {
-                    TopK heap = new TopK(Math.min(k, candidates[q].size()));
+                    TopK heap = new TopK(Math.min(k, candidates[q].size()), tieOrder);
                     for (int i = 0; i < candidates[q].size(); i++) {
                         heap.offer(candidates[q].payload(i), candidates[q].row(i));
                     }
@@ -93,5 +111,19 @@ final class RankingScan {
                 yield out;
             }
         };
+    }
+
+    /** Each row's place among rows of equal score: document ids in reverse string order, as trec_eval sorts them. */
+    static int[] trecTieOrder(List<String> ids) {
+        Integer[] rows = new Integer[ids.size()];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = i;
+        }
+        Arrays.sort(rows, (a, b) -> ids.get(b).compareTo(ids.get(a)));
+        int[] order = new int[rows.length];
+        for (int place = 0; place < rows.length; place++) {
+            order[rows[place]] = place;
+        }
+        return order;
     }
 }

@@ -1,29 +1,41 @@
 package dev.compress.training.eval;
 
 /**
- * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Ties are broken by the
- * lower row number, so results are deterministic whatever the visiting order (and block order) is.
- * Each kept row may carry a payload, e.g. its float score while the heap ranks by Hamming distance.
+ * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Ties are broken by a tie
+ * order of the rows (by default the lower row number first), so results are deterministic whatever
+ * the visiting order (and block order) is. Each kept row may carry a payload, e.g. its float score
+ * while the heap ranks by Hamming distance.
  */
 final class TopK {
 
     private final int k;
+    private final int[] tieOrder;
     private final float[] scores;
     private final int[] rows;
     private final float[] payloads;
     private int size;
 
     TopK(int k) {
+        this(k, null);
+    }
+
+    /** @param tieOrder each row's place among rows of equal score, lower first (null: the row number) */
+    TopK(int k, int[] tieOrder) {
         this.k = k;
+        this.tieOrder = tieOrder;
         this.scores = new float[k];
         this.rows = new int[k];
         this.payloads = new float[k];
     }
 
     static TopK[] array(int n, int k) {
+        return array(n, k, null);
+    }
+
+    static TopK[] array(int n, int k, int[] tieOrder) {
         TopK[] heaps = new TopK[n];
         for (int i = 0; i < n; i++) {
-            heaps[i] = new TopK(k);
+            heaps[i] = new TopK(k, tieOrder);
         }
         return heaps;
     }
@@ -86,8 +98,12 @@ final class TopK {
         return out;
     }
 
-    private static boolean better(float s1, int r1, float s2, int r2) {
-        return s1 > s2 || (s1 == s2 && r1 < r2);
+    private boolean better(float s1, int r1, float s2, int r2) {
+        return s1 > s2 || (s1 == s2 && tiePlace(r1) < tiePlace(r2));
+    }
+
+    private int tiePlace(int row) {
+        return tieOrder == null ? row : tieOrder[row];
     }
 
     private void siftUp(int i) {

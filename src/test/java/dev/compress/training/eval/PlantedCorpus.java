@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +22,8 @@ import java.util.stream.IntStream;
  * (j = 0 best) and small negative values elsewhere; every other document is small positive noise. So:
  * the float top 10 of q is its planted j = 0..9 in order (noise moves a dot product by < 0.004);
  * its sign code (bit q alone) equals its planted documents' codes, is 2 bits from other queries'
- * planted documents and 383 from the background, so the Hamming top 10 is its planted documents by
- * row number and rescoring 100 Hamming candidates restores the float order. The same holds in the
+ * planted documents and 383 from the background, so the Hamming top 10 is its planted documents in
+ * trec_eval's order for equal scores (document id, reverse string order) and rescoring 100 Hamming candidates restores the float order. The same holds in the
  * space of the first 64 dimensions. Planted j = 0, 2, 4 are judged relevant.
  */
 final class PlantedCorpus {
@@ -105,8 +105,12 @@ final class PlantedCorpus {
         if (encoding != Encoding.BINARY) {
             return byScore;
         }
-        int[] byRow = IntStream.range(0, PLANTED).map(j -> row(q, j)).sorted().toArray();
-        return Arrays.copyOf(byRow, 10);
+        return IntStream.range(0, PLANTED)
+                .mapToObj(j -> row(q, j))
+                .sorted(Comparator.comparing((Integer row) -> "d" + row).reversed())
+                .limit(10)
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 
     /** The 5 hardest non-relevant documents of query q: planted j = 1, 3, 5, 6, 7. */

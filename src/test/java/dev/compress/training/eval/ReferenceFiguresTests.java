@@ -24,10 +24,29 @@ public class ReferenceFiguresTests {
         assertEquals(0.6451, ndcg("scifact", "all-MiniLM-L6-v2", "test"), 0.001);
     }
 
+    /**
+     * nfcorpus holds duplicate documents, so the rank of equal scores moves its figures. The data set's
+     * figures do not say how they ranked them: trec_eval's order, which the evaluator follows, gives the
+     * bge figure to its four digits (the evaluator's row order did not), and MiniLM's within 0.001.
+     */
     @Test
     public void nfcorpusDev() throws IOException {
-        assertEquals(0.3272, ndcg("nfcorpus", "bge-small-en-v1.5", "dev"), 0.001);
+        assertEquals(0.3272, ndcg("nfcorpus", "bge-small-en-v1.5", "dev"), 0.00005);
         assertEquals(0.3027, ndcg("nfcorpus", "all-MiniLM-L6-v2", "dev"), 0.001);
+    }
+
+    @Test
+    public void equalScoresRankByDocumentIdInReverseOrder() {
+        List<String> ids = List.of("d2", "d10", "d1", "d3");
+        int[] order = RankingScan.trecTieOrder(ids);
+        // reverse string order: d3, d2, d10, d1
+        assertEquals(List.of(1, 2, 3, 0), java.util.Arrays.stream(order).boxed().toList());
+        TopK top = new TopK(2, order);
+        for (int row = 0; row < ids.size(); row++) {
+            top.offer(1f, row);
+        }
+        assertEquals(
+                List.of(3, 0), java.util.Arrays.stream(top.sortedRows()).boxed().toList());
     }
 
     @Test
