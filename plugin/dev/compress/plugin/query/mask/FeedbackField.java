@@ -18,10 +18,11 @@ import org.opensearch.transport.client.Client;
  * innermost {@code nested} object the field lies in, since a field there can only be searched inside a {@code
  * nested} query on that path, so the first pass runs as one.
  *
+ * @param field        the searched field, as the search names it
  * @param nestedPath   the nested object's path, or null when the field is in none (or mapped in none of the indices)
  * @param sourceFields the field's name in {@code _source} by concrete index, for the indices that map it
  */
-record FeedbackField(String nestedPath, Map<String, String> sourceFields) {
+record FeedbackField(String field, String nestedPath, Map<String, String> sourceFields) {
 
     /**
      * Reads the mappings as the plugin, so that a user who may search the indices needs no mapping permission;
@@ -70,17 +71,17 @@ record FeedbackField(String nestedPath, Map<String, String> sourceFields) {
             pathIndex = index.getKey();
             sourceFields.put(index.getKey(), found.name());
         }
-        return new FeedbackField(path, Map.copyOf(sourceFields));
+        return new FeedbackField(field, path, Map.copyOf(sourceFields));
     }
 
     /** The field {@code index} keeps the searched field's vectors under in {@code _source}. */
-    String sourceField(String index, String searched) {
-        return sourceFields.getOrDefault(index, searched);
+    String sourceField(String index) {
+        return sourceFields.getOrDefault(index, field);
     }
 
     /** {@link #sourceField} relative to a chunk of the nested object. */
-    String chunkField(String index, String searched) {
-        return sourceField(index, searched).substring(nestedPath.length() + 1);
+    String chunkField(String index) {
+        return sourceField(index).substring(nestedPath.length() + 1);
     }
 
     private static String where(String nestedPath) {

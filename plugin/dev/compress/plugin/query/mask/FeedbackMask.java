@@ -112,15 +112,13 @@ public final class FeedbackMask {
                 request,
                 field,
                 ActionListener.wrap(
-                        where -> collect(client, request, field, where, firstPass, sets, listener),
-                        listener::onFailure));
+                        where -> collect(client, request, where, firstPass, sets, listener), listener::onFailure));
     }
 
     /** {@link #collect} once the field's place in the mappings is known. */
     private static void collect(
             Client client,
             IndicesRequest request,
-            String field,
             FeedbackField where,
             QueryBuilder firstPass,
             Sets sets,
@@ -171,10 +169,10 @@ public final class FeedbackMask {
                                 return;
                             }
                             if (where.nestedPath() == null) {
-                                fetchVectors(client, field, where, positives, negatives, listener);
+                                fetchVectors(client, where, positives, negatives, listener);
                             } else {
-                                listener.onResponse(new Feedback(
-                                        bestChunks(positives, field, where), bestChunks(negatives, field, where)));
+                                listener.onResponse(
+                                        new Feedback(bestChunks(positives, where), bestChunks(negatives, where)));
                             }
                         },
                         listener::onFailure));
@@ -194,7 +192,7 @@ public final class FeedbackMask {
     }
 
     /** The unit vectors of the best chunks of {@code hits}, of the field {@code where} places in each chunk. */
-    private static float[][] bestChunks(List<SearchHit> hits, String field, FeedbackField where) {
+    private static float[][] bestChunks(List<SearchHit> hits, FeedbackField where) {
         List<float[]> vectors = new ArrayList<>();
         for (SearchHit hit : hits) {
             SearchHits chunks =
@@ -202,7 +200,7 @@ public final class FeedbackMask {
             if (chunks == null || chunks.getHits().length == 0) {
                 continue; // matched through no chunk of the field
             }
-            String inner = where.chunkField(hit.getIndex(), field);
+            String inner = where.chunkField(hit.getIndex());
             float[] v = vectorOf(chunks.getAt(0).getSourceAsMap(), inner);
             if (v == null) {
                 throw new IllegalArgumentException("[mask] feedback document [" + hit.getId() + "] of index ["
@@ -230,7 +228,6 @@ public final class FeedbackMask {
      */
     private static void fetchVectors(
             Client client,
-            String field,
             FeedbackField where,
             List<SearchHit> positives,
             List<SearchHit> negatives,
@@ -240,7 +237,7 @@ public final class FeedbackMask {
         MultiGetRequest fetch = new MultiGetRequest();
         for (SearchHit hit : wanted) {
             DocumentField routing = hit.field(RoutingFieldMapper.NAME);
-            String sourceField = where.sourceField(hit.getIndex(), field);
+            String sourceField = where.sourceField(hit.getIndex());
             fetch.add(new MultiGetRequest.Item(hit.getIndex(), hit.getId())
                     .fetchSourceContext(new FetchSourceContext(true, new String[] {sourceField}, null))
                     .routing(routing == null ? null : routing.getValue().toString()));
@@ -265,7 +262,7 @@ public final class FeedbackMask {
                                 if (item.getResponse().isExists() == false) {
                                     continue;
                                 }
-                                String sourceField = where.sourceField(item.getIndex(), field);
+                                String sourceField = where.sourceField(item.getIndex());
                                 float[] v = vectorOf(item.getResponse().getSourceAsMap(), sourceField);
                                 if (v == null) {
                                     throw new IllegalArgumentException("[mask] feedback document [" + item.getId()

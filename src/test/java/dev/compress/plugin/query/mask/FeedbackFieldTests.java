@@ -75,8 +75,8 @@ public class FeedbackFieldTests {
         mappings.put("without", mapping(Map.of("other", VECTOR)));
         FeedbackField where = FeedbackField.agreed(mappings, "va");
         assertNull(where.nestedPath());
-        assertEquals("v", where.sourceField("aliased", "va"));
-        assertEquals("va", where.sourceField("concrete", "va"));
+        assertEquals("v", where.sourceField("aliased"));
+        assertEquals("va", where.sourceField("concrete"));
         assertEquals(Map.of("aliased", "v", "concrete", "va"), where.sourceFields());
 
         // an alias beside its target in a nested object: the chunk's own field, relative to the chunk
@@ -84,6 +84,6 @@ public class FeedbackFieldTests {
                 "type", "nested", "properties", Map.of("v", VECTOR, "va", Map.of("type", "alias", "path", "chunks.v")));
         FeedbackField nested = FeedbackField.agreed(Map.of("n", mapping(Map.of("chunks", chunks))), "chunks.va");
         assertEquals("chunks", nested.nestedPath());
-        assertEquals("v", nested.chunkField("n", "chunks.va"));
+        assertEquals("v", nested.chunkField("n"));
     }
 }
