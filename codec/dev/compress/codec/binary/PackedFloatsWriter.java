@@ -17,7 +17,6 @@ final class PackedFloatsWriter {
     static final int OFFSETS_BLOCK_SHIFT = 16;
 
     private final IndexOutput floats;
-    private final int dims;
     private final byte[] tops;
     private final long start;
     private final byte[] record;
@@ -31,7 +30,6 @@ final class PackedFloatsWriter {
      */
     PackedFloatsWriter(IndexOutput floats, int dims, int count, ExponentWindows windows) throws IOException {
         this.floats = floats;
-        this.dims = dims;
         this.start = floats.alignFilePointer(SignBinarizer.CACHE_LINE);
         byte[] windowTops = windows.tops();
         long packedBytes = (long) count * FloatPacking.recordBytes(dims)

@@ -88,14 +88,12 @@ public final class SimilarityThresholdQuery extends Query {
 
     /** Walks every vector of a segment; a document matches when its score reaches the threshold. */
     private static final class ThresholdScorer extends Scorer {
-        private final VectorScorer vectors;
         private final DocIdSetIterator approximation;
         private final TwoPhaseIterator twoPhase;
         private final float boost;
         private float score;
 
         ThresholdScorer(VectorScorer vectors, float minScore, float boost, int dims) {
-            this.vectors = vectors;
             this.approximation = vectors.iterator();
             this.boost = boost;
             this.twoPhase = new TwoPhaseIterator(approximation) {

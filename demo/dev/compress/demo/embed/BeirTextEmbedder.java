@@ -45,17 +45,12 @@ public final class BeirTextEmbedder {
     }
 
     /**
-     * The bge-small-en-v1.5 vectors of {@code <beirDir>/<dataset>}, embedding what is not in
-     * {@code cacheDir} yet with all cores.
+     * The {@code model} vectors of {@code <beirDir>/<dataset>}, embedding what is not in {@code cacheDir}
+     * yet with all cores.
      *
      * @param beirDir the folder holding BEIR data sets, e.g. {@code ../shared/data/beir}
-     * @return {@code <cacheDir>/<dataset>/bge-small-en-v1.5}, holding the four files and meta.json
+     * @return {@code <cacheDir>/<dataset>/<model>}, holding the four files and meta.json
      */
-    public static Path ensureEmbeddings(String dataset, Path beirDir, Path cacheDir) throws IOException {
-        return ensureEmbeddings(dataset, SentenceModel.BGE_SMALL_EN_V15, beirDir, cacheDir);
-    }
-
-    /** As {@link #ensureEmbeddings(String, Path, Path)} for any supported model. */
     public static Path ensureEmbeddings(String dataset, SentenceModel model, Path beirDir, Path cacheDir)
             throws IOException {
         return new BeirTextEmbedder(model, Runtime.getRuntime().availableProcessors(), DEFAULT_BATCH_SIZE)

@@ -6,7 +6,6 @@ import static dev.compress.plugin.model.ModelFields.CREATED_AT;
 import static dev.compress.plugin.model.ModelFields.DIMENSIONS;
 import static dev.compress.plugin.model.ModelFields.ERROR;
 import static dev.compress.plugin.model.ModelFields.INPUT_DIMENSION;
-import static dev.compress.plugin.model.ModelFields.METHOD;
 import static dev.compress.plugin.model.ModelFields.MODEL_SIZE_BYTES;
 import static dev.compress.plugin.model.ModelFields.NODE_ID;
 import static dev.compress.plugin.model.ModelFields.STATE;
@@ -52,10 +51,6 @@ public record ModelRecord(String id, Map<String, Object> source) {
         } catch (UnreadableModelException e) {
             return true;
         }
-    }
-
-    public String method() {
-        return (String) source.get(METHOD);
     }
 
     public String nodeId() {

@@ -34,11 +34,6 @@ final class ExplainedVectorQuery extends Query {
         this.filter = filter;
     }
 
-    /** How the wrapped query's scores are made. */
-    ScoreOrigin origin() {
-        return origin;
-    }
-
     @Override
     public Query rewrite(IndexSearcher searcher) throws IOException {
         Query rewritten = in.rewrite(searcher);

@@ -34,10 +34,6 @@ public final class RetrievalEvaluator {
         return new RetrievalEvaluator(10, 100, false);
     }
 
-    public int k() {
-        return k;
-    }
-
     public Scores evaluate(EvalSet set, Encoding encoding) {
         return evaluate(set, EnumSet.of(encoding)).get(encoding);
     }

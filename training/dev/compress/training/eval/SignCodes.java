@@ -11,12 +11,10 @@ final class SignCodes {
 
     private final long[] words;
     private final int wordsPerVector;
-    private final int size;
 
-    private SignCodes(long[] words, int wordsPerVector, int size) {
+    private SignCodes(long[] words, int wordsPerVector) {
         this.words = words;
         this.wordsPerVector = wordsPerVector;
-        this.size = size;
     }
 
     /** Codes of {@code count} rows of {@code dim} values stored row-major in {@code rows}. */
@@ -34,7 +32,7 @@ final class SignCodes {
                 }
             }
         }
-        return new SignCodes(words, wpv, count);
+        return new SignCodes(words, wpv);
     }
 
     /** Mean vector of a source, the centre for centred binarisation (one pass over its blocks). */
@@ -53,10 +51,6 @@ final class SignCodes {
             mean[j] = (float) (sum[j] / vectors.size());
         }
         return mean;
-    }
-
-    int size() {
-        return size;
     }
 
     /** Hamming distance between this set's {@code row} and {@code other}'s {@code otherRow} (codes of one length). */

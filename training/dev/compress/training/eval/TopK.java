@@ -15,10 +15,6 @@ final class TopK {
     private final float[] payloads;
     private int size;
 
-    TopK(int k) {
-        this(k, null);
-    }
-
     /** @param tieOrder each row's place among rows of equal score, lower first (null: the row number) */
     TopK(int k, int[] tieOrder) {
         this.k = k;

@@ -25,8 +25,4 @@ public record Tensor(String name, int[] shape, float[] data) {
     public int[] shape() {
         return shape.clone();
     }
-
-    public int dim(int axis) {
-        return shape[axis];
-    }
 }

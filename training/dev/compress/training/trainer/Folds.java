@@ -27,10 +27,6 @@ public record Folds(int k, int[] foldOf) {
         return new Folds(k, foldOf);
     }
 
-    public int size() {
-        return foldOf.length;
-    }
-
     /** The items of fold {@code f}, ascending. */
     public int[] heldOut(int f) {
         return IntStream.range(0, foldOf.length).filter(i -> foldOf[i] == f).toArray();
