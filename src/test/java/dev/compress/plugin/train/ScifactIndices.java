@@ -1,5 +1,6 @@
 package dev.compress.plugin.train;
 
+import dev.compress.demo.embed.BeirTexts;
 import dev.compress.training.TestData;
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
@@ -30,6 +31,16 @@ public final class ScifactIndices {
 
     public static EmbeddedDataset dataset() {
         return TestData.dataset("scifact", "bge-small-en-v1.5");
+    }
+
+    /** Query id to text, from {@code queries.jsonl}. */
+    public static Map<String, String> queryTexts() throws IOException {
+        BeirTexts queries = BeirTexts.queries(TestData.dataDir().resolve("beir/scifact"));
+        Map<String, String> texts = new HashMap<>();
+        for (int i = 0; i < queries.size(); i++) {
+            texts.put(queries.ids().get(i), queries.texts().get(i));
+        }
+        return texts;
     }
 
     public static void load(Client client) throws IOException {
@@ -68,7 +79,7 @@ public final class ScifactIndices {
         train.queryIds().forEach(q -> splitOf.put(q, "train"));
         test.queryIds().forEach(q -> splitOf.put(q, "test"));
         Set<String> judged = new HashSet<>(splitOf.keySet());
-        index(client, QUERIES, ds.queries(), judged, ds.beir().queries());
+        index(client, QUERIES, ds.queries(), judged, queryTexts());
         BulkRequestBuilder bulk = client.prepareBulk();
         for (Qrels qrels : new Qrels[] {train, test}) {
             for (String q : qrels.queryIds()) {

@@ -291,7 +291,7 @@ public class TrainModelApiTests extends CompressClusterTestCase {
                                 + "\"ratings\":{\"type\":\"nested\",\"properties\":{\"docId\":{\"type\":\"text\",\"index\":false},\"rating\":{\"type\":\"float\",\"index\":false}}}}}}}")
                 .get();
         EmbeddedDataset ds = ScifactIndices.dataset();
-        Map<String, String> texts = ds.beir().queries();
+        Map<String, String> texts = ScifactIndices.queryTexts();
         List<Map<String, Object>> ratings = new java.util.ArrayList<>();
         java.util.Set<String> judgedTexts = new java.util.HashSet<>();
         for (String split : List.of("train", "test")) {

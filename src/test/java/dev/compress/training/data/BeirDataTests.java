@@ -3,6 +3,7 @@ package dev.compress.training.data;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import dev.compress.demo.embed.BeirTexts;
 import dev.compress.training.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,8 +19,9 @@ public class BeirDataTests {
         assertEquals(384, ds.dim());
         assertEquals(5183, ds.corpus().size());
         assertEquals(1109, ds.queries().size());
-        assertEquals(ds.beir().corpusIds(), ds.corpus().ids());
-        assertEquals(List.copyOf(ds.beir().queries().keySet()), ds.queries().ids());
+        Path beir = TestData.dataDir().resolve("beir/scifact");
+        assertEquals(BeirTexts.corpus(beir).ids(), ds.corpus().ids());
+        assertEquals(BeirTexts.queries(beir).ids(), ds.queries().ids());
 
         Qrels test = ds.beir().qrels("test");
         assertEquals(300, test.queryIds().size());
