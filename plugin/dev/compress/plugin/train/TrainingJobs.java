@@ -149,13 +149,20 @@ public final class TrainingJobs implements ClusterStateListener {
      */
     public final class Slot implements Releasable {
         private final AtomicBoolean held = new AtomicBoolean(true);
+        private volatile Releasable heap = () -> {};
 
         private Slot() {}
+
+        /** Gives {@code reserved} (the job's heap) back with the slot. */
+        void hold(Releasable reserved) {
+            this.heap = reserved;
+        }
 
         @Override
         public void close() {
             if (held.compareAndSet(true, false)) {
                 slots.release();
+                heap.close();
             }
         }
     }

@@ -16,13 +16,16 @@ import org.opensearch.cluster.node.DiscoveryNode;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.indices.breaker.CircuitBreakerService;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.engine.VersionConflictEngineException;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.TransportService;
 
 /**
- * On the node chosen for a job: takes a training slot (429 when none is free), writes the model
+ * On the node chosen for a job: takes a training slot (429 when none is free) and the heap the job
+ * grows with the square of its dimension ({@link TrainingHeap}), writes the model
  * document in state {@code training}, starts the job in the background (a task of its own, {@link
  * TrainingTask}, as this request's task ends with the acknowledgement) and acknowledges. The slot
  * comes first so that a node never has more models in {@code training} by its own jobs than slots
@@ -33,6 +36,7 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
     private final TrainingJobs jobs;
     private final ModelIndex models;
     private final ClusterService clusterService;
+    private final CircuitBreakerService breakers;
 
     @Inject
     public TransportRunTrainingAction(
@@ -40,11 +44,13 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
             ActionFilters actionFilters,
             TrainingJobs jobs,
             ModelIndex models,
-            ClusterService clusterService) {
+            ClusterService clusterService,
+            CircuitBreakerService breakers) {
         super(ModelActions.RUN_TRAINING.name(), transportService, actionFilters, TrainModelRequest::new);
         this.jobs = jobs;
         this.models = models;
         this.clusterService = clusterService;
+        this.breakers = breakers;
     }
 
     @Override
@@ -52,6 +58,17 @@ public final class TransportRunTrainingAction extends HandledTransportAction<Tra
         TrainSpec spec = request.spec();
         TrainingJobs.Slot slot = jobs.reserve();
         String modelId = request.modelId();
+        try {
+            slot.hold(TrainingHeap.reserve(
+                    breakers.getBreaker(CircuitBreaker.REQUEST),
+                    spec.method(),
+                    request.inputDim(),
+                    modelId,
+                    clusterService.localNode().getName()));
+        } catch (RuntimeException e) {
+            slot.close();
+            throw e;
+        }
         ModelIndex.Job job = new ModelIndex.Job(modelId, request.createdAtMillis());
         models.create(
                 modelId,

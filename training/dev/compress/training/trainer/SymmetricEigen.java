@@ -31,17 +31,27 @@ final class SymmetricEigen {
         this.vectors = vectors;
     }
 
+    /**
+     * Decomposes {@code matrix}, which it overwrites: at thousands of dimensions a copy is hundreds of
+     * megabytes of heap.
+     */
     static SymmetricEigen of(double[][] matrix) {
         int n = matrix.length;
-        double[][] a = new double[n][];
         for (int i = 0; i < n; i++) {
             if (matrix[i].length != n) {
                 throw new IllegalArgumentException(
                         "not a square matrix: row " + i + " has " + matrix[i].length + " entries, not " + n);
             }
-            a[i] = matrix[i].clone();
         }
-        return n <= JACOBI_MAX ? jacobi(a) : householderQl(a);
+        return n <= JACOBI_MAX ? jacobi(matrix) : householderQl(matrix);
+    }
+
+    /**
+     * Heap that {@link #of} takes for an {@code n x n} matrix besides the matrix itself: Jacobi's
+     * eigenvector matrix up to {@link #JACOBI_MAX}, a few vectors beyond.
+     */
+    static long workingBytes(int n) {
+        return n <= JACOBI_MAX ? (long) n * n * Double.BYTES : 8L * n * Double.BYTES;
     }
 
     /** Cyclic Jacobi rotations on {@code a}, which they overwrite. */
@@ -122,7 +132,7 @@ final class SymmetricEigen {
         double[] diagonal = new double[n];
         double[] offDiagonal = new double[n];
         tridiagonalise(a, diagonal, offDiagonal);
-        double[][] rows = transpose(a);
+        double[][] rows = transposeInPlace(a);
         diagonalise(diagonal, offDiagonal, rows, batch);
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -375,14 +385,16 @@ final class SymmetricEigen {
         }
     }
 
-    private static double[][] transpose(double[][] a) {
+    /** Transposes the square {@code a} in its own rows, and returns it. */
+    private static double[][] transposeInPlace(double[][] a) {
         int n = a.length;
-        double[][] t = new double[n][n];
         for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                t[j][i] = a[i][j];
+            for (int j = i + 1; j < n; j++) {
+                double t = a[i][j];
+                a[i][j] = a[j][i];
+                a[j][i] = t;
             }
         }
-        return t;
+        return a;
     }
 }

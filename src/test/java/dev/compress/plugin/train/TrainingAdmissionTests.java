@@ -3,6 +3,7 @@ package dev.compress.plugin.train;
 import dev.compress.plugin.CompressPlugin;
 import dev.compress.plugin.model.action.ModelActions;
 import dev.compress.plugin.model.action.ModelIdRequest;
+import dev.compress.training.trainer.CorpusPca;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
@@ -163,6 +165,61 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
     }
 
     /** A problem only the rows show fails the job with the reason alone, as a user reads it, not a Java class name. */
+    /**
+     * A job whose corpus PCA the request circuit breaker could never hold is a 400 before it writes a model, where
+     * it once ended the node with an OutOfMemoryError at high dimensions; a job that fits gives its reservation back
+     * when it ends.
+     */
+    public void testAJobTheHeapCannotHoldIsRefusedBeforeItStarts() throws Exception {
+        SyntheticIndices.load(client(), new Random(random().nextLong()));
+        long pcaBytes = CorpusPca.heapBytes("pca", SyntheticIndices.DIM);
+        String limit = "indices.breaker.request.limit";
+        assertTrue(client().admin()
+                .cluster()
+                .prepareUpdateSettings()
+                .setTransientSettings(Settings.builder().put(limit, pcaBytes / 2 + "b"))
+                .get()
+                .isAcknowledged());
+        try {
+            IllegalArgumentException e = expectThrows(
+                    IllegalArgumentException.class,
+                    () -> train("too-wide", SyntheticIndices.trainBody("pca", 8, Map.of())));
+            assertTrue(
+                    e.getMessage(),
+                    e.getMessage()
+                            .startsWith("[corpus.vector_field] has 32 dimensions, and method [pca] fits a PCA of the"
+                                    + " corpus whose covariance takes 16.2kb of heap, more than node ["));
+            assertTrue(e.getMessage(), e.getMessage().contains("request circuit breaker holds (8.1kb"));
+        } finally {
+            assertTrue(client().admin()
+                    .cluster()
+                    .prepareUpdateSettings()
+                    .setTransientSettings(Settings.builder().putNull(limit))
+                    .get()
+                    .isAcknowledged());
+        }
+        expectThrows(
+                org.opensearch.ResourceNotFoundException.class,
+                () -> client().execute(ModelActions.GET, new ModelIdRequest("too-wide", false))
+                        .actionGet());
+
+        train("fits", SyntheticIndices.trainBody("pca", 8, Map.of()));
+        assertBusy(() -> assertEquals("created", state("fits")), 2, TimeUnit.MINUTES);
+        assertBusy(() -> {
+            for (var node : client().admin()
+                    .cluster()
+                    .prepareNodesStats()
+                    .addMetric(
+                            org.opensearch.action.admin.cluster.node.stats.NodesStatsRequest.Metric.BREAKER
+                                    .metricName())
+                    .get()
+                    .getNodes()) {
+                long held = node.getBreaker().getStats(CircuitBreaker.REQUEST).getEstimated();
+                assertTrue(node.getNode().getName() + " holds " + held, held < pcaBytes);
+            }
+        });
+    }
+
     public void testAJobFailedByItsRowsSaysWhyInTheUsersTerms() throws Exception {
         SyntheticIndices.load(client(), new Random(random().nextLong()));
         client().admin()
