@@ -58,7 +58,7 @@ import org.opensearch.transport.client.Client;
  * from indices (the corpus vectors into a {@link CorpusFile} in the node's temporary directory, the
  * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
- * at its next epoch (before training: within its next corpus document or phase; after: before its
+ * at its next epoch (before training: within its next corpus document, phase or twentieth of the corpus PCA; after: before its
  * held-out evaluation) and leaves the model {@code failed}; a job that ends first is refused
  * {@code created} ({@link ModelIndex#completeTraining}). Each job is also a {@link TrainingTask}:
  * cancelling the task writes the same flag and then stops the job, so both ways end alike.
@@ -566,8 +566,8 @@ public final class TrainingJobs implements ClusterStateListener {
      * <p>{@code history} holds every epoch the trainer reports; {@code epochs_done} counts those
      * trained ({@link #trainedEpoch}) and {@code total_epochs} those planned ({@link #plannedEpochs}),
      * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too. {@code
-     * phase} is the trainer's work after its epochs ({@link TrainingListener#onPhase}): its name and
-     * units done of total.
+     * phase} is the trainer's work before its epochs (the corpus PCA) or after them ({@link
+     * TrainingListener#onPhase}): its name and units done of total.
      */
     private final class ProgressReporter implements TrainingListener {
         private static final long CLOSE_WAIT_MILLIS = 30_000;

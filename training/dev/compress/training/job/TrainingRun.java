@@ -11,6 +11,7 @@ import dev.compress.training.model.ModelArtifact;
 import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
+import dev.compress.training.trainer.CorpusPca;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.Trainer;
@@ -99,7 +100,11 @@ public final class TrainingRun {
                 data.validation().queries().size(),
                 "validation",
                 "every learned method chooses its epoch on them, by a confidence interval");
-        TrainedModel trained = trainer.train(data, TrainingBudget.limit(listener, budget));
+        TrainingListener budgeted = TrainingBudget.limit(listener, budget);
+        // under the run's own listener: a cancel stops the fit, while the budget, which it counts against, stops
+        // only the epochs after it (the fit is the start every trained model can fall back to)
+        CorpusPca.prepare(trainer.method(), data, listener);
+        TrainedModel trained = trainer.train(data, budgeted);
         // a stop asked of the run itself (not the budget running out) also skips the evaluation
         if (listener.stopRequested()) {
             throw new CancellationException("stopped before the held-out evaluation");

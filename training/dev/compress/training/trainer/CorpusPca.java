@@ -2,6 +2,7 @@ package dev.compress.training.trainer;
 
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.sampling.TrainingData;
+import java.util.concurrent.CancellationException;
 
 /**
  * The mean and the principal axes (the decomposed covariance) of a job's corpus vectors, fitted once
@@ -21,9 +22,26 @@ public final class CorpusPca {
         this.axes = axes;
     }
 
-    /** The corpus PCA of {@code data}, fitted on the first call. */
+    /** The corpus PCA of {@code data}, fitted on the first call ({@link #prepare} fits it with progress and stops). */
     static CorpusPca of(TrainingData data) {
-        return data.computed().get(CorpusPca.class, () -> fit(data.corpus()));
+        return data.computed().get(CorpusPca.class, () -> fit(data.corpus(), TrainingListener.NONE));
+    }
+
+    /**
+     * Fits the corpus PCA of {@code data} ahead of a {@code method} that uses it, telling {@code listener}
+     * of the phases {@code corpus_pca_covariance} (rows of the corpus) and {@code corpus_pca_decomposition}
+     * (steps), about twenty times each: at thousands of dimensions they take minutes. A stop the listener
+     * asks for ends the fit with a {@link CancellationException}, since there is no model yet to keep.
+     */
+    public static void prepare(String method, TrainingData data, TrainingListener listener) {
+        if (fitsFor(method)) {
+            data.computed().get(CorpusPca.class, () -> fit(data.corpus(), listener));
+        }
+    }
+
+    /** Whether a job of {@code method} fits the corpus PCA: all but truncation and the mask predictor. */
+    private static boolean fitsFor(String method) {
+        return method.equals(TruncationTrainer.METHOD) == false && method.equals(QueryMaskTrainer.METHOD) == false;
     }
 
     /**
@@ -33,7 +51,7 @@ public final class CorpusPca {
      * square of the dimension: about 134 MB at 4,096 dimensions, 2 GB at 16,000.
      */
     public static long heapBytes(String method, int dim) {
-        if (method.equals(TruncationTrainer.METHOD) || method.equals(QueryMaskTrainer.METHOD)) {
+        if (fitsFor(method) == false) {
             return 0;
         }
         return (long) dim * dim * Double.BYTES + SymmetricEigen.workingBytes(dim) + (long) dim * Double.BYTES;
@@ -41,7 +59,39 @@ public final class CorpusPca {
 
     /** Fits the corpus PCA of {@code corpus} (two streamed passes, O(d^2) memory). */
     static CorpusPca fit(VectorRows corpus) {
+        return fit(corpus, TrainingListener.NONE);
+    }
+
+    private static CorpusPca fit(VectorRows corpus, TrainingListener listener) {
         double[] mean = PcaTrainer.mean(corpus);
-        return new CorpusPca(mean, SymmetricEigen.of(PcaTrainer.covariance(corpus, mean)));
+        double[][] covariance = PcaTrainer.covariance(corpus, mean, new Phase("corpus_pca_covariance", listener));
+        return new CorpusPca(mean, SymmetricEigen.of(covariance, new Phase("corpus_pca_decomposition", listener)));
+    }
+
+    /** Reports a phase's steps to a listener when another twentieth is done, and stops when it asks. */
+    private static final class Phase implements SymmetricEigen.Steps {
+        private static final int REPORTS = 20;
+
+        private final String name;
+        private final TrainingListener listener;
+        private long reported = -1;
+
+        Phase(String name, TrainingListener listener) {
+            this.name = name;
+            this.listener = listener;
+        }
+
+        @Override
+        public void done(int done, int total) {
+            long share = total == 0 ? REPORTS : (long) done * REPORTS / total;
+            if (share == reported) {
+                return;
+            }
+            reported = share;
+            if (listener.stopRequested()) {
+                throw new CancellationException("stopped during the corpus PCA");
+            }
+            listener.onPhase(name, done, total);
+        }
     }
 }

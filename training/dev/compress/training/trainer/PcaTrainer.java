@@ -111,6 +111,11 @@ public final class PcaTrainer implements Trainer {
 
     /** Sample covariance of the rows of {@code v} around {@code mean}, as a full symmetric matrix. */
     static double[][] covariance(VectorRows v, double[] mean) {
+        return covariance(v, mean, SymmetricEigen.Steps.NONE);
+    }
+
+    /** {@link #covariance(VectorRows, double[])}, telling {@code added} how many rows it has added. */
+    static double[][] covariance(VectorRows v, double[] mean, SymmetricEigen.Steps added) {
         int d = v.dim();
         double[][] cov = new double[d][d];
         double[][] chunk = new double[COVARIANCE_CHUNK_ROWS][d];
@@ -125,6 +130,7 @@ public final class PcaTrainer implements Trainer {
                 }
                 CovarianceTiles.add(chunk, rows, cov);
             }
+            added.done(start + count, v.size());
         });
         for (int a = 0; a < d; a++) {
             for (int b = a; b < d; b++) {

@@ -32,10 +32,26 @@ final class SymmetricEigen {
     }
 
     /**
+     * Told of the decomposition's progress, {@code done} of {@code total} steps of similar cost
+     * (Householder-QL's three passes count {@code n} steps each; Jacobi's few sweeps, done in seconds,
+     * report only the end). It may throw to stop the decomposition.
+     */
+    interface Steps {
+        Steps NONE = (done, total) -> {};
+
+        void done(int done, int total);
+    }
+
+    /**
      * Decomposes {@code matrix}, which it overwrites: at thousands of dimensions a copy is hundreds of
      * megabytes of heap.
      */
     static SymmetricEigen of(double[][] matrix) {
+        return of(matrix, Steps.NONE);
+    }
+
+    /** {@link #of(double[][])}, telling {@code steps} how far it is. */
+    static SymmetricEigen of(double[][] matrix, Steps steps) {
         int n = matrix.length;
         for (int i = 0; i < n; i++) {
             if (matrix[i].length != n) {
@@ -43,7 +59,12 @@ final class SymmetricEigen {
                         "not a square matrix: row " + i + " has " + matrix[i].length + " entries, not " + n);
             }
         }
-        return n <= JACOBI_MAX ? jacobi(matrix) : householderQl(matrix);
+        if (n <= JACOBI_MAX) {
+            SymmetricEigen e = jacobi(matrix);
+            steps.done(1, 1);
+            return e;
+        }
+        return householderQl(matrix, Rotations.BATCH, steps);
     }
 
     /**
@@ -128,12 +149,17 @@ final class SymmetricEigen {
 
     /** {@link #householderQl(double[][])} with the QL rotations applied {@code batch} at a time. */
     static SymmetricEigen householderQl(double[][] a, int batch) {
+        return householderQl(a, batch, Steps.NONE);
+    }
+
+    static SymmetricEigen householderQl(double[][] a, int batch, Steps steps) {
         int n = a.length;
         double[] diagonal = new double[n];
         double[] offDiagonal = new double[n];
-        tridiagonalise(a, diagonal, offDiagonal);
+        tridiagonalise(a, diagonal, offDiagonal, steps);
         double[][] rows = transposeInPlace(a);
-        diagonalise(diagonal, offDiagonal, rows, batch);
+        diagonalise(diagonal, offDiagonal, rows, batch, steps);
+        steps.done(3 * n, 3 * n);
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -158,12 +184,13 @@ final class SymmetricEigen {
      * triangle (the upper one keeps each step's {@code u / h}): the matrix stays symmetric, so half
      * of it is all each step must stream through memory.
      */
-    private static void tridiagonalise(double[][] a, double[] d, double[] e) {
+    private static void tridiagonalise(double[][] a, double[] d, double[] e, Steps steps) {
         int n = a.length;
         if (n == 0) {
             return;
         }
         for (int i = n - 1; i > 0; i--) {
+            steps.done(n - 1 - i, 3 * n);
             int l = i - 1;
             double h = 0;
             double scale = 0;
@@ -226,6 +253,7 @@ final class SymmetricEigen {
         // accumulate the reflections into Q, from the smallest up: Q <- Q - (u / h) (u^T Q) on the leading block
         double[] uq = new double[n];
         for (int i = 0; i < n; i++) {
+            steps.done(n + i, 3 * n);
             int l = i - 1;
             if (d[i] != 0) {
                 Arrays.fill(uq, 0, i, 0);
@@ -261,7 +289,7 @@ final class SymmetricEigen {
      * depend on {@code d} and {@code e} alone, so they are logged and applied to the rows in batches
      * ({@link Rotations}).
      */
-    private static void diagonalise(double[] d, double[] e, double[][] rows, int batch) {
+    private static void diagonalise(double[] d, double[] e, double[][] rows, int batch, Steps steps) {
         int n = d.length;
         if (n == 0) {
             return;
@@ -273,6 +301,7 @@ final class SymmetricEigen {
         Rotations rotations = new Rotations((int) Math.min(batch, (long) n * n));
         double epsilon = Math.ulp(1.0);
         for (int l = 0; l < n; l++) {
+            steps.done(2 * n + l, 3 * n);
             int iterations = 0;
             int m;
             do {

@@ -3,6 +3,8 @@ package dev.compress.training.trainer;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import dev.compress.training.data.VectorSet;
 import dev.compress.training.model.ModelArtifact;
@@ -11,6 +13,7 @@ import dev.compress.training.sampling.TrainingData;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
 import org.junit.Test;
 
 /**
@@ -93,5 +96,69 @@ public class CorpusPcaTests {
         assertSame(first, computed.get(String.class, () -> "fit " + ++calls[0]));
         assertEquals(Integer.valueOf(2), computed.get(Integer.class, () -> ++calls[0]));
         assertEquals(2, calls[0]);
+    }
+
+    /**
+     * A job fits the PCA ahead of its method, telling its listener the two phases as they advance, and a stop the
+     * listener asks for ends the fit (there is no model yet to keep) and leaves nothing fitted.
+     */
+    @Test
+    public void preparedWithPhasesAndStoppedWhenAsked() {
+        VectorSet corpus = randomRows(new Random(5), 300, 16);
+        List<String> phases = new ArrayList<>();
+        TrainingListener recording = new TrainingListener() {
+            @Override
+            public void onEpoch(EpochStats stats, int totalEpochs) {}
+
+            @Override
+            public void onPhase(String phase, int done, int total) {
+                phases.add(phase + " " + done + "/" + total);
+            }
+        };
+        TrainingData data = corpusOnly(corpus);
+        CorpusPca.prepare(DiveTrainer.METHOD, data, recording);
+        assertEquals("corpus_pca_covariance 300/300", phases.get(phases.size() - 2));
+        assertEquals("corpus_pca_decomposition 1/1", phases.getLast());
+        assertTrue(phases.toString(), phases.getFirst().startsWith("corpus_pca_covariance "));
+        assertSame(CorpusPca.of(data), CorpusPca.of(data));
+
+        phases.clear();
+        TrainingData untouched = corpusOnly(corpus);
+        CorpusPca.prepare(TruncationTrainer.METHOD, untouched, recording);
+        assertEquals(List.of(), phases);
+
+        TrainingData stopped = corpusOnly(corpus);
+        TrainingListener cancelling = new TrainingListener() {
+            @Override
+            public void onEpoch(EpochStats stats, int totalEpochs) {}
+
+            @Override
+            public boolean stopRequested() {
+                return true;
+            }
+        };
+        assertThrows(CancellationException.class, () -> CorpusPca.prepare(DiveTrainer.METHOD, stopped, cancelling));
+        // nothing was kept: the next fit starts over
+        CorpusPca.prepare(DiveTrainer.METHOD, stopped, recording);
+        assertEquals("corpus_pca_decomposition 1/1", phases.getLast());
+    }
+
+    /** Householder-QL tells its steps in order over its three passes of about n each, ending with all done. */
+    @Test
+    public void householderStepsCountItsThreePasses() {
+        int n = 20;
+        VectorSet rows = randomRows(new Random(3), 60, n);
+        double[][] a = PcaTrainer.covariance(rows, PcaTrainer.mean(rows));
+        List<Integer> seen = new ArrayList<>();
+        SymmetricEigen.householderQl(a, 4, (done, total) -> {
+            assertEquals(3 * n, total);
+            seen.add(done);
+        });
+        assertEquals((Integer) 0, seen.getFirst());
+        assertEquals((Integer) (3 * n), seen.getLast());
+        for (int i = 1; i < seen.size(); i++) {
+            assertTrue(seen.toString(), seen.get(i) > seen.get(i - 1));
+        }
+        assertTrue(seen.toString(), seen.size() >= 3 * n);
     }
 }
