@@ -89,8 +89,20 @@ record ScoreOrigin(String field, VectorSimilarity similarity, Method method, int
         }
         return Explanation.match(
                 kept.length,
-                "mask applied: " + kept.length + " of " + dimension + " dimensions count, " + Arrays.toString(kept)
+                "mask applied: " + kept.length + " of " + dimension + " dimensions count, " + listed(kept)
                         + "; the query is zero in the others");
+    }
+
+    /** Dimensions an explanation lists before it counts the rest: every hit repeats them. */
+    static final int LISTED_DIMENSIONS = 32;
+
+    /** The first {@link #LISTED_DIMENSIONS} of {@code kept}, and how many more there are. */
+    static String listed(int[] kept) {
+        if (kept.length <= LISTED_DIMENSIONS) {
+            return Arrays.toString(kept);
+        }
+        String first = Arrays.toString(Arrays.copyOf(kept, LISTED_DIMENSIONS));
+        return first.substring(0, first.length() - 1) + ", ... and " + (kept.length - LISTED_DIMENSIONS) + " more]";
     }
 
     @Override
