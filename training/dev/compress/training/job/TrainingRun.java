@@ -100,11 +100,12 @@ public final class TrainingRun {
                 data.validation().queries().size(),
                 "validation",
                 "every learned method chooses its epoch on them, by a confidence interval");
-        TrainingListener budgeted = TrainingBudget.limit(listener, budget);
+        TrainingBudget.Limited budgeted = TrainingBudget.limit(listener, budget);
         // under the run's own listener: a cancel stops the fit, while the budget, which it counts against, stops
         // only the epochs after it (the fit is the start every trained model can fall back to)
         CorpusPca.prepare(trainer.method(), data, listener);
         TrainedModel trained = trainer.train(data, budgeted);
+        boolean stoppedByBudget = budgeted.expired();
         // a stop asked of the run itself (not the budget running out) also skips the evaluation
         if (listener.stopRequested()) {
             throw new CancellationException("stopped before the held-out evaluation");
@@ -119,6 +120,9 @@ public final class TrainingRun {
             chosen.put(
                     "frozen_validation_ndcg@10",
                     retrieval.evaluate(data.validation(), Encoding.FLOAT).ndcg());
+            // the epochs may have ended on their own (all of them, or patience), or on the time budget
+            chosen.put("stopped_by_time_budget", stoppedByBudget);
+            chosen.put("time_budget_seconds", budget.toSeconds());
             evaluation.put("selection", chosen);
         }
         ModelArtifact artifact = new ModelArtifact(

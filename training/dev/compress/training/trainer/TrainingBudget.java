@@ -14,23 +14,39 @@ public final class TrainingBudget {
 
     private TrainingBudget() {}
 
-    public static TrainingListener limit(TrainingListener listener, Duration budget) {
-        long deadline = System.nanoTime() + budget.toNanos();
-        return new TrainingListener() {
-            @Override
-            public void onEpoch(EpochStats stats, int totalEpochs) {
-                listener.onEpoch(stats, totalEpochs);
-            }
+    /** {@code listener}, asking the trainer to stop also once {@code budget} has passed from now. */
+    public static Limited limit(TrainingListener listener, Duration budget) {
+        return new Limited(listener, System.nanoTime() + budget.toNanos());
+    }
 
-            @Override
-            public void onPhase(String phase, int done, int total) {
-                listener.onPhase(phase, done, total);
-            }
+    /** A listener under a budget, which says whether the budget has run out. */
+    public static final class Limited implements TrainingListener {
+        private final TrainingListener listener;
+        private final long deadline;
 
-            @Override
-            public boolean stopRequested() {
-                return System.nanoTime() - deadline > 0 || listener.stopRequested();
-            }
-        };
+        private Limited(TrainingListener listener, long deadline) {
+            this.listener = listener;
+            this.deadline = deadline;
+        }
+
+        /** Whether the budget has run out: a trainer that returns now was stopped by it, unless it ended first. */
+        public boolean expired() {
+            return System.nanoTime() - deadline > 0;
+        }
+
+        @Override
+        public void onEpoch(EpochStats stats, int totalEpochs) {
+            listener.onEpoch(stats, totalEpochs);
+        }
+
+        @Override
+        public void onPhase(String phase, int done, int total) {
+            listener.onPhase(phase, done, total);
+        }
+
+        @Override
+        public boolean stopRequested() {
+            return expired() || listener.stopRequested();
+        }
     }
 }

@@ -4,8 +4,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorSet;
+import dev.compress.training.eval.RetrievalEvaluator;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.EpochStats;
@@ -14,11 +16,13 @@ import dev.compress.training.trainer.Trainer;
 import dev.compress.training.trainer.TrainerFactory;
 import dev.compress.training.trainer.TrainingListener;
 import dev.compress.training.trainer.TruncationTrainer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import org.junit.Test;
 
@@ -154,9 +158,40 @@ public class TrainingRunTests {
             assertEquals(c.learned().encoding(), c.pca().encoding());
             assertEquals(c.learned().scores().ndcg() - c.pca().scores().ndcg(), c.diff(), 1e-9);
         }
-        assertTrue(learned.evaluation().containsKey("selection"));
+        Map<String, Object> selection =
+                (Map<String, Object>) learned.evaluation().get("selection");
+        assertEquals(false, selection.get("stopped_by_time_budget"));
+        assertEquals(480L, selection.get("time_budget_seconds"));
         // PCA itself has nothing to be compared with
         TrainingRun.Outcome pca = run(split, TrainerFactory.create("pca", List.of(4), Map.of(), 0L, "cpu"));
         assertTrue(!pca.evaluation().containsKey("vs_pca"));
+    }
+
+    /** A run whose time budget is spent before its epochs ships its start and says the budget stopped it. */
+    @Test
+    @SuppressWarnings("unchecked")
+    public void aRunStoppedByItsBudgetSaysSo() {
+        Random random = new Random(7);
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3", "q4"), List.of("q5", "q6"));
+        EmbeddedDataset data =
+                new EmbeddedDataset("test", "index", null, vectors("d", DOCS, random), vectors("q", QUERIES, random));
+        Trainer dive = TrainerFactory.create("dive", List.of(4), Map.of("epochs", 50), 0L, "cpu");
+        TrainingRun.Outcome outcome = TrainingRun.run(
+                TrainingData.build(
+                        data,
+                        judgments().restrictTo(Set.of("q0", "q1", "q2", "q3", "q4")),
+                        split,
+                        dive.hardNegativesPerQuery()),
+                data.evalSet(judgments().restrictTo(Set.of("q5", "q6"))),
+                dive,
+                TrainingListener.NONE,
+                Duration.ZERO,
+                RetrievalEvaluator.standard(),
+                List.of());
+        Map<String, Object> selection =
+                (Map<String, Object>) outcome.evaluation().get("selection");
+        assertEquals(true, selection.get("stopped_by_time_budget"));
+        assertEquals(0L, selection.get("time_budget_seconds"));
+        assertEquals("start", selection.get("shipped"));
     }
 }
