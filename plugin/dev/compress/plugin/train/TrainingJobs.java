@@ -58,10 +58,11 @@ import org.opensearch.transport.client.Client;
  * from indices (the corpus vectors into a {@link CorpusFile} in the node's temporary directory, the
  * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
- * at its next epoch (before training: within its next corpus document, phase or twentieth of the corpus PCA; after: before its
- * held-out evaluation) and leaves the model {@code failed}; a job that ends first is refused
- * {@code created} ({@link ModelIndex#completeTraining}). Each job is also a {@link TrainingTask}:
- * cancelling the task writes the same flag and then stops the job, so both ways end alike.
+ * at its next epoch (before training: within its next corpus document, phase or twentieth of the
+ * corpus PCA; after: before its held-out evaluation) and leaves the model {@code failed}; a job that
+ * ends first is refused {@code created} ({@link ModelIndex#completeTraining}). Each job is also a
+ * {@link TrainingTask}: cancelling the task writes the same flag and then stops the job, so both ways
+ * end alike.
  *
  * <p>No model may stay {@code training} forever: the elected cluster manager fails the models of
  * nodes that left, and every node fails, once after it starts, the models it was training before,
