@@ -59,7 +59,7 @@ import org.opensearch.transport.client.Client;
  * rest onto the heap), trains, evaluates on held-out queries and stores the model. Progress goes to the
  * model document after every epoch. A cancel request (a flag on the model document) stops the job
  * at its next epoch (before training: within its next corpus document, phase or twentieth of the
- * corpus PCA; after: before its held-out evaluation) and leaves the model {@code failed}; a job that
+ * mining or the corpus PCA; after: before its held-out evaluation) and leaves the model {@code failed}; a job that
  * ends first is refused {@code created} ({@link ModelIndex#completeTraining}). Each job is also a
  * {@link TrainingTask}: cancelling the task writes the same flag and then stops the job, so both ways
  * end alike.
@@ -567,7 +567,7 @@ public final class TrainingJobs implements ClusterStateListener {
      * <p>{@code history} holds every epoch the trainer reports; {@code epochs_done} counts those
      * trained ({@link #trainedEpoch}) and {@code total_epochs} those planned ({@link #plannedEpochs}),
      * so a 3-epoch job reports 3 of 3 when done, not its untrained start and summaries too. {@code
-     * phase} is the trainer's work before its epochs (the corpus PCA) or after them ({@link
+     * phase} is the work before the epochs (hard-negative mining, the corpus PCA) or after them ({@link
      * TrainingListener#onPhase}): its name and units done of total.
      */
     private final class ProgressReporter implements TrainingListener {

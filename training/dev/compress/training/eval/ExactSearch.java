@@ -1,5 +1,6 @@
 package dev.compress.training.eval;
 
+import dev.compress.training.data.Progress;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
 
@@ -18,12 +19,20 @@ public final class ExactSearch {
 
     /** For each query row, the {@code k} corpus rows with the highest dot product, best first. */
     public static int[][] search(VectorSet queries, VectorRows corpus, int k) {
+        return search(queries, corpus, k, Progress.NONE);
+    }
+
+    /** {@link #search(VectorSet, VectorRows, int)}, telling {@code rows} how many corpus rows it has scored. */
+    public static int[][] search(VectorSet queries, VectorRows corpus, int k, Progress rows) {
         if (queries.dim() != corpus.dim()) {
             throw new IllegalArgumentException(
                     "query dim " + queries.dim() + " differs from corpus dim " + corpus.dim());
         }
         TopK[] heaps = TopK.array(queries.size(), Math.min(k, corpus.size()));
-        corpus.forEachBlock((start, count, rows) -> offer(queries, rows, start, count, heaps));
+        corpus.forEachBlock((start, count, block) -> {
+            offer(queries, block, start, count, heaps);
+            rows.done(start + count, corpus.size());
+        });
         return TopK.sortedRows(heaps);
     }
 

@@ -12,6 +12,7 @@ import dev.compress.training.model.ModelMetadata;
 import dev.compress.training.sampling.QuerySplit;
 import dev.compress.training.sampling.TrainingData;
 import dev.compress.training.trainer.CorpusPca;
+import dev.compress.training.trainer.ListenerPhase;
 import dev.compress.training.trainer.Selection;
 import dev.compress.training.trainer.TrainedModel;
 import dev.compress.training.trainer.Trainer;
@@ -56,7 +57,11 @@ public final class TrainingRun {
         Set<String> trainAndValidation = new HashSet<>(split.train());
         trainAndValidation.addAll(split.validation());
         TrainingData trainingData = TrainingData.build(
-                data, judgments.restrictTo(trainAndValidation), split, trainer.hardNegativesPerQuery());
+                data,
+                judgments.restrictTo(trainAndValidation),
+                split,
+                trainer.hardNegativesPerQuery(),
+                new ListenerPhase("hard_negative_mining", listener));
         EvalSet test = data.evalSet(judgments.restrictTo(new HashSet<>(split.test())));
         return run(
                 trainingData,

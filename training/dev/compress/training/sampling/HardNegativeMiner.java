@@ -1,5 +1,6 @@
 package dev.compress.training.sampling;
 
+import dev.compress.training.data.Progress;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
@@ -21,11 +22,16 @@ public final class HardNegativeMiner {
 
     /** Row i lists corpus rows for query row i of {@code queries}, hardest first. */
     public static int[][] mine(VectorSet queries, VectorRows corpus, Qrels qrels, int k) {
+        return mine(queries, corpus, qrels, k, Progress.NONE);
+    }
+
+    /** {@link #mine(VectorSet, VectorRows, Qrels, int)}, telling {@code rows} how many corpus rows it has searched. */
+    public static int[][] mine(VectorSet queries, VectorRows corpus, Qrels qrels, int k, Progress rows) {
         int maxRelevant = 0;
         for (String q : queries.ids()) {
             maxRelevant = Math.max(maxRelevant, qrels.relevant(q).size());
         }
-        int[][] ranked = ExactSearch.search(queries, corpus, Math.min(corpus.size(), k + maxRelevant));
+        int[][] ranked = ExactSearch.search(queries, corpus, Math.min(corpus.size(), k + maxRelevant), rows);
         int[][] out = new int[queries.size()][];
         for (int i = 0; i < queries.size(); i++) {
             Map<String, Integer> judged = qrels.judgments(queries.id(i));

@@ -2,6 +2,7 @@ package dev.compress.training.sampling;
 
 import dev.compress.training.data.EmbeddedDataset;
 import dev.compress.training.data.EvalSet;
+import dev.compress.training.data.Progress;
 import dev.compress.training.data.Qrels;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
@@ -32,6 +33,12 @@ public record TrainingData(
      * {@code hardNegativesPerQuery} hard negatives per training query mined with the frozen vectors.
      */
     public static TrainingData build(EmbeddedDataset ds, Qrels qrels, QuerySplit split, int hardNegativesPerQuery) {
+        return build(ds, qrels, split, hardNegativesPerQuery, Progress.NONE);
+    }
+
+    /** {@link #build(EmbeddedDataset, Qrels, QuerySplit, int)}, telling {@code mining} how far the mining is. */
+    public static TrainingData build(
+            EmbeddedDataset ds, Qrels qrels, QuerySplit split, int hardNegativesPerQuery, Progress mining) {
         int[] rows = split.train().stream()
                 .mapToInt(q -> {
                     int r = ds.queries().rowOf(q);
@@ -56,7 +63,7 @@ public record TrainingData(
             }
             relevant.add(Set.copyOf(rel));
         }
-        int[][] hard = HardNegativeMiner.mine(queries, ds.corpus(), trainQrels, hardNegativesPerQuery);
+        int[][] hard = HardNegativeMiner.mine(queries, ds.corpus(), trainQrels, hardNegativesPerQuery, mining);
         EvalSet validation = ds.evalSet(qrels.restrictTo(new HashSet<>(split.validation())));
         return new TrainingData(
                 ds.corpus(),

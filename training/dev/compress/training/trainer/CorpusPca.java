@@ -2,7 +2,6 @@ package dev.compress.training.trainer;
 
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.sampling.TrainingData;
-import java.util.concurrent.CancellationException;
 
 /**
  * The mean and the principal axes (the decomposed covariance) of a job's corpus vectors, fitted once
@@ -31,7 +30,7 @@ public final class CorpusPca {
      * Fits the corpus PCA of {@code data} ahead of a {@code method} that uses it, telling {@code listener}
      * of the phases {@code corpus_pca_covariance} (rows of the corpus) and {@code corpus_pca_decomposition}
      * (steps), about twenty times each: at thousands of dimensions they take minutes. A stop the listener
-     * asks for ends the fit with a {@link CancellationException}, since there is no model yet to keep.
+     * asks for ends the fit ({@link ListenerPhase}), since there is no model yet to keep.
      */
     public static void prepare(String method, TrainingData data, TrainingListener listener) {
         if (fitsFor(method)) {
@@ -64,34 +63,9 @@ public final class CorpusPca {
 
     private static CorpusPca fit(VectorRows corpus, TrainingListener listener) {
         double[] mean = PcaTrainer.mean(corpus);
-        double[][] covariance = PcaTrainer.covariance(corpus, mean, new Phase("corpus_pca_covariance", listener));
-        return new CorpusPca(mean, SymmetricEigen.of(covariance, new Phase("corpus_pca_decomposition", listener)));
-    }
-
-    /** Reports a phase's steps to a listener when another twentieth is done, and stops when it asks. */
-    private static final class Phase implements SymmetricEigen.Steps {
-        private static final int REPORTS = 20;
-
-        private final String name;
-        private final TrainingListener listener;
-        private long reported = -1;
-
-        Phase(String name, TrainingListener listener) {
-            this.name = name;
-            this.listener = listener;
-        }
-
-        @Override
-        public void done(int done, int total) {
-            long share = total == 0 ? REPORTS : (long) done * REPORTS / total;
-            if (share == reported) {
-                return;
-            }
-            reported = share;
-            if (listener.stopRequested()) {
-                throw new CancellationException("stopped during the corpus PCA");
-            }
-            listener.onPhase(name, done, total);
-        }
+        double[][] covariance =
+                PcaTrainer.covariance(corpus, mean, new ListenerPhase("corpus_pca_covariance", listener));
+        return new CorpusPca(
+                mean, SymmetricEigen.of(covariance, new ListenerPhase("corpus_pca_decomposition", listener)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.compress.training.trainer;
 
+import dev.compress.training.data.Progress;
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.model.LayerSpec;
 import dev.compress.training.model.ModelArtifact;
@@ -111,11 +112,11 @@ public final class PcaTrainer implements Trainer {
 
     /** Sample covariance of the rows of {@code v} around {@code mean}, as a full symmetric matrix. */
     static double[][] covariance(VectorRows v, double[] mean) {
-        return covariance(v, mean, SymmetricEigen.Steps.NONE);
+        return covariance(v, mean, Progress.NONE);
     }
 
     /** {@link #covariance(VectorRows, double[])}, telling {@code added} how many rows it has added. */
-    static double[][] covariance(VectorRows v, double[] mean, SymmetricEigen.Steps added) {
+    static double[][] covariance(VectorRows v, double[] mean, Progress added) {
         int d = v.dim();
         double[][] cov = new double[d][d];
         double[][] chunk = new double[COVARIANCE_CHUNK_ROWS][d];

@@ -1,5 +1,6 @@
 package dev.compress.training.trainer;
 
+import dev.compress.training.data.Progress;
 import java.util.Arrays;
 
 /**
@@ -32,26 +33,18 @@ final class SymmetricEigen {
     }
 
     /**
-     * Told of the decomposition's progress, {@code done} of {@code total} steps of similar cost
-     * (Householder-QL's three passes count {@code n} steps each; Jacobi's few sweeps, done in seconds,
-     * report only the end). It may throw to stop the decomposition.
-     */
-    interface Steps {
-        Steps NONE = (done, total) -> {};
-
-        void done(int done, int total);
-    }
-
-    /**
      * Decomposes {@code matrix}, which it overwrites: at thousands of dimensions a copy is hundreds of
      * megabytes of heap.
      */
     static SymmetricEigen of(double[][] matrix) {
-        return of(matrix, Steps.NONE);
+        return of(matrix, Progress.NONE);
     }
 
-    /** {@link #of(double[][])}, telling {@code steps} how far it is. */
-    static SymmetricEigen of(double[][] matrix, Steps steps) {
+    /**
+     * {@link #of(double[][])}, telling {@code steps} how far it is: Householder-QL's three passes count
+     * about {@code n} steps each; Jacobi's few sweeps, done in seconds, report only the end.
+     */
+    static SymmetricEigen of(double[][] matrix, Progress steps) {
         int n = matrix.length;
         for (int i = 0; i < n; i++) {
             if (matrix[i].length != n) {
@@ -149,10 +142,10 @@ final class SymmetricEigen {
 
     /** {@link #householderQl(double[][])} with the QL rotations applied {@code batch} at a time. */
     static SymmetricEigen householderQl(double[][] a, int batch) {
-        return householderQl(a, batch, Steps.NONE);
+        return householderQl(a, batch, Progress.NONE);
     }
 
-    static SymmetricEigen householderQl(double[][] a, int batch, Steps steps) {
+    static SymmetricEigen householderQl(double[][] a, int batch, Progress steps) {
         int n = a.length;
         double[] diagonal = new double[n];
         double[] offDiagonal = new double[n];
@@ -184,7 +177,7 @@ final class SymmetricEigen {
      * triangle (the upper one keeps each step's {@code u / h}): the matrix stays symmetric, so half
      * of it is all each step must stream through memory.
      */
-    private static void tridiagonalise(double[][] a, double[] d, double[] e, Steps steps) {
+    private static void tridiagonalise(double[][] a, double[] d, double[] e, Progress steps) {
         int n = a.length;
         if (n == 0) {
             return;
@@ -289,7 +282,7 @@ final class SymmetricEigen {
      * depend on {@code d} and {@code e} alone, so they are logged and applied to the rows in batches
      * ({@link Rotations}).
      */
-    private static void diagonalise(double[] d, double[] e, double[][] rows, int batch, Steps steps) {
+    private static void diagonalise(double[] d, double[] e, double[][] rows, int batch, Progress steps) {
         int n = d.length;
         if (n == 0) {
             return;

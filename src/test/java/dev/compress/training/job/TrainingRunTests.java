@@ -194,4 +194,33 @@ public class TrainingRunTests {
         assertEquals(0L, selection.get("time_budget_seconds"));
         assertEquals("start", selection.get("shipped"));
     }
+
+    /** Work before the epochs shows as phases: the hard-negative mining, then the corpus PCA, each to its end. */
+    @Test
+    public void workBeforeTheEpochsIsReportedAsPhases() {
+        QuerySplit split = new QuerySplit(List.of("q0", "q1", "q2"), List.of("q3", "q4"), List.of("q5", "q6"));
+        List<String> phases = new ArrayList<>();
+        TrainingListener recording = new TrainingListener() {
+            @Override
+            public void onEpoch(EpochStats stats, int totalEpochs) {
+                phases.add("epoch " + stats.epoch());
+            }
+
+            @Override
+            public void onPhase(String phase, int done, int total) {
+                phases.add(phase + (done == total ? " done" : ""));
+            }
+        };
+        run(split, TrainerFactory.create("dive", List.of(4), Map.of("epochs", 1), 0L, "cpu"), recording);
+        List<String> firstOfEach = phases.stream().distinct().toList();
+        // the corpus is one block, so each pass reports only its end
+        assertEquals(
+                List.of(
+                        "hard_negative_mining done",
+                        "corpus_pca_covariance done",
+                        "corpus_pca_decomposition done",
+                        "epoch 0",
+                        "epoch 1"),
+                firstOfEach);
+    }
 }
