@@ -29,7 +29,7 @@ public final class CorpusPca {
     /**
      * Fits the corpus PCA of {@code data} ahead of a {@code method} that uses it, telling {@code listener}
      * of the phases {@code corpus_pca_covariance} (rows of the corpus) and {@code corpus_pca_decomposition}
-     * (steps), about twenty times each: at thousands of dimensions they take minutes. A stop the listener
+     * (steps), up to twenty times each: at thousands of dimensions they take minutes. A stop the listener
      * asks for ends the fit ({@link ListenerPhase}), since there is no model yet to keep.
      */
     public static void prepare(String method, TrainingData data, TrainingListener listener) {

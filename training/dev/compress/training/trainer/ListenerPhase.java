@@ -5,7 +5,8 @@ import java.util.concurrent.CancellationException;
 
 /**
  * Work before a trainer's epochs (the corpus PCA, hard-negative mining) told to a {@link
- * TrainingListener} as a phase, each time another twentieth is done; a stop the listener asks for
+ * TrainingListener} as a phase, each time another twentieth is done (a pass over a corpus tells its
+ * rows a block at a time, so a small corpus reports fewer times); a stop the listener asks for
  * ends the work with a {@link CancellationException} there, since there is no model yet to keep.
  */
 public final class ListenerPhase implements Progress {
