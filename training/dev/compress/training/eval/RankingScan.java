@@ -2,7 +2,6 @@ package dev.compress.training.eval;
 
 import dev.compress.training.data.VectorRows;
 import dev.compress.training.data.VectorSet;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -26,7 +25,7 @@ final class RankingScan {
     private final TopK[] candidates;
     private final SignCodes queryCodes;
     private final int k;
-    private final int[] tieOrder;
+    private final List<String> corpusIds;
 
     /**
      * @param corpusIds the corpus rows' document ids
@@ -42,13 +41,13 @@ final class RankingScan {
         this.queries = queries;
         this.centre = centre;
         this.k = k;
-        this.tieOrder = trecTieOrder(corpusIds);
+        this.corpusIds = corpusIds;
         int n = queries.size();
         int corpusSize = corpusIds.size();
-        floatTop = encodings.contains(Encoding.FLOAT) ? TopK.array(n, Math.min(k, corpusSize), tieOrder) : null;
-        bitsTop = encodings.contains(Encoding.BINARY) ? TopK.array(n, Math.min(k, corpusSize), tieOrder) : null;
+        floatTop = encodings.contains(Encoding.FLOAT) ? TopK.array(n, Math.min(k, corpusSize), corpusIds) : null;
+        bitsTop = encodings.contains(Encoding.BINARY) ? TopK.array(n, Math.min(k, corpusSize), corpusIds) : null;
         candidates = encodings.contains(Encoding.BINARY_RESCORE)
-                ? TopK.array(n, Math.min(rescoreCandidates, corpusSize), tieOrder)
+                ? TopK.array(n, Math.min(rescoreCandidates, corpusSize), corpusIds)
                 : null;
         queryCodes = bitsTop != null || candidates != null
                 ? SignCodes.encode(queries.data(), n, queries.dim(), centre)
@@ -102,7 +101,7 @@ final class RankingScan {
             case BINARY_RESCORE -> {
                 int[][] out = new int[candidates.length][];
                 for (int q = 0; q < candidates.length; q++) {
-                    TopK heap = new TopK(Math.min(k, candidates[q].size()), tieOrder);
+                    TopK heap = new TopK(Math.min(k, candidates[q].size()), corpusIds);
                     for (int i = 0; i < candidates[q].size(); i++) {
                         heap.offer(candidates[q].payload(i), candidates[q].row(i));
                     }
@@ -111,19 +110,5 @@ final class RankingScan {
                 yield out;
             }
         };
-    }
-
-    /** Each row's place among rows of equal score: document ids in reverse string order, as trec_eval sorts them. */
-    static int[] trecTieOrder(List<String> ids) {
-        Integer[] rows = new Integer[ids.size()];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = i;
-        }
-        Arrays.sort(rows, (a, b) -> ids.get(b).compareTo(ids.get(a)));
-        int[] order = new int[rows.length];
-        for (int place = 0; place < rows.length; place++) {
-            order[rows[place]] = place;
-        }
-        return order;
     }
 }

@@ -1,24 +1,27 @@
 package dev.compress.training.eval;
 
+import java.util.List;
+
 /**
- * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Ties are broken by a tie
- * order of the rows (by default the lower row number first), so results are deterministic whatever
- * the visiting order (and block order) is. Each kept row may carry a payload, e.g. its float score
- * while the heap ranks by Hamming distance.
+ * Keeps the k best (highest score) rows seen so far in a bounded min-heap. Rows of equal score rank by
+ * their ids in reverse string order when the heap has the rows' ids, as trec_eval ranks documents,
+ * else by the lower row number, so results are deterministic whatever the visiting order (and block
+ * order) is. Each kept row may carry a payload, e.g. its float score while the heap ranks by Hamming
+ * distance.
  */
 final class TopK {
 
     private final int k;
-    private final int[] tieOrder;
+    private final List<String> ids;
     private final float[] scores;
     private final int[] rows;
     private final float[] payloads;
     private int size;
 
-    /** @param tieOrder each row's place among rows of equal score, lower first (null: the row number) */
-    TopK(int k, int[] tieOrder) {
+    /** @param ids the ids of the rows, which rank rows of equal score (null: the row numbers do) */
+    TopK(int k, List<String> ids) {
         this.k = k;
-        this.tieOrder = tieOrder;
+        this.ids = ids;
         this.scores = new float[k];
         this.rows = new int[k];
         this.payloads = new float[k];
@@ -28,10 +31,10 @@ final class TopK {
         return array(n, k, null);
     }
 
-    static TopK[] array(int n, int k, int[] tieOrder) {
+    static TopK[] array(int n, int k, List<String> ids) {
         TopK[] heaps = new TopK[n];
         for (int i = 0; i < n; i++) {
-            heaps[i] = new TopK(k, tieOrder);
+            heaps[i] = new TopK(k, ids);
         }
         return heaps;
     }
@@ -95,11 +98,12 @@ final class TopK {
     }
 
     private boolean better(float s1, int r1, float s2, int r2) {
-        return s1 > s2 || (s1 == s2 && tiePlace(r1) < tiePlace(r2));
+        return s1 > s2 || (s1 == s2 && firstOfEqual(r1, r2));
     }
 
-    private int tiePlace(int row) {
-        return tieOrder == null ? row : tieOrder[row];
+    private boolean firstOfEqual(int r1, int r2) {
+        int byId = ids == null ? 0 : ids.get(r1).compareTo(ids.get(r2));
+        return byId != 0 ? byId > 0 : r1 < r2;
     }
 
     private void siftUp(int i) {

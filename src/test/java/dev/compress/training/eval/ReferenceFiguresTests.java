@@ -37,16 +37,22 @@ public class ReferenceFiguresTests {
 
     @Test
     public void equalScoresRankByDocumentIdInReverseOrder() {
-        List<String> ids = List.of("d2", "d10", "d1", "d3");
-        int[] order = RankingScan.trecTieOrder(ids);
-        // reverse string order: d3, d2, d10, d1
-        assertEquals(List.of(1, 2, 3, 0), java.util.Arrays.stream(order).boxed().toList());
-        TopK top = new TopK(2, order);
+        List<String> ids = List.of("d2", "d10", "d1", "d3", "d2");
+        TopK top = new TopK(3, ids);
         for (int row = 0; row < ids.size(); row++) {
             top.offer(1f, row);
         }
+        // reverse string order: d3, d2 (the lower of its two rows first), d2, d10, d1
         assertEquals(
-                List.of(3, 0), java.util.Arrays.stream(top.sortedRows()).boxed().toList());
+                List.of(3, 0, 4),
+                java.util.Arrays.stream(top.sortedRows()).boxed().toList());
+        TopK byRow = new TopK(2, null);
+        for (int row = ids.size() - 1; row >= 0; row--) {
+            byRow.offer(1f, row);
+        }
+        assertEquals(
+                List.of(0, 1),
+                java.util.Arrays.stream(byRow.sortedRows()).boxed().toList());
     }
 
     @Test
