@@ -25,7 +25,8 @@ final class TrainingHeap {
         if (bytes == 0) {
             return () -> {};
         }
-        if (bytes > breaker.getLimit()) {
+        // a limit below zero is none: an operator's noop breaker, which also reserves nothing
+        if (breaker.getLimit() >= 0 && bytes > breaker.getLimit()) {
             throw new IllegalArgumentException("[corpus.vector_field] has " + inputDim + " dimensions, and method ["
                     + method + "] fits a PCA of the corpus whose covariance takes " + new ByteSizeValue(bytes)
                     + " of heap, more than node [" + node + "]'s request circuit breaker holds ("

@@ -42,6 +42,8 @@ public class TrainingAdmissionTests extends OpenSearchIntegTestCase {
         return Settings.builder()
                 .put(super.nodeSettings(nodeOrdinal))
                 .put("compress.training.max_jobs_per_node", 1)
+                // the test cluster may choose a noop request breaker, which holds nothing
+                .put("indices.breaker.request.type", "memory")
                 .build();
     }
 
